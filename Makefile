@@ -1,0 +1,122 @@
+# sluice build. `make run` and `make test` are the two commands a new user types;
+# both install missing Debian packages first (`make deps`).
+#
+#   make            build bin/sluiced and bin/sluice
+#   make test       build and run every test (unit, SQL regression, integration)
+#   make run        start sluiced on the defaults with the demo query loaded
+#   make SANITIZE=1 test   the same under ASan+UBSan (objects in build/san)
+#   make clean
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+  O   := build/san
+  BIN := build/san/bin
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+  O   := build/obj
+  BIN := bin
+  OPT := -O2 -g
+endif
+
+# Debian packages the build, the daemon and the tests use.
+DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-dev \
+  librocksdb-dev libmicrohttpd-dev libssl-dev libjansson-dev libpq-dev libedit-dev \
+  postgresql-client postgresql kcat tmux chromium curl procps
+
+SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
+CLI_PKGS := libpq libedit
+
+# Recursive (=) so pkg-config runs after `deps` has installed the packages.
+BASE_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation \
+  $(OPT) -MMD -MP -I. -I$(O)/gen
+SRV_CFLAGS = $(BASE_CFLAGS) $(shell pkg-config --cflags $(SRV_PKGS))
+SRV_LIBS = $(shell pkg-config --libs $(SRV_PKGS)) -lm -lpthread
+CLI_CFLAGS = $(BASE_CFLAGS) $(shell pkg-config --cflags $(CLI_PKGS))
+CLI_LIBS = $(shell pkg-config --libs $(CLI_PKGS))
+
+MODULES := common parser planner exec state connectors server
+LIB_SRC := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
+LIB_OBJ := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/grammar.o
+CLI_SRC := $(wildcard clients/*.c)
+CLI_OBJ := $(patsubst %.c,$(O)/%.o,$(CLI_SRC))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(patsubst tests/tools/%.c,$(O)/tools/%,$(TOOL_SRC))
+
+.PHONY: all deps test unit run clean check-config
+all: $(BIN)/sluiced $(BIN)/sluice
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing Debian packages:" $$missing; \
+	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+# Lemon writes grammar.c/grammar.h into the build tree; a conflict fails the build.
+$(O)/gen/grammar.c: parser/grammar.y
+	@mkdir -p $(O)/gen
+	lemon -q -d$(O)/gen -T/usr/share/lemon/lempar.c parser/grammar.y > $(O)/gen/lemon.log 2>&1 \
+	  || { cat $(O)/gen/lemon.log; rm -f $@; exit 1; }
+	@if grep -q 'conflict' $(O)/gen/lemon.log; then cat $(O)/gen/lemon.log; rm -f $@; exit 1; fi
+$(O)/gen/grammar.h: $(O)/gen/grammar.c
+
+# Every object may include the generated token header.
+$(LIB_OBJ) $(O)/server/main.o: | $(O)/gen/grammar.h
+
+$(O)/gen/grammar.o: $(O)/gen/grammar.c
+	$(CC) $(SRV_CFLAGS) -Wno-unused-parameter -Wno-unused-variable -Wno-shadow -Iparser -c $< -o $@
+
+$(O)/clients/%.o: clients/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -c $< -o $@
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SRV_CFLAGS) -c $< -o $@
+
+$(O)/libsluice.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/sluiced: $(O)/server/main.o $(O)/libsluice.a
+	@mkdir -p $(BIN)
+	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+
+$(BIN)/sluice: $(CLI_OBJ)
+	@mkdir -p $(BIN)
+	$(CC) $(OPT) -o $@ $^ $(CLI_LIBS)
+
+$(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/unit.o $(O)/libsluice.a
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+
+$(O)/tools/%: $(O)/tests/tools/%.o $(O)/libsluice.a
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+
+unit: $(UNIT_BIN)
+	@tests/run_unit.sh $(UNIT_BIN)
+
+test: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(TOOL_BIN)
+	@BIN=$(BIN) O=$(O) tests/run_all.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	exec $(BIN)/sluiced -c configs/sluiced.conf -c startup_file=configs/examples/demo.sql
+
+# configs/sluiced.conf is generated from the key table in server/config_keys.def.
+check-config: $(BIN)/sluiced
+	$(BIN)/sluiced --describe-config | diff -u configs/sluiced.conf -
+
+clean:
+	rm -rf build bin tests/results
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

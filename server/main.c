@@ -1,0 +1,192 @@
+/* sluiced: parses the command line and configuration, opens the data
+ * directory and catalog, starts the SQL and HTTP endpoints and the query
+ * manager on one libuv loop, and shuts everything down cleanly on SIGTERM or
+ * SIGINT (queries stop at a batch boundary, exit status 0). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "server/catalog.h"
+#include "server/config.h"
+#include "server/pgwire.h"
+#include "server/server.h"
+#include "server/session.h"
+#include "server/startup.h"
+
+#define SLUICE_VERSION "0.1.0"
+
+static srv_t srv;
+static uv_signal_t sig_term, sig_int;
+static int lock_fd = -1;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "sluiced " SLUICE_VERSION " - streaming SQL query server\n\n"
+               "Usage: sluiced [-c FILE] [-c key=value ...]\n"
+               "  -c FILE          read a configuration file (key = value lines)\n"
+               "  -c key=value     set one configuration key (later ones win)\n"
+               "  --describe-config  print every key with its default and documentation\n"
+               "  --version        print the version\n");
+}
+
+/* Applies -c arguments in order: files and key=value overrides alike. */
+static int parse_args(int argc, char **argv, conf_t *conf)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--describe-config")) {
+            sl_buf_t b = SL_BUF_INIT;
+            conf_describe(&b);
+            fputs(b.data, stdout);
+            sl_buf_free(&b);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("sluiced " SLUICE_VERSION "\n");
+            exit(0);
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "-c") && i + 1 < argc) {
+            const char *v = argv[++i];
+            sl_error_t err;
+            int rc = strchr(v, '=') ? conf_set_arg(conf, v, &err) : conf_load_file(conf, v, &err);
+            if (rc < 0) {
+                fprintf(stderr, "sluiced: %s\n", err.message);
+                if (err.hint[0]) fprintf(stderr, "HINT: %s\n", err.hint);
+                return -1;
+            }
+        } else {
+            usage(stderr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int is_loopback(const char *addr)
+{
+    return !strncmp(addr, "127.", 4) || !strcmp(addr, "::1") || !strcmp(addr, "localhost");
+}
+
+/* auto -> trust when every listen address is loopback, scram-sha-256 otherwise. */
+static srv_auth_t resolve_auth(const conf_t *c)
+{
+    if (!strcmp(c->authentication, "trust")) return AUTH_TRUST;
+    if (!strcmp(c->authentication, "password")) return AUTH_PASSWORD;
+    if (!strcmp(c->authentication, "scram-sha-256")) return AUTH_SCRAM;
+    char *list = sl_xstrdup(c->listen_addresses), *save = NULL;
+    int all_loopback = 1;
+    for (char *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+        if (!is_loopback(t)) all_loopback = 0;
+    free(list);
+    return all_loopback ? AUTH_TRUST : AUTH_SCRAM;
+}
+
+static int mkdir_p(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) < 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return (mkdir(tmp, 0700) < 0 && errno != EEXIST) ? -1 : 0;
+}
+
+/* One daemon per data directory: an exclusive flock on <data>/sluiced.lock. */
+static int lock_data_directory(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sluiced.lock", dir);
+    lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+        SL_ERROR("server", "data directory %s is in use by another sluiced (lock %s: %s)", dir,
+                 path, strerror(errno));
+        return -1;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    if (ftruncate(lock_fd, 0) < 0 || write(lock_fd, pid, (size_t)n) != n)
+        SL_WARN("server", "could not write pid to %s", path);
+    return 0;
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+static void on_endpoints_stopped(srv_t *s)
+{
+    SL_INFO("server", "all connections closed; stopping");
+    uv_close((uv_handle_t *)&sig_term, on_handle_closed);
+    uv_close((uv_handle_t *)&sig_int, on_handle_closed);
+    (void)s;
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    (void)h;
+    if (atomic_exchange(&srv.shutting_down, 1)) return;
+    SL_INFO("server", "received %s; shutting down", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    pgw_stop(&srv, on_endpoints_stopped);
+}
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN);
+    srv.conf = conf_new();
+    if (parse_args(argc, argv, srv.conf) < 0) return 2;
+    conf_t *c = srv.conf;
+    sl_log_set_level((sl_log_level_t)sl_log_level_parse(c->log_level));
+    srv.auth = resolve_auth(c);
+
+    if (mkdir_p(c->data_directory) < 0) {
+        SL_ERROR("server", "could not create data directory %s: %s", c->data_directory,
+                 strerror(errno));
+        return 1;
+    }
+    if (lock_data_directory(c->data_directory) < 0) return 1;
+
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    srv.worker_threads = c->worker_threads > 0 ? (int)c->worker_threads : (int)(ncpu > 0 ? ncpu : 2);
+    char nthreads[16];
+    snprintf(nthreads, sizeof nthreads, "%d", srv.worker_threads + 1);
+    setenv("UV_THREADPOOL_SIZE", nthreads, 1); /* read by libuv at the first queued work */
+    srv.loop = uv_default_loop();
+
+    sl_error_t err;
+    if (!(srv.cat = cat_open(c->data_directory, &err))) {
+        SL_ERROR("server", "%s", err.message);
+        return 1;
+    }
+    if (pgw_start(&srv, &err) < 0) {
+        SL_ERROR("server", "%s", err.message);
+        return 1;
+    }
+    uv_signal_init(srv.loop, &sig_term);
+    uv_signal_init(srv.loop, &sig_int);
+    uv_signal_start(&sig_term, on_signal, SIGTERM);
+    uv_signal_start(&sig_int, on_signal, SIGINT);
+    if (c->startup_file[0]) startup_run_file(&srv, c->startup_file);
+
+    SL_INFO("server", "sluiced " SLUICE_VERSION " ready data_directory=%s worker_threads=%d",
+            c->data_directory, srv.worker_threads);
+    uv_run(srv.loop, UV_RUN_DEFAULT);
+
+    cat_close(srv.cat);
+    uv_loop_close(srv.loop);
+    conf_free(srv.conf);
+    SL_INFO("server", "stopped");
+    if (lock_fd >= 0) close(lock_fd);
+    return 0;
+}
