@@ -46,8 +46,10 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(patsubst tests/tools/%.c,$(O)/tools/%,$(TOOL_SRC))
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps test unit run clean check-config
+.PHONY: all deps test unit run clean check-config benchmarks
 all: $(BIN)/sluiced $(BIN)/sluice
 
 deps:
@@ -97,9 +99,21 @@ $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/unit.o $(O)/libsluice.a
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
 
+# Test tools may use libpq as well as the server's libraries.
+$(O)/tests/tools/%.o: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SRV_CFLAGS) $(shell pkg-config --cflags $(CLI_PKGS)) -c $< -o $@
+
 $(O)/tools/%: $(O)/tests/tools/%.o $(O)/libsluice.a
 	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS) $(CLI_LIBS)
+
+$(O)/bench/%: $(O)/bench/%.o $(O)/libsluice.a
+	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+
+# Benchmark programs (bench/*.c); bench/README.md says how to run each.
+benchmarks: $(BENCH_BIN)
 
 unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
