@@ -1,0 +1,218 @@
+/* The connector registry: descriptor tables and option validation. */
+#include "connectors/connector.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+
+#define RECORD_OPTIONS                                                                        \
+    {"format", 0, "json", "Record format: json, csv or raw."},                                \
+    {"mode", 0, "PERMISSIVE",                                                                  \
+     "Malformed records: PERMISSIVE (nulls, raw text in _corrupt_record when declared), "     \
+     "DROPMALFORMED (dropped and counted) or FAILFAST (the query fails)."},                    \
+    {"badRecordsPath", 0, NULL, "Directory where each bad record is written with its position " \
+     "and reason."},                                                                           \
+    {"header", 0, "false", "csv: the first line of each file is a header."},                   \
+    {"sep", 0, ",", "csv: field separator."}
+
+static const conn_option_t kafka_source_opts[] = {
+    {"kafka.bootstrap.servers", 1, NULL, "Kafka brokers, host:port[,host:port...]."},
+    {"subscribe", 0, NULL, "Comma-separated topics to read (or use assign)."},
+    {"assign", 0, NULL, "JSON {\"topic\":[0,1]} of partitions to read."},
+    {"startingOffsets", 0, "latest", "earliest, latest or JSON {\"topic\":{\"0\":42}}; only for a "
+     "new query, restarts resume from the checkpoint."},
+    {"maxOffsetsPerTrigger", 0, NULL, "Most offsets per micro-batch, split over partitions."},
+    {"minOffsetsPerTrigger", 0, NULL, "Wait until this many offsets are available (or "
+     "maxTriggerDelay passes)."},
+    {"maxTriggerDelay", 0, "15m", "Longest wait imposed by minOffsetsPerTrigger."},
+    {"failOnDataLoss", 0, "true", "Fail the query when offsets were lost (deleted or aged out)."},
+    {"includeHeaders", 0, "false", "Reserved: Kafka headers are not exposed yet."},
+    RECORD_OPTIONS,
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t file_source_opts[] = {
+    {"path", 1, NULL, "Directory to watch; files must be moved in atomically."},
+    {"maxFilesPerTrigger", 0, NULL, "Most new files per micro-batch."},
+    {"latestFirst", 0, "false", "Take the newest files first."},
+    RECORD_OPTIONS,
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t rate_opts[] = {
+    {"rowsPerSecond", 0, "1", "Rows generated per second."},
+    {"rampUpTime", 0, "0s", "Time to ramp up to rowsPerSecond."},
+    {"numPartitions", 0, "1", "Partitions of the generated rows."},
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t nexmark_opts[] = {
+    {"table", 1, NULL, "Which Nexmark stream: bid, auction or person."},
+    {"eventsPerSecond", 0, "10000", "Events generated per second (all three kinds)."},
+    {"maxEvents", 0, "0", "Stop after this many events; 0 = unbounded."},
+    {"seed", 0, "0", "Seed of the deterministic generator."},
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t noop_opts[] = {{NULL, 0, NULL, NULL}};
+static const conn_option_t memory_opts[] = {{NULL, 0, NULL, NULL}};
+static const conn_option_t console_opts[] = {
+    {"numRows", 0, "20", "Rows printed per batch."},
+    {"truncate", 0, "true", "Truncate long values."},
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t file_sink_opts[] = {
+    {"path", 0, NULL, "Output directory; default <data_directory>/output/<query>."},
+    {"format", 0, "json", "json or csv."},
+    {"header", 0, "false", "csv: write a header line in each file."},
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t kafka_sink_opts[] = {
+    {"kafka.bootstrap.servers", 1, NULL, "Kafka brokers, host:port[,host:port...]."},
+    {"topic", 1, NULL, "Topic to write to."},
+    {"exactlyOnce", 0, "false", "Write through Kafka transactions, one per micro-batch."},
+    {NULL, 0, NULL, NULL}};
+
+static const conn_option_t table_file_opts[] = {
+    {"path", 1, NULL, "File or directory of the table's data."},
+    {"header", 0, "false", "csv: the first line is a header."},
+    {"sep", 0, ",", "csv: field separator."},
+    {NULL, 0, NULL, NULL}};
+
+#define KAFKA_RAW_SCHEMA                                                                     \
+    "key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT, timestamp TIMESTAMP"
+
+static const conn_desc_t desc_kafka_source = {
+    "kafka", CONN_SOURCE, kafka_source_opts, "kafka.", NULL,
+    "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
+static const conn_desc_t desc_file_source = {
+    "file", CONN_SOURCE, file_source_opts, NULL, NULL,
+    "Reads new files of a directory, each file once."};
+static const conn_desc_t desc_rate = {
+    "rate", CONN_SOURCE, rate_opts, NULL, "timestamp TIMESTAMP, value BIGINT",
+    "Generates rows at a fixed rate (for tests and demos)."};
+static const conn_desc_t desc_nexmark = {
+    "nexmark", CONN_SOURCE, nexmark_opts, NULL, NULL,
+    "The Nexmark benchmark generator (person, auction, bid)."};
+static const conn_desc_t desc_noop = {"noop", CONN_SINK, noop_opts, NULL, NULL,
+                                      "Discards rows (for benchmarks)."};
+static const conn_desc_t desc_memory = {
+    "memory", CONN_SINK, memory_opts, NULL, NULL,
+    "A table named after the query, readable with SELECT."};
+static const conn_desc_t desc_console = {"console", CONN_SINK, console_opts, NULL, NULL,
+                                         "Prints each batch to the daemon's log."};
+static const conn_desc_t desc_file_sink = {
+    "file", CONN_SINK, file_sink_opts, NULL, NULL,
+    "Exactly-once files per batch plus a _sluice_metadata manifest."};
+static const conn_desc_t desc_kafka_sink = {
+    "kafka", CONN_SINK, kafka_sink_opts, "kafka.", NULL,
+    "Writes rows (value, optional key) to a Kafka topic."};
+static const conn_desc_t desc_table_csv = {"csv", CONN_TABLE, table_file_opts, NULL, NULL,
+                                           "A static table read from CSV."};
+static const conn_desc_t desc_table_json = {"json", CONN_TABLE, table_file_opts, NULL, NULL,
+                                            "A static table read from JSON lines."};
+
+static const conn_desc_t *const all_descs[] = {
+    &desc_kafka_source, &desc_file_source, &desc_rate,     &desc_nexmark,
+    &desc_noop,         &desc_memory,      &desc_console,  &desc_file_sink,
+    &desc_kafka_sink,   &desc_table_csv,   &desc_table_json, NULL};
+
+const conn_desc_t *const *conn_all(void)
+{
+    return all_descs;
+}
+
+static const char *role_noun(conn_role_t role)
+{
+    return role == CONN_SOURCE ? "source" : role == CONN_SINK ? "sink" : "table format";
+}
+
+const conn_desc_t *conn_lookup(const char *name, conn_role_t role, sl_error_t *err)
+{
+    sl_buf_t known = SL_BUF_INIT;
+    for (const conn_desc_t *const *d = all_descs; *d; d++) {
+        if (!((*d)->roles & role)) continue;
+        if (!strcasecmp((*d)->name, name)) {
+            sl_buf_free(&known);
+            return *d;
+        }
+        sl_buf_printf(&known, "%s%s", known.len ? ", " : "", (*d)->name);
+    }
+    sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "unknown %s \"%s\"", role_noun(role), name);
+    sl_error_hint(err, "Known %ss: %s.", role_noun(role), known.data);
+    sl_buf_free(&known);
+    return NULL;
+}
+
+static const conn_option_t *option_find(const conn_desc_t *d, const char *key)
+{
+    for (const conn_option_t *o = d->options; o->name; o++)
+        if (!strcasecmp(o->name, key)) return o;
+    return NULL;
+}
+
+static int unknown_option(const conn_desc_t *d, conn_role_t role, const char *key, sl_error_t *err)
+{
+    sl_buf_t known = SL_BUF_INIT;
+    for (const conn_option_t *o = d->options; o->name; o++)
+        sl_buf_printf(&known, "%s%s", known.len ? ", " : "", o->name);
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "unknown option \"%s\" for %s %s", key,
+                 d->name, role_noun(role));
+    if (known.len) sl_error_hint(err, "Known options: %s.", known.data);
+    else sl_error_hint(err, "The %s %s takes no options.", d->name, role_noun(role));
+    sl_buf_free(&known);
+    return -1;
+}
+
+int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *bad_index,
+                       sl_error_t *err)
+{
+    conn_role_t role = (d->roles & CONN_SOURCE) ? CONN_SOURCE
+                       : (d->roles & CONN_SINK) ? CONN_SINK : CONN_TABLE;
+    *bad_index = -1;
+    for (int i = 0; i < n; i++) {
+        *bad_index = i;
+        for (int j = 0; j < i; j++)
+            if (!strcasecmp(opts[i].key, opts[j].key))
+                return sl_error_set(err, SL_ERR_SYNTAX_ERROR, "option \"%s\" specified more than once",
+                                    opts[i].key);
+        size_t plen = d->passthrough_prefix ? strlen(d->passthrough_prefix) : 0;
+        if (option_find(d, opts[i].key)) continue;
+        if (plen && !strncasecmp(opts[i].key, d->passthrough_prefix, plen)) continue;
+        return unknown_option(d, role, opts[i].key, err);
+    }
+    *bad_index = -1;
+    for (const conn_option_t *o = d->options; o->name; o++) {
+        if (!o->required || conn_option(d, opts, n, o->name)) continue;
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s %s requires option \"%s\"",
+                     d->name, role_noun(role), o->name);
+        return sl_error_hint(err, "%s", o->doc);
+    }
+    return 0;
+}
+
+const char *conn_option(const conn_desc_t *d, const conn_kv_t *opts, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcasecmp(opts[i].key, key)) return opts[i].value;
+    const conn_option_t *o = d ? option_find(d, key) : NULL;
+    return o ? o->def : NULL;
+}
+
+const char *conn_nexmark_schema(const char *table)
+{
+    if (!strcasecmp(table, "bid"))
+        return "auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, "
+               "date_time TIMESTAMP, extra STRING";
+    if (!strcasecmp(table, "auction"))
+        return "id BIGINT, item_name STRING, description STRING, initial_bid BIGINT, "
+               "reserve BIGINT, date_time TIMESTAMP, expires TIMESTAMP, seller BIGINT, "
+               "category BIGINT, extra STRING";
+    if (!strcasecmp(table, "person"))
+        return "id BIGINT, name STRING, email_address STRING, credit_card STRING, city STRING, "
+               "state STRING, date_time TIMESTAMP, extra STRING";
+    return NULL;
+}
+
+const char *conn_kafka_raw_schema(void)
+{
+    return KAFKA_RAW_SCHEMA;
+}

@@ -1,0 +1,52 @@
+/* The connector registry: every source, sink and table format sluice knows,
+ * with the options each accepts (Spark's names, matched case-insensitively),
+ * which are required, their defaults and documentation, and the fixed schema
+ * of connectors that have one. CREATE STREAM/TABLE/QUERY validate against
+ * it, DESCRIBE and docs/sql.md list it. The running implementations (the
+ * source and sink vtables) hang off the same descriptors. */
+#ifndef SL_CONNECTOR_H
+#define SL_CONNECTOR_H
+
+#include "common/sl_error.h"
+
+typedef enum { CONN_SOURCE = 1, CONN_SINK = 2, CONN_TABLE = 4 } conn_role_t;
+
+typedef struct conn_option {
+    const char *name;     /* Spark's spelling, e.g. "maxOffsetsPerTrigger" */
+    int required;
+    const char *def;      /* default as text, NULL when none */
+    const char *doc;
+} conn_option_t;
+
+typedef struct conn_desc {
+    const char *name;               /* "kafka", "file", "rate", "nexmark", "memory", ... */
+    unsigned roles;                 /* CONN_SOURCE | CONN_SINK | CONN_TABLE */
+    const conn_option_t *options;   /* terminated by a NULL name */
+    const char *passthrough_prefix; /* options with this prefix go to the library ("kafka.") */
+    const char *fixed_schema;       /* "col TYPE, ..." when the connector fixes the columns */
+    const char *doc;
+} conn_desc_t;
+
+typedef struct conn_kv {
+    const char *key;
+    const char *value;
+} conn_kv_t;
+
+/* The descriptor of `name` in `role`, or NULL with err (42704, listing the known ones). */
+const conn_desc_t *conn_lookup(const char *name, conn_role_t role, sl_error_t *err);
+/* Checks options against the descriptor: unknown keys (22023, hint lists the
+ * known ones), missing required ones, duplicates. On error *bad_index is the
+ * offending option (or -1). */
+int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *bad_index,
+                       sl_error_t *err);
+/* The value of an option (case-insensitive key), else the descriptor's
+ * default, else NULL. */
+const char *conn_option(const conn_desc_t *d, const conn_kv_t *opts, int n, const char *key);
+/* The fixed schema of a nexmark table ("bid", "auction", "person"), or NULL. */
+const char *conn_nexmark_schema(const char *table);
+/* The fixed columns of a Kafka stream declared without columns or with format 'raw'. */
+const char *conn_kafka_raw_schema(void);
+/* Every descriptor, NULL-terminated (for docs and SHOW). */
+const conn_desc_t *const *conn_all(void);
+
+#endif

@@ -1,0 +1,52 @@
+/* Statement execution: the session hands each parsed statement to
+ * stmt_execute(), which dispatches on its kind to one handler (stmt_*.c, one
+ * file per family: DDL, SHOW/DESCRIBE, queries, SELECT, session commands).
+ * Handlers run on a worker thread and fill a sess_result_t. */
+#ifndef SL_STMT_H
+#define SL_STMT_H
+
+#include <stdatomic.h>
+
+#include "common/arena.h"
+#include "common/sl_error.h"
+#include "parser/parser.h"
+#include "server/server.h"
+#include "server/session.h"
+
+typedef struct stmt_ctx {
+    srv_t *srv;
+    sess_t *sess;
+    sl_arena_t *arena;            /* statement lifetime: reset after each statement */
+    sl_arena_t *reply_arena;      /* lives as long as the reply (column names, tags) */
+    const char *sql;              /* the whole submission text */
+    size_t len;
+    int nparams;                  /* extended protocol parameters ($1..$n), text format */
+    const char *const *params;    /* NULL entry = SQL NULL */
+    const int *param_lens;
+    atomic_int *cancel;           /* set when the client asked to cancel */
+    int describe_only;            /* fill columns only; run nothing */
+} stmt_ctx_t;
+
+/* Runs one statement into `res`. On error returns -1 with err filled; a
+ * position in err counts 1-based BYTES of ctx->sql (the session converts it
+ * to characters). */
+int stmt_execute(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
+
+/* Result helpers for handlers. */
+void stmt_result_command(sess_result_t *res, const char *tag);
+/* Declares the columns of a ROWS result; names are copied into the reply arena. */
+void stmt_result_columns(stmt_ctx_t *ctx, sess_result_t *res, int ncols, const char *const *names,
+                         const uint32_t *oids);
+/* Adds a row of text values (NULL = SQL NULL) to a ROWS result. */
+void stmt_result_row(sess_result_t *res, const char *const *vals);
+/* Adds a notice (severity NOTICE) shown before the result. */
+void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sets the tag "SELECT n" from the row count. */
+void stmt_result_select_tag(sess_result_t *res);
+
+/* Session settings (SET/SHOW name): value or NULL. */
+const char *sess_setting_get(sess_t *s, const char *name);
+void sess_setting_set(sess_t *s, const char *name, const char *value);
+
+#endif
