@@ -1,0 +1,140 @@
+/* The task pool: groups of tasks in a FIFO; workers and the submitting
+ * thread claim task indexes from a group with an atomic counter. */
+#include "exec/pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "common/arena.h"
+
+typedef struct pool_group {
+    exec_task_fn fn;
+    void *arg;
+    int n;
+    atomic_int next;          /* next task index to claim */
+    int done;                 /* finished tasks, under the pool lock */
+    int users;                /* workers inside group_drain, under the pool lock */
+    pthread_cond_t finished;  /* signalled when done == n */
+    struct pool_group *link;  /* queue of groups with unclaimed tasks */
+} pool_group_t;
+
+struct exec_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t work;      /* a group was queued, or shutdown */
+    pool_group_t *head, *tail;
+    int stopping;
+    int nthreads;
+    pthread_t *threads;
+};
+
+/* Claims and runs tasks of g until none is left; returns how many ran. The
+ * caller has counted itself in g->users under the lock, so g (which lives on
+ * the submitter's stack) stays valid until this returns. */
+static int group_drain(exec_pool_t *p, pool_group_t *g)
+{
+    int ran = 0;
+    for (;;) {
+        int i = atomic_fetch_add(&g->next, 1);
+        if (i >= g->n) break;
+        g->fn(g->arg, i);
+        ran++;
+    }
+    pthread_mutex_lock(&p->lock);
+    g->done += ran;
+    g->users--;
+    if (g->done == g->n && g->users == 0) pthread_cond_broadcast(&g->finished);
+    pthread_mutex_unlock(&p->lock);
+    return ran;
+}
+
+/* Removes g from the queue if it is still there. Lock held. */
+static void queue_remove(exec_pool_t *p, pool_group_t *g)
+{
+    pool_group_t **pp = &p->head, *prev = NULL;
+    while (*pp && *pp != g) {
+        prev = *pp;
+        pp = &(*pp)->link;
+    }
+    if (!*pp) return;
+    *pp = g->link;
+    if (p->tail == g) p->tail = prev;
+}
+
+static void *worker_main(void *arg)
+{
+    exec_pool_t *p = arg;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->head && !p->stopping) pthread_cond_wait(&p->work, &p->lock);
+        if (p->stopping) break;
+        pool_group_t *g = p->head;
+        if (atomic_load(&g->next) >= g->n) { /* every task claimed: unqueue */
+            queue_remove(p, g);
+            continue;
+        }
+        g->users++;
+        pthread_mutex_unlock(&p->lock);
+        group_drain(p, g);
+        pthread_mutex_lock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+exec_pool_t *exec_pool_new(int nthreads)
+{
+    exec_pool_t *p = sl_xcalloc(1, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->work, NULL);
+    p->nthreads = nthreads < 1 ? 1 : nthreads;
+    p->threads = sl_xcalloc((size_t)p->nthreads, sizeof *p->threads);
+    for (int i = 0; i < p->nthreads; i++) pthread_create(&p->threads[i], NULL, worker_main, p);
+    return p;
+}
+
+void exec_pool_free(exec_pool_t *p)
+{
+    if (!p) return;
+    pthread_mutex_lock(&p->lock);
+    p->stopping = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->lock);
+    free(p->threads);
+    free(p);
+}
+
+void exec_pool_run(exec_pool_t *p, exec_task_fn fn, void *arg, int n)
+{
+    if (n <= 0) return;
+    if (n == 1) { /* nothing to share: run inline */
+        fn(arg, 0);
+        return;
+    }
+    pool_group_t g = {.fn = fn, .arg = arg, .n = n};
+    atomic_init(&g.next, 0);
+    pthread_cond_init(&g.finished, NULL);
+    pthread_mutex_lock(&p->lock);
+    if (p->tail) p->tail->link = &g;
+    else p->head = &g;
+    p->tail = &g;
+    g.users = 1; /* this thread */
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+
+    group_drain(p, &g);
+
+    pthread_mutex_lock(&p->lock);
+    queue_remove(p, &g);
+    while (g.done < g.n || g.users > 0) pthread_cond_wait(&g.finished, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    pthread_cond_destroy(&g.finished);
+}
+
+int exec_pool_size(const exec_pool_t *p)
+{
+    return p->nthreads;
+}
