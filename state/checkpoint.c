@@ -1,0 +1,218 @@
+/* The checkpoint directory of a query: opening it (directories, the
+ * `metadata` file with the query id) and the restart decision of Spark's
+ * MicroBatchExecution.populateStartOffsets (reference §3.6). The log file
+ * formats are in ckpt_log.c. */
+#include "state/ckpt_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "common/log.h"
+#include "state/state_int.h"
+
+/* ---- metadata ---- */
+
+/* Formats a random version-4 UUID (36 characters + NUL). */
+static int make_uuid(char out[37], sl_error_t *err)
+{
+    unsigned char b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+        return sl_error_set(err, SL_ERR_IO_ERROR, "could not read random bytes for the query id");
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    char *p = out;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+        p += sprintf(p, "%02x", b[i]);
+    }
+    return 0;
+}
+
+static int parse_metadata(ckpt_t *c, const char *path, sl_error_t *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(c->scratch.data, c->scratch.len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id = json_is_object(root) ? json_object_get(root, "id") : NULL;
+    int ok = json_is_string(id) && json_string_length(id) > 0 &&
+             json_string_length(id) < sizeof c->id;
+    if (ok) snprintf(c->id, sizeof c->id, "%s", json_string_value(id));
+    json_decref(root);
+    if (ok) return 0;
+    sl_error_set(err, SL_ERR_IO_ERROR, "checkpoint metadata file \"%s\" is malformed", path);
+    return sl_error_detail(err, "It must hold {\"id\":\"<query id>\"}.");
+}
+
+/* Reads <dir>/metadata, creating it with a new id when absent. */
+static int load_metadata(ckpt_t *c, sl_error_t *err)
+{
+    char *path = state_path(c->dir, "metadata");
+    int rc = state_read_file(path, &c->scratch, err);
+    if (rc == 0) {
+        char uuid[37];
+        char text[64];
+        rc = make_uuid(uuid, err);
+        int n = snprintf(text, sizeof text, "{\"id\":\"%s\"}", uuid);
+        if (rc == 0)
+            rc = state_write_file(c->dir, "metadata", text, (size_t)n, STATE_FW_NOREPLACE, NULL,
+                                  NULL, err);
+        /* Losing a creation race to another process is fine: read its id. */
+        if (rc == 0 || !strcmp(err->sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE))
+            rc = state_read_file(path, &c->scratch, err);
+    }
+    if (rc > 0) rc = parse_metadata(c, path, err);
+    free(path);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- open / close ---- */
+
+static int make_dirs(ckpt_t *c, sl_error_t *err)
+{
+    const char *dirs[] = {c->dir, c->offsets_dir, c->commits_dir, c->sources_dir, c->state_dir};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        if (state_mkdirs(dirs[i], err) < 0) return -1;
+    const char *logs[] = {c->dir, c->offsets_dir, c->commits_dir};
+    for (size_t i = 0; i < sizeof logs / sizeof *logs; i++)
+        if (state_remove_temps(logs[i], err) < 0) return -1;
+    return 0;
+}
+
+ckpt_t *ckpt_open(const char *dir, sl_error_t *err)
+{
+    ckpt_t *c = sl_xcalloc(1, sizeof *c);
+    c->dir = sl_xstrdup(dir);
+    c->offsets_dir = state_path(dir, "offsets");
+    c->commits_dir = state_path(dir, "commits");
+    c->sources_dir = state_path(dir, "sources");
+    c->state_dir = state_path(dir, "state");
+    if (make_dirs(c, err) < 0 || load_metadata(c, err) < 0) {
+        ckpt_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ckpt_close(ckpt_t *c)
+{
+    if (!c) return;
+    free(c->dir);
+    free(c->offsets_dir);
+    free(c->commits_dir);
+    free(c->sources_dir);
+    free(c->state_dir);
+    sl_buf_free(&c->scratch);
+    free(c);
+}
+
+const char *ckpt_dir(const ckpt_t *c)
+{
+    return c->dir;
+}
+
+const char *ckpt_query_id(const ckpt_t *c)
+{
+    return c->id;
+}
+
+const char *ckpt_state_dir(const ckpt_t *c)
+{
+    return c->state_dir;
+}
+
+/* ---- restart ---- */
+
+/* Sets the error for a checkpoint whose logs contradict each other; `fmt`
+ * is the detail sentence. */
+static int inconsistent(ckpt_t *c, sl_error_t *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int inconsistent(ckpt_t *c, sl_error_t *err, const char *fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                 "checkpoint \"%s\" is inconsistent", c->dir);
+    sl_error_detail(err, "%s", detail);
+    return sl_error_hint(err, "Restore the checkpoint directory from a backup, or start the "
+                              "query with a new checkpoint location.");
+}
+
+/* Reads offsets/<batch>, which must exist. */
+static int must_read_offsets(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *o,
+                             sl_error_t *err)
+{
+    int rc = ckpt_offsets_read(c, batch, a, o, err);
+    if (rc == 0)
+        return inconsistent(c, err, "The offsets of batch %" PRId64 " are missing (newest "
+                            "batch %" PRId64 ").", batch, batch + 1);
+    return rc < 0 ? -1 : 0;
+}
+
+/* C == L: the last logged batch completed; the next one starts after it. */
+static int recover_committed(ckpt_t *c, ckpt_offsets_t *last, ckpt_recovery_t *out,
+                             sl_error_t *err)
+{
+    int64_t next_wm = 0;
+    int rc = ckpt_commit_read(c, out->latest_commit, &next_wm, err);
+    if (rc <= 0)
+        return rc < 0 ? -1 : inconsistent(c, err, "commits/%" PRId64 " vanished while "
+                                          "reading (newest offsets %" PRId64 ").",
+                                          out->latest_commit, out->latest_offsets);
+    out->next_batch = out->latest_offsets + 1;
+    out->has_start = 1;
+    out->start = *last;
+    out->meta = last->meta;
+    if (next_wm > out->meta.watermark_ms) out->meta.watermark_ms = next_wm;
+    return 0;
+}
+
+/* C < L or no commit: batch L is re-run over its logged offsets. */
+static void recover_rerun(ckpt_t *c, ckpt_offsets_t *last, ckpt_recovery_t *out)
+{
+    int64_t l = out->latest_offsets, cm = out->latest_commit;
+    if (cm < 0)
+        SL_INFO("checkpoint", "no commit log present, re-running batch dir=%s batch=%" PRId64,
+                c->dir, l);
+    else if (cm < l - 1)
+        SL_WARN("checkpoint",
+                "batch completion log latest batch id is %" PRId64 ", which is not trailing "
+                "batch id %" PRId64 " by one dir=%s", cm, l, c->dir);
+    out->next_batch = l;
+    out->rerun = 1;
+    out->end = *last;
+    out->meta = last->meta;
+}
+
+int ckpt_recover(ckpt_t *c, sl_arena_t *a, ckpt_recovery_t *out, sl_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    out->latest_offsets = out->latest_commit = -1;
+    int has_l = ckpt_offsets_latest(c, &out->latest_offsets, err);
+    int has_c = has_l < 0 ? -1 : ckpt_commit_latest(c, &out->latest_commit, err);
+    if (has_l < 0 || has_c < 0) return -1;
+    if (!has_l) {
+        if (has_c)
+            return inconsistent(c, err, "commits/%" PRId64 " exists but offsets/ is empty.",
+                                out->latest_commit);
+        return 0; /* new query: batch 0 */
+    }
+    int64_t l = out->latest_offsets;
+    if (has_c && out->latest_commit > l)
+        return inconsistent(c, err, "commits/%" PRId64 " is newer than the newest offsets/%" PRId64
+                            ".", out->latest_commit, l);
+    ckpt_offsets_t last, prev;
+    if (must_read_offsets(c, l, a, &last, err) < 0) return -1;
+    if (l > 0 && must_read_offsets(c, l - 1, a, &prev, err) < 0) return -1;
+    if (has_c && out->latest_commit == l) return recover_committed(c, &last, out, err);
+    recover_rerun(c, &last, out);
+    out->has_start = l > 0;
+    if (l > 0) out->start = prev;
+    return 0;
+}
