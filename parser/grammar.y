@@ -1,0 +1,748 @@
+/* sluice's SQL grammar (Lemon, LALR(1)). Syntax only: the actions build the
+ * tree of parser/ast.h through the pb_* builders of parser/ast_build.c and
+ * never look at a catalog. The tokenizer (parser/tokenize.c) pushes tokens
+ * in; lemon writes grammar.c/grammar.h into the build tree and a conflict
+ * fails the build.
+ *
+ * Keywords come from parser/keywords.def. Non-reserved keywords fall back to
+ * ID (%fallback below) where the grammar has no use for them; words that
+ * LALR(1) cannot decide (TIMESTAMP '..' vs a column named timestamp) are
+ * classified by the tokenizer, which peeks ahead. Nodes live in an arena, so
+ * no %destructor is needed. */
+
+%name parse_lemon
+%token_prefix TK_
+%token_type {parse_token_t}
+%default_type {void *}
+%extra_context {parse_ctx_t *ctx}
+%stack_size 1000
+
+%syntax_error {
+    pb_syntax_error(ctx, &TOKEN);
+    (void)yymajor;
+}
+%stack_overflow {
+    pb_stack_overflow(ctx);
+}
+
+%include {
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_int.h"
+}
+
+/* Tokens made by the tokenizer alone (punctuation and literals); keyword
+ * tokens are declared by their use below. */
+%token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE
+       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA.
+
+/* Every U keyword of keywords.def (checked by a unit test). */
+%fallback ID ASC AVAILABLE AWAIT BEGIN CHECKPOINT COMMIT CONTINUOUS DEFAULT DELAY
+    DELETE DESC DESCRIBE DISCARD DOUBLE DROP EXISTS EXPLAIN FIRST IF INSERT ISOLATION
+    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
+    QUERIES QUERY RECENT RESET ROLLBACK SESSION SET SHOW SINK START STOP STREAM STREAMS
+    STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITHIN WORK ZONE.
+
+/* PostgreSQL's operator precedence, lowest first. NOT_LA is NOT before
+ * IN/LIKE/ILIKE/BETWEEN (decided by the tokenizer), as in PostgreSQL. */
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc IS.
+%nonassoc EQ NE LT GT LE GE.
+%nonassoc BETWEEN IN LIKE ILIKE NOT_LA.
+%left CONCAT.
+%left PLUS MINUS.
+%left STAR SLASH PERCENT.
+%right UMINUS.
+%left TYPECAST.
+
+/* ---- statement list ------------------------------------------------------ */
+
+input ::= cmdlist.
+cmdlist ::= cmdlist ecmd.
+cmdlist ::= ecmd.
+ecmd ::= SEMI.
+ecmd ::= cmdx SEMI.
+/* Reduced with the terminating SEMI as look-ahead, when the statement's
+ * last token is known. */
+cmdx ::= cmd(S). { pb_add_stmt(ctx, S); }
+
+%type cmd {ast_stmt_t *}
+
+/* ---- common pieces -------------------------------------------------------- */
+
+%type ident {ast_ident_t *}
+ident(A) ::= ID(T). { A = pb_ident(ctx, &T); }
+
+/* A column label after AS: any identifier or keyword. */
+%type label {ast_ident_t *}
+label(A) ::= ident(A).
+label(A) ::= ALL|AND|AS|BETWEEN|BY|CASE|CAST|CREATE|CROSS|DATE|DISTINCT|ELSE|END|FALSE|FROM|FULL|GROUP|HAVING|ILIKE|IN|INNER|INTERVAL|INTO|IS|JOIN|LEFT|LIKE|LIMIT|NOT|NULL|OFFSET|ON|OR|ORDER|OUTER|RIGHT|SELECT|THEN|TIMESTAMP|TRUE|UNION|USING|WATERMARK|WHEN|WHERE(T). {
+    A = pb_ident(ctx, &T);
+}
+
+%type dotted {ast_ident_list_t}
+dotted(A) ::= ident(I). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, I); }
+dotted(A) ::= dotted(A) DOT ident(I). { PB_ADD(ctx, A, I); }
+
+%type identlist {ast_ident_list_t}
+identlist(A) ::= ident(I). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, I); }
+identlist(A) ::= identlist(A) COMMA ident(I). { PB_ADD(ctx, A, I); }
+
+%type ifnotexists {int}
+ifnotexists(A) ::= . { A = 0; }
+ifnotexists(A) ::= IF NOT EXISTS. { A = 1; }
+
+%type ifexists {int}
+ifexists(A) ::= . { A = 0; }
+ifexists(A) ::= IF EXISTS. { A = 1; }
+
+/* OPTIONS (key 'value', 'dotted.key' = 'value', a.b.c 'x', n 5, flag true) */
+%type options {ast_option_list_t}
+options(A) ::= OPTIONS LP optlist(X) RP. { A = X; }
+
+%type options_opt {ast_option_list_t}
+options_opt(A) ::= . { memset(&A, 0, sizeof A); }
+options_opt(A) ::= options(A).
+
+%type optlist {ast_option_list_t}
+optlist(A) ::= . { memset(&A, 0, sizeof A); }
+optlist(A) ::= optitems(A).
+
+%type optitems {ast_option_list_t}
+optitems(A) ::= option(O). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, O); }
+optitems(A) ::= optitems(A) COMMA option(O). { PB_ADD(ctx, A, O); }
+
+%type option {ast_option_t *}
+option(A) ::= optkey(K) opteq optval(V). {
+    A = V;
+    A->key = K->name;
+    A->key_quoted = K->quoted;
+    A->pos = K->pos;
+}
+
+/* The key as an identifier: name and quoted flag; pos = first byte. */
+%type optkey {ast_ident_t *}
+optkey(A) ::= dotted(D). {
+    A = D.items[0];
+    if (D.n > 1)
+        A = pb_ident_make(ctx, pb_join_dotted(ctx, &D), 0, D.items[0]->pos, D.items[D.n - 1]->end);
+}
+optkey(A) ::= STRING(T). { A = pb_ident_make(ctx, (char *)T.text, 1, T.pos, pb_tok_end(&T)); }
+
+opteq ::= .
+opteq ::= EQ.
+
+%type optval {ast_option_t *}
+optval(A) ::= STRING(T). { A = pb_option(ctx, NULL, 0, 0, &T, AST_OPTVAL_STRING, NULL); }
+optval(A) ::= INTEGER|FLOAT(T). { A = pb_option(ctx, NULL, 0, 0, &T, AST_OPTVAL_NUMBER, NULL); }
+optval(A) ::= MINUS(M) INTEGER|FLOAT(T). { A = pb_option(ctx, NULL, 0, 0, &T, AST_OPTVAL_NUMBER, &M); }
+optval(A) ::= TRUE|FALSE(T). { A = pb_option(ctx, NULL, 0, 0, &T, AST_OPTVAL_BOOL, NULL); }
+
+/* Interval arguments of WATERMARK, TRIGGER and AWAIT: '15 minutes' or an
+ * INTERVAL literal. */
+%type ival {ast_expr_t *}
+ival(A) ::= STRING(T). { A = pb_literal(ctx, AST_LIT_STRING, &T); }
+ival(A) ::= interval_lit(A).
+
+%type interval_lit {ast_expr_t *}
+interval_lit(A) ::= INTERVAL(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_INTERVAL, &K, &V, NULL); }
+interval_lit(A) ::= INTERVAL(K) STRING(V) UNIT(U). { A = pb_typed_literal(ctx, AST_LIT_INTERVAL, &K, &V, &U); }
+interval_lit(A) ::= INTERVAL(K) INTEGER|FLOAT(V) UNIT(U). { A = pb_typed_literal(ctx, AST_LIT_INTERVAL, &K, &V, &U); }
+
+/* WATERMARK col DELAY OF interval */
+%type watermark {ast_watermark_t *}
+watermark(A) ::= WATERMARK(K) dotted(C) DELAY OF ival(D). {
+    A = pb_watermark(ctx, &K, pb_column(ctx, C), D);
+}
+
+%type watermark_opt {ast_watermark_t *}
+watermark_opt(A) ::= . { A = NULL; }
+watermark_opt(A) ::= watermark(A).
+
+/* ---- types ---------------------------------------------------------------- */
+
+%type typename {ast_type_t *}
+typename(A) ::= ident(I). { A = pb_type(ctx, I->name, I->quoted, I->pos, I->end); }
+typename(A) ::= ident(I) LP INTEGER(P) RP(E). {
+    A = pb_type(ctx, I->name, I->quoted, I->pos, pb_tok_end(&E));
+    A->nmods = 1;
+    A->mods[0] = strtol(P.text, NULL, 10);
+}
+typename(A) ::= ident(I) LP INTEGER(P) COMMA INTEGER(S) RP(E). {
+    A = pb_type(ctx, I->name, I->quoted, I->pos, pb_tok_end(&E));
+    A->nmods = 2;
+    A->mods[0] = strtol(P.text, NULL, 10);
+    A->mods[1] = strtol(S.text, NULL, 10);
+}
+typename(A) ::= DOUBLE(K). { A = pb_type(ctx, "double", 0, K.pos, pb_tok_end(&K)); }
+typename(A) ::= DOUBLE(K) PRECISION(E). { A = pb_type(ctx, "double precision", 0, K.pos, pb_tok_end(&E)); }
+typename(A) ::= STRUCT(K) LT fieldlist(F) GT(E). {
+    A = pb_type(ctx, "struct", 0, K.pos, pb_tok_end(&E));
+    A->fields = F;
+}
+
+%type fieldlist {ast_field_list_t}
+fieldlist(A) ::= field(F). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, F); }
+fieldlist(A) ::= fieldlist(A) COMMA field(F). { PB_ADD(ctx, A, F); }
+
+%type field {ast_field_t *}
+field(A) ::= ident(N) COLON typename(T). {
+    A = SL_NEW(ctx->a, ast_field_t); A->name = N; A->type = T; A->pos = N->pos; A->end = T->end;
+}
+field(A) ::= ident(N) typename(T). {
+    A = SL_NEW(ctx->a, ast_field_t); A->name = N; A->type = T; A->pos = N->pos; A->end = T->end;
+}
+
+%type coldef {ast_column_def_t *}
+coldef(A) ::= ident(N) typename(T) nullability(X). {
+    A = SL_NEW(ctx->a, ast_column_def_t);
+    A->name = N; A->type = T; A->not_null = X > 0;
+    A->pos = N->pos; A->end = X ? ctx->prev_end : T->end;
+}
+
+/* 0 = not written, 1 = NOT NULL, -1 = NULL */
+%type nullability {int}
+nullability(A) ::= . { A = 0; }
+nullability(A) ::= NOT NULL. { A = 1; }
+nullability(A) ::= NULL. { A = -1; }
+
+%type coldeflist {ast_column_def_list_t}
+coldeflist(A) ::= coldef(C). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, C); }
+coldeflist(A) ::= coldeflist(A) COMMA coldef(C). { PB_ADD(ctx, A, C); }
+
+%type coldefs_opt {pb_coldefs_t}
+coldefs_opt(A) ::= . { memset(&A, 0, sizeof A); }
+coldefs_opt(A) ::= LP coldeflist(L) RP. { A.has = 1; A.list = L; }
+
+/* ---- CREATE STREAM / TABLE / QUERY ---------------------------------------- */
+
+cmd(A) ::= CREATE(K) STREAM ifnotexists(E) ident(N) coldefs_opt(C) USING ident(U) options_opt(O) watermark_opt(W). {
+    A = pb_stmt(ctx, AST_STMT_CREATE_STREAM, K.pos);
+    A->create_stream.name = N;
+    A->create_stream.if_not_exists = E;
+    A->create_stream.has_columns = C.has;
+    A->create_stream.columns = C.list;
+    A->create_stream.connector = U;
+    A->create_stream.options = O;
+    A->create_stream.watermark = W;
+}
+
+cmd(A) ::= CREATE(K) TABLE ifnotexists(E) ident(N) LP coldeflist(C) RP table_using(U). {
+    A = pb_stmt(ctx, AST_STMT_CREATE_TABLE, K.pos);
+    A->create_table.name = N;
+    A->create_table.if_not_exists = E;
+    A->create_table.has_columns = 1;
+    A->create_table.columns = C;
+    A->create_table.format = U.format;
+    A->create_table.options = U.options;
+}
+cmd(A) ::= CREATE(K) TABLE ifnotexists(E) ident(N) USING ident(F) options_opt(O). {
+    A = pb_stmt(ctx, AST_STMT_CREATE_TABLE, K.pos);
+    A->create_table.name = N;
+    A->create_table.if_not_exists = E;
+    A->create_table.format = F;
+    A->create_table.options = O;
+}
+
+%type table_using {pb_using_t}
+table_using(A) ::= . { memset(&A, 0, sizeof A); }
+table_using(A) ::= USING ident(F) options_opt(O). { A.format = F; A.options = O; }
+
+cmd(A) ::= create_query(A).
+
+%type create_query {ast_stmt_t *}
+create_query(A) ::= CREATE(K) QUERY ifnotexists(E) ident(N) qclauses(Q) AS select(S). {
+    A = Q.s;
+    A->pos = K.pos;
+    A->end = S->end;
+    A->create_query.name = N;
+    A->create_query.if_not_exists = E;
+    A->create_query.select = S;
+}
+
+/* Clauses in any order, each at most once. OPTIONS right after SINK kind
+ * are the sink's; any other OPTIONS clause is the query's. */
+%type qclauses {pb_qclauses_t}
+qclauses(A) ::= . { A.s = pb_stmt(ctx, AST_STMT_CREATE_QUERY, 0); A.after_sink = 0; A.has_options = 0; }
+qclauses(A) ::= qclauses(A) SINK(K) ident(N). {
+    if (!pb_qclause_dup(ctx, A.s->create_query.sink != NULL, "SINK", &K))
+        A.s->create_query.sink = N;
+    A.after_sink = 1;
+}
+qclauses(A) ::= qclauses(A) OPTIONS(K) LP optlist(O) RP. {
+    ast_create_query_t *q = &A.s->create_query;
+    if (A.after_sink)
+        q->sink_options = O;
+    else if (!pb_qclause_dup(ctx, A.has_options, "OPTIONS", &K))
+        q->options = O;
+    if (!A.after_sink) A.has_options = 1;
+    A.after_sink = 0;
+}
+qclauses(A) ::= qclauses(A) OUTPUT(K) MODE ident(M). {
+    ast_output_mode_t m = pb_output_mode(ctx, M);
+    if (!pb_qclause_dup(ctx, A.s->create_query.output_mode != AST_OUTPUT_DEFAULT, "OUTPUT MODE", &K))
+        A.s->create_query.output_mode = m;
+    A.after_sink = 0;
+}
+qclauses(A) ::= qclauses(A) TRIGGER(K) trigger(T). {
+    ast_create_query_t *q = &A.s->create_query;
+    if (!pb_qclause_dup(ctx, q->trigger != AST_TRIGGER_DEFAULT, "TRIGGER", &K)) {
+        q->trigger = T.kind;
+        q->trigger_interval = T.interval;
+    }
+    A.after_sink = 0;
+}
+qclauses(A) ::= qclauses(A) CHECKPOINT(K) STRING(P). {
+    if (!pb_qclause_dup(ctx, A.s->create_query.checkpoint != NULL, "CHECKPOINT", &K))
+        A.s->create_query.checkpoint = (char *)P.text;
+    A.after_sink = 0;
+}
+
+%type trigger {pb_trigger_t}
+trigger(A) ::= PROCESSING TIME ival(I). { A.kind = AST_TRIGGER_PROCESSING_TIME; A.interval = I; }
+trigger(A) ::= AVAILABLE NOW. { A.kind = AST_TRIGGER_AVAILABLE_NOW; A.interval = NULL; }
+trigger(A) ::= ONCE. { A.kind = AST_TRIGGER_ONCE; A.interval = NULL; }
+trigger(A) ::= CONTINUOUS ival(I). { A.kind = AST_TRIGGER_CONTINUOUS; A.interval = I; }
+
+/* ---- DROP / INSERT / DELETE ------------------------------------------------ */
+
+cmd(A) ::= DROP(K) objkind(O) ifexists(E) ident(N). {
+    A = pb_stmt(ctx, AST_STMT_DROP, K.pos);
+    A->drop.object = (ast_object_t)O;
+    A->drop.if_exists = E;
+    A->drop.name = N;
+}
+%type objkind {int}
+objkind(A) ::= QUERY. { A = AST_OBJ_QUERY; }
+objkind(A) ::= STREAM. { A = AST_OBJ_STREAM; }
+objkind(A) ::= TABLE. { A = AST_OBJ_TABLE; }
+
+cmd(A) ::= INSERT(K) INTO ident(T) select(Q). {
+    A = pb_stmt(ctx, AST_STMT_INSERT, K.pos);
+    A->insert.table = T;
+    A->insert.query = Q;
+}
+cmd(A) ::= INSERT(K) INTO ident(T) LP identlist(C) RP select(Q). {
+    A = pb_stmt(ctx, AST_STMT_INSERT, K.pos);
+    A->insert.table = T;
+    A->insert.columns = C;
+    A->insert.query = Q;
+}
+
+cmd(A) ::= DELETE(K) FROM ident(T) where_opt(W). {
+    A = pb_stmt(ctx, AST_STMT_DELETE, K.pos);
+    A->del.table = T;
+    A->del.where = W;
+}
+
+/* ---- SHOW / DESCRIBE / EXPLAIN / query control ----------------------------- */
+
+cmd(A) ::= SHOW(K) QUERIES. { A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_QUERIES; }
+cmd(A) ::= SHOW(K) STREAMS. { A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_STREAMS; }
+cmd(A) ::= SHOW(K) TABLES. { A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_TABLES; }
+cmd(A) ::= SHOW(K) PROGRESS ident(N). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_PROGRESS; A->show.name = N;
+}
+cmd(A) ::= SHOW(K) RECENT PROGRESS ident(N). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_RECENT_PROGRESS; A->show.name = N;
+}
+cmd(A) ::= SHOW(K) dotted(D). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_VARIABLE;
+    A->show.name = D.items[0];
+    if (D.n > 1)
+        A->show.name = pb_ident_make(ctx, pb_join_dotted(ctx, &D), 0, D.items[0]->pos, D.items[D.n - 1]->end);
+}
+cmd(A) ::= SHOW(K) ALL(W). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_VARIABLE; A->show.name = pb_ident(ctx, &W);
+}
+cmd(A) ::= SHOW(K) TIME(W) ZONE(E). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_VARIABLE;
+    A->show.name = pb_ident_make(ctx, "timezone", 0, W.pos, pb_tok_end(&E));
+}
+cmd(A) ::= SHOW(K) TRANSACTION(W) ISOLATION LEVEL(E). {
+    A = pb_stmt(ctx, AST_STMT_SHOW, K.pos); A->show.what = AST_SHOW_VARIABLE;
+    A->show.name = pb_ident_make(ctx, "transaction_isolation", 0, W.pos, pb_tok_end(&E));
+}
+
+cmd(A) ::= DESCRIBE(K) ident(N). { A = pb_stmt(ctx, AST_STMT_DESCRIBE, K.pos); A->object_name = N; }
+
+cmd(A) ::= EXPLAIN(K) select(Q). {
+    A = pb_stmt(ctx, AST_STMT_EXPLAIN, K.pos);
+    A->explain = pb_stmt(ctx, AST_STMT_SELECT, Q->pos);
+    A->explain->end = Q->end;
+    A->explain->select = Q;
+}
+cmd(A) ::= EXPLAIN(K) create_query(Q). { A = pb_stmt(ctx, AST_STMT_EXPLAIN, K.pos); A->explain = Q; }
+
+cmd(A) ::= START(K) QUERY ident(N). { A = pb_stmt(ctx, AST_STMT_START_QUERY, K.pos); A->object_name = N; }
+cmd(A) ::= STOP(K) QUERY ident(N). { A = pb_stmt(ctx, AST_STMT_STOP_QUERY, K.pos); A->object_name = N; }
+cmd(A) ::= AWAIT(K) QUERY ident(N). { A = pb_stmt(ctx, AST_STMT_AWAIT_QUERY, K.pos); A->await.name = N; }
+cmd(A) ::= AWAIT(K) QUERY ident(N) TIMEOUT ival(T). {
+    A = pb_stmt(ctx, AST_STMT_AWAIT_QUERY, K.pos); A->await.name = N; A->await.timeout = T;
+}
+
+/* ---- transactions and settings (driver compatibility) ---------------------- */
+
+cmd(A) ::= BEGIN(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); }
+cmd(A) ::= START(K) TRANSACTION. { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); }
+cmd(A) ::= COMMIT(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_COMMIT, K.pos); }
+cmd(A) ::= END(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_COMMIT, K.pos); }
+cmd(A) ::= ROLLBACK(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_ROLLBACK, K.pos); }
+tx_opt ::= .
+tx_opt ::= TRANSACTION.
+tx_opt ::= WORK.
+
+cmd(A) ::= SET(K) set_scope(S) dotted(D) TO|EQ set_values(V). {
+    A = pb_stmt(ctx, AST_STMT_SET, K.pos);
+    A->set.scope = (ast_set_scope_t)S;
+    A->set.name = pb_join_dotted(ctx, &D);
+    A->set.values = V;
+}
+cmd(A) ::= SET(K) set_scope(S) dotted(D) TO|EQ DEFAULT. {
+    A = pb_stmt(ctx, AST_STMT_SET, K.pos);
+    A->set.scope = (ast_set_scope_t)S;
+    A->set.name = pb_join_dotted(ctx, &D);
+    A->set.is_default = 1;
+}
+cmd(A) ::= SET(K) set_scope(S) TIME ZONE set_value(V). {
+    A = pb_stmt(ctx, AST_STMT_SET, K.pos);
+    A->set.scope = (ast_set_scope_t)S;
+    A->set.name = "timezone";
+    PB_ADD(ctx, A->set.values, V);
+}
+cmd(A) ::= SET(K) set_scope(S) TIME ZONE DEFAULT|LOCAL. {
+    A = pb_stmt(ctx, AST_STMT_SET, K.pos);
+    A->set.scope = (ast_set_scope_t)S;
+    A->set.name = "timezone";
+    A->set.is_default = 1;
+}
+
+%type set_scope {int}
+set_scope(A) ::= . { A = AST_SET_DEFAULT_SCOPE; }
+set_scope(A) ::= SESSION. { A = AST_SET_SESSION; }
+set_scope(A) ::= LOCAL. { A = AST_SET_LOCAL; }
+
+%type set_values {ast_expr_list_t}
+set_values(A) ::= set_value(V). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, V); }
+set_values(A) ::= set_values(A) COMMA set_value(V). { PB_ADD(ctx, A, V); }
+
+/* Identifiers and ON become strings, as PostgreSQL's SET does. */
+%type set_value {ast_expr_t *}
+set_value(A) ::= STRING|ID|ON(T). { A = pb_literal(ctx, AST_LIT_STRING, &T); }
+set_value(A) ::= INTEGER(T). { A = pb_literal(ctx, AST_LIT_INTEGER, &T); }
+set_value(A) ::= FLOAT(T). { A = pb_literal(ctx, AST_LIT_NUMERIC, &T); }
+set_value(A) ::= MINUS(M) INTEGER(T). { A = pb_unary(ctx, AST_OP_NEG, &M, pb_literal(ctx, AST_LIT_INTEGER, &T)); }
+set_value(A) ::= MINUS(M) FLOAT(T). { A = pb_unary(ctx, AST_OP_NEG, &M, pb_literal(ctx, AST_LIT_NUMERIC, &T)); }
+set_value(A) ::= TRUE|FALSE(T). { A = pb_literal(ctx, AST_LIT_BOOL, &T); }
+
+cmd(A) ::= RESET(K) dotted(D). { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = pb_join_dotted(ctx, &D); }
+cmd(A) ::= RESET(K) ALL. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = "all"; }
+cmd(A) ::= RESET(K) TIME ZONE. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = "timezone"; }
+cmd(A) ::= DISCARD(K) ALL. { A = pb_stmt(ctx, AST_STMT_DISCARD, K.pos); A->set.name = "all"; }
+
+/* ---- SELECT ---------------------------------------------------------------- */
+
+cmd(A) ::= select(Q). { A = pb_stmt(ctx, AST_STMT_SELECT, Q->pos); A->select = Q; }
+
+%type select {ast_select_t *}
+select(A) ::= select_body(B) order_opt(O) limit_opt(L). {
+    A = pb_select_tail(ctx, B, O, O.n ? O.items[0]->pos : 0, L, ctx->prev_end);
+}
+
+%type select_body {ast_select_t *}
+select_body(A) ::= select_arm(A).
+select_body(A) ::= select_body(L) UNION union_q(Q) select_arm(R). { A = pb_union(ctx, L, R, Q); }
+
+%type union_q {int}
+union_q(A) ::= . { A = 0; }
+union_q(A) ::= ALL. { A = 1; }
+union_q(A) ::= DISTINCT. { A = 0; }
+
+%type select_arm {ast_select_t *}
+select_arm(A) ::= select_core(A).
+select_arm(A) ::= LP(L) select(Q) RP(R). {
+    A = Q;
+    A->pos = L.pos;
+    A->end = pb_tok_end(&R);
+}
+
+%type select_core {ast_select_t *}
+select_core(A) ::= SELECT(K) distinct_opt(D) selitems(I) from_opt(F) where_opt(W) group_opt(G) having_opt(H). {
+    A = pb_select(ctx, AST_SELECT_SIMPLE, K.pos);
+    A->distinct = D.kind;
+    A->distinct_on = D.on;
+    A->within_watermark = D.within;
+    A->items = I;
+    A->from = F;
+    A->where = W;
+    A->group_by = G;
+    A->having = H;
+    A->end = ctx->prev_end;
+}
+select_core(A) ::= VALUES(K) rowlist(R). {
+    A = pb_select(ctx, AST_SELECT_VALUES, K.pos);
+    A->rows = R;
+    A->end = ctx->prev_end;
+}
+
+%type rowlist {ast_row_list_t}
+rowlist(A) ::= LP exprlist(L) RP. {
+    memset(&A, 0, sizeof A);
+    ast_expr_list_t *row = SL_NEW(ctx->a, ast_expr_list_t);
+    *row = L;
+    PB_ADD(ctx, A, row);
+}
+rowlist(A) ::= rowlist(A) COMMA LP exprlist(L) RP. {
+    ast_expr_list_t *row = SL_NEW(ctx->a, ast_expr_list_t);
+    *row = L;
+    PB_ADD(ctx, A, row);
+}
+
+%type distinct_opt {pb_distinct_t}
+distinct_opt(A) ::= . { memset(&A, 0, sizeof A); }
+distinct_opt(A) ::= ALL. { memset(&A, 0, sizeof A); }
+distinct_opt(A) ::= DISTINCT. { memset(&A, 0, sizeof A); A.kind = AST_DISTINCT_ALL; }
+distinct_opt(A) ::= DISTINCT ON LP exprlist(L) RP within_opt(W). {
+    A.kind = AST_DISTINCT_ON; A.on = L; A.within = W;
+}
+%type within_opt {int}
+within_opt(A) ::= . { A = 0; }
+within_opt(A) ::= WITHIN WATERMARK. { A = 1; }
+
+%type selitems {ast_select_item_list_t}
+selitems(A) ::= selitem(I). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, I); }
+selitems(A) ::= selitems(A) COMMA selitem(I). { PB_ADD(ctx, A, I); }
+
+%type selitem {ast_select_item_t *}
+selitem(A) ::= expr(E). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->expr = E; A->pos = E->pos; A->end = E->end;
+}
+selitem(A) ::= expr(E) AS label(L). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->expr = E; A->alias = L; A->pos = E->pos; A->end = L->end;
+}
+selitem(A) ::= expr(E) ident(L). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->expr = E; A->alias = L; A->pos = E->pos; A->end = L->end;
+}
+selitem(A) ::= STAR(S). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->pos = S.pos; A->end = pb_tok_end(&S);
+}
+selitem(A) ::= dotted(Q) DOT STAR(S). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->qualifier = Q;
+    A->pos = Q.items[0]->pos; A->end = pb_tok_end(&S);
+}
+
+%type from_opt {ast_from_list_t}
+from_opt(A) ::= . { memset(&A, 0, sizeof A); }
+from_opt(A) ::= FROM fromlist(X). { A = X; }
+
+%type fromlist {ast_from_list_t}
+fromlist(A) ::= table_ref(T). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, T); }
+fromlist(A) ::= fromlist(A) COMMA table_ref(T). { PB_ADD(ctx, A, T); }
+
+%type table_ref {ast_from_t *}
+table_ref(A) ::= table_primary(A).
+table_ref(A) ::= table_ref(L) join_type(J) JOIN table_primary(R) join_cond(C). {
+    A = pb_from(ctx, AST_FROM_JOIN, L->pos, ctx->prev_end);
+    A->join = (ast_join_t)J;
+    A->left = L;
+    A->right = R;
+    A->on = C.on;
+    A->using_cols = C.using_cols;
+}
+table_ref(A) ::= table_ref(L) CROSS JOIN table_primary(R). {
+    A = pb_from(ctx, AST_FROM_JOIN, L->pos, R->end);
+    A->join = AST_JOIN_CROSS;
+    A->left = L;
+    A->right = R;
+}
+
+%type join_type {int}
+join_type(A) ::= . { A = AST_JOIN_INNER; }
+join_type(A) ::= INNER. { A = AST_JOIN_INNER; }
+join_type(A) ::= LEFT outer_opt. { A = AST_JOIN_LEFT; }
+join_type(A) ::= RIGHT outer_opt. { A = AST_JOIN_RIGHT; }
+join_type(A) ::= FULL outer_opt. { A = AST_JOIN_FULL; }
+outer_opt ::= .
+outer_opt ::= OUTER.
+
+%type join_cond {pb_joincond_t}
+join_cond(A) ::= ON expr(E). { memset(&A, 0, sizeof A); A.on = E; }
+join_cond(A) ::= USING LP identlist(L) RP. { memset(&A, 0, sizeof A); A.using_cols = L; }
+
+%type table_primary {ast_from_t *}
+table_primary(A) ::= ident(N) alias_opt(L) watermark_opt(W). {
+    A = pb_from(ctx, AST_FROM_TABLE, N->pos, ctx->prev_end);
+    A->name = N;
+    A->alias = L;
+    A->watermark = W;
+}
+table_primary(A) ::= ident(S) DOT ident(N) alias_opt(L) watermark_opt(W). {
+    A = pb_from(ctx, AST_FROM_TABLE, S->pos, ctx->prev_end);
+    A->schema = S;
+    A->name = N;
+    A->alias = L;
+    A->watermark = W;
+}
+table_primary(A) ::= LP(P) select(Q) RP alias(L) watermark_opt(W). {
+    A = pb_from(ctx, AST_FROM_SUBQUERY, P.pos, ctx->prev_end);
+    A->subquery = Q;
+    A->alias = L;
+    A->watermark = W;
+}
+table_primary(A) ::= LP(P) table_ref(T) RP alias_opt(L). {
+    A = T;
+    A->pos = P.pos;
+    A->end = ctx->prev_end;
+    if (L) A->alias = L;
+}
+
+%type alias_opt {ast_ident_t *}
+alias_opt(A) ::= . { A = NULL; }
+alias_opt(A) ::= alias(A).
+
+%type alias {ast_ident_t *}
+alias(A) ::= AS label(X). { A = X; }
+alias(A) ::= ident(A).
+
+%type where_opt {ast_expr_t *}
+where_opt(A) ::= . { A = NULL; }
+where_opt(A) ::= WHERE expr(X). { A = X; }
+
+%type group_opt {ast_expr_list_t}
+group_opt(A) ::= . { memset(&A, 0, sizeof A); }
+group_opt(A) ::= GROUP BY exprlist(X). { A = X; }
+
+%type having_opt {ast_expr_t *}
+having_opt(A) ::= . { A = NULL; }
+having_opt(A) ::= HAVING expr(X). { A = X; }
+
+%type order_opt {ast_sort_list_t}
+order_opt(A) ::= . { memset(&A, 0, sizeof A); }
+order_opt(A) ::= ORDER BY sortlist(X). { A = X; }
+
+%type sortlist {ast_sort_list_t}
+sortlist(A) ::= sortitem(S). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, S); }
+sortlist(A) ::= sortlist(A) COMMA sortitem(S). { PB_ADD(ctx, A, S); }
+
+%type sortitem {ast_sort_t *}
+sortitem(A) ::= expr(E) sort_dir(D) nulls_opt(N). {
+    A = SL_NEW(ctx->a, ast_sort_t);
+    A->expr = E; A->desc = D; A->nulls = (ast_nulls_t)N;
+    A->pos = E->pos; A->end = ctx->prev_end;
+}
+%type sort_dir {int}
+sort_dir(A) ::= . { A = 0; }
+sort_dir(A) ::= ASC. { A = 0; }
+sort_dir(A) ::= DESC. { A = 1; }
+%type nulls_opt {int}
+nulls_opt(A) ::= . { A = AST_NULLS_DEFAULT; }
+nulls_opt(A) ::= NULLS FIRST. { A = AST_NULLS_FIRST; }
+nulls_opt(A) ::= NULLS LAST. { A = AST_NULLS_LAST; }
+
+%type limit_opt {pb_limit_t}
+limit_opt(A) ::= . { memset(&A, 0, sizeof A); }
+limit_opt(A) ::= limit_clause(A).
+limit_opt(A) ::= offset_clause(A).
+limit_opt(A) ::= limit_clause(L) offset_clause(O). {
+    A = L; A.offset = O.offset; A.has_offset = 1; A.offset_pos = O.offset_pos;
+}
+limit_opt(A) ::= offset_clause(O) limit_clause(L). {
+    A = L; A.offset = O.offset; A.has_offset = 1; A.offset_pos = O.offset_pos;
+}
+%type limit_clause {pb_limit_t}
+limit_clause(A) ::= LIMIT(K) expr(E). { memset(&A, 0, sizeof A); A.limit = E; A.has_limit = 1; A.limit_pos = K.pos; }
+limit_clause(A) ::= LIMIT(K) ALL. { memset(&A, 0, sizeof A); A.has_limit = 1; A.limit_pos = K.pos; }
+%type offset_clause {pb_limit_t}
+offset_clause(A) ::= OFFSET(K) expr(E). { memset(&A, 0, sizeof A); A.offset = E; A.has_offset = 1; A.offset_pos = K.pos; }
+
+/* ---- expressions ------------------------------------------------------------ */
+
+%type exprlist {ast_expr_list_t}
+exprlist(A) ::= expr(E). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, E); }
+exprlist(A) ::= exprlist(A) COMMA expr(E). { PB_ADD(ctx, A, E); }
+
+%type expr {ast_expr_t *}
+expr(A) ::= primary(A).
+expr(A) ::= expr(L) OR expr(R). { A = pb_binary(ctx, AST_OP_OR, L, R); }
+expr(A) ::= expr(L) AND expr(R). { A = pb_binary(ctx, AST_OP_AND, L, R); }
+expr(A) ::= NOT(K) expr(E). { A = pb_unary(ctx, AST_OP_NOT, &K, E); }
+expr(A) ::= expr(L) EQ expr(R). { A = pb_binary(ctx, AST_OP_EQ, L, R); }
+expr(A) ::= expr(L) NE expr(R). { A = pb_binary(ctx, AST_OP_NE, L, R); }
+expr(A) ::= expr(L) LT expr(R). { A = pb_binary(ctx, AST_OP_LT, L, R); }
+expr(A) ::= expr(L) LE expr(R). { A = pb_binary(ctx, AST_OP_LE, L, R); }
+expr(A) ::= expr(L) GT expr(R). { A = pb_binary(ctx, AST_OP_GT, L, R); }
+expr(A) ::= expr(L) GE expr(R). { A = pb_binary(ctx, AST_OP_GE, L, R); }
+expr(A) ::= expr(L) CONCAT expr(R). { A = pb_binary(ctx, AST_OP_CONCAT, L, R); }
+expr(A) ::= expr(L) PLUS expr(R). { A = pb_binary(ctx, AST_OP_ADD, L, R); }
+expr(A) ::= expr(L) MINUS expr(R). { A = pb_binary(ctx, AST_OP_SUB, L, R); }
+expr(A) ::= expr(L) STAR expr(R). { A = pb_binary(ctx, AST_OP_MUL, L, R); }
+expr(A) ::= expr(L) SLASH expr(R). { A = pb_binary(ctx, AST_OP_DIV, L, R); }
+expr(A) ::= expr(L) PERCENT expr(R). { A = pb_binary(ctx, AST_OP_MOD, L, R); }
+expr(A) ::= MINUS(K) expr(E). [UMINUS] { A = pb_unary(ctx, AST_OP_NEG, &K, E); }
+expr(A) ::= PLUS(K) expr(E). [UMINUS] { A = pb_unary(ctx, AST_OP_PLUS, &K, E); }
+expr(A) ::= expr(E) IS NULL(T). { A = pb_is(ctx, E, AST_IS_NULL, 0, &T); }
+expr(A) ::= expr(E) IS NOT NULL(T). { A = pb_is(ctx, E, AST_IS_NULL, 1, &T); }
+expr(A) ::= expr(E) IS TRUE(T). { A = pb_is(ctx, E, AST_IS_TRUE, 0, &T); }
+expr(A) ::= expr(E) IS NOT TRUE(T). { A = pb_is(ctx, E, AST_IS_TRUE, 1, &T); }
+expr(A) ::= expr(E) IS FALSE(T). { A = pb_is(ctx, E, AST_IS_FALSE, 0, &T); }
+expr(A) ::= expr(E) IS NOT FALSE(T). { A = pb_is(ctx, E, AST_IS_FALSE, 1, &T); }
+expr(A) ::= expr(L) IS DISTINCT FROM expr(R). [IS] { A = pb_binary(ctx, AST_OP_IS_DISTINCT, L, R); }
+expr(A) ::= expr(L) IS NOT DISTINCT FROM expr(R). [IS] { A = pb_binary(ctx, AST_OP_IS_NOT_DISTINCT, L, R); }
+expr(A) ::= expr(E) IN LP exprlist(L) RP(T). { A = pb_in(ctx, E, L, 0, &T); }
+expr(A) ::= expr(E) NOT_LA IN LP exprlist(L) RP(T). [NOT_LA] { A = pb_in(ctx, E, L, 1, &T); }
+expr(A) ::= expr(E) BETWEEN expr(L) AND expr(H). [BETWEEN] { A = pb_between(ctx, E, L, H, 0); }
+expr(A) ::= expr(E) NOT_LA BETWEEN expr(L) AND expr(H). [NOT_LA] { A = pb_between(ctx, E, L, H, 1); }
+expr(A) ::= expr(E) LIKE expr(P). { A = pb_like(ctx, E, P, 0, 0); }
+expr(A) ::= expr(E) NOT_LA LIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, 1, 0); }
+expr(A) ::= expr(E) ILIKE expr(P). { A = pb_like(ctx, E, P, 0, 1); }
+expr(A) ::= expr(E) NOT_LA ILIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, 1, 1); }
+expr(A) ::= expr(E) TYPECAST typename(T). { A = pb_cast(ctx, E, T, 1, E->pos, T->end); }
+
+%type primary {ast_expr_t *}
+primary(A) ::= INTEGER(T). { A = pb_literal(ctx, AST_LIT_INTEGER, &T); }
+primary(A) ::= FLOAT(T). { A = pb_literal(ctx, AST_LIT_NUMERIC, &T); }
+primary(A) ::= STRING(T). { A = pb_literal(ctx, AST_LIT_STRING, &T); }
+primary(A) ::= TRUE|FALSE(T). { A = pb_literal(ctx, AST_LIT_BOOL, &T); }
+primary(A) ::= NULL(T). { A = pb_literal(ctx, AST_LIT_NULL, &T); }
+primary(A) ::= TIMESTAMP(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_TIMESTAMP, &K, &V, NULL); }
+primary(A) ::= DATE(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_DATE, &K, &V, NULL); }
+primary(A) ::= interval_lit(A).
+primary(A) ::= PARAM(T). { A = pb_param(ctx, &T); }
+primary(A) ::= dotted(D). { A = pb_column(ctx, D); }
+primary(A) ::= fieldable(A).
+primary(A) ::= CAST(K) LP expr(E) AS typename(T) RP(R). { A = pb_cast(ctx, E, T, 0, K.pos, pb_tok_end(&R)); }
+primary(A) ::= CASE(K) case_arg(E) whenlist(W) else_opt(L) END(R). { A = pb_case(ctx, &K, E, W, L, &R); }
+
+/* Things a .field can follow: (expr), f(...), and such a field itself. */
+%type fieldable {ast_expr_t *}
+fieldable(A) ::= LP(L) expr(E) RP(R). { A = pb_paren(E, &L, &R); }
+fieldable(A) ::= func(A).
+fieldable(A) ::= fieldable(E) DOT ident(F). { A = pb_field(ctx, E, F); }
+
+%type func {ast_expr_t *}
+func(A) ::= ident(N) LP RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 0, &R); }
+func(A) ::= ident(N) LP STAR RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 1, &R); }
+func(A) ::= ident(N) LP exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
+func(A) ::= ident(N) LP ALL exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
+func(A) ::= ident(N) LP DISTINCT exprlist(L) RP(R). { A = pb_func(ctx, N, L, 1, 0, &R); }
+
+%type case_arg {ast_expr_t *}
+case_arg(A) ::= . { A = NULL; }
+case_arg(A) ::= expr(A).
+
+%type whenlist {ast_when_list_t}
+whenlist(A) ::= when(W). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, W); }
+whenlist(A) ::= whenlist(A) when(W). { PB_ADD(ctx, A, W); }
+
+%type when {ast_when_t *}
+when(A) ::= WHEN(K) expr(C) THEN expr(R). {
+    A = SL_NEW(ctx->a, ast_when_t); A->cond = C; A->result = R; A->pos = K.pos; A->end = R->end;
+}
+
+%type else_opt {ast_expr_t *}
+else_opt(A) ::= . { A = NULL; }
+else_opt(A) ::= ELSE expr(X). { A = X; }
