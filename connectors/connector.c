@@ -189,6 +189,12 @@ int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *
     return 0;
 }
 
+const char *conn_canonical_key(const conn_desc_t *d, const char *key)
+{
+    const conn_option_t *o = option_find(d, key);
+    return o ? o->name : key;
+}
+
 const char *conn_option(const conn_desc_t *d, const conn_kv_t *opts, int n, const char *key)
 {
     for (int i = 0; i < n; i++)

@@ -39,6 +39,9 @@ const conn_desc_t *conn_lookup(const char *name, conn_role_t role, sl_error_t *e
  * offending option (or -1). */
 int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *bad_index,
                        sl_error_t *err);
+/* The descriptor's spelling of an option key ("maxOffsetsPerTrigger" for
+ * "maxoffsetspertrigger"), or `key` itself when the descriptor has no such option. */
+const char *conn_canonical_key(const conn_desc_t *d, const char *key);
 /* The value of an option (case-insensitive key), else the descriptor's
  * default, else NULL. */
 const char *conn_option(const conn_desc_t *d, const conn_kv_t *opts, int n, const char *key);

@@ -19,6 +19,8 @@
 #include "server/server.h"
 #include "server/session.h"
 #include "server/startup.h"
+#include "server/table_store.h"
+#include "exec/pool.h"
 
 #define SLUICE_VERSION "0.1.0"
 
@@ -169,6 +171,11 @@ int main(int argc, char **argv)
         SL_ERROR("server", "%s", err.message);
         return 1;
     }
+    if (!(srv.tstore = tstore_open(c->data_directory, &err))) {
+        SL_ERROR("server", "%s", err.message);
+        return 1;
+    }
+    srv.pool = exec_pool_new(srv.worker_threads);
     if (pgw_start(&srv, &err) < 0) {
         SL_ERROR("server", "%s", err.message);
         return 1;
@@ -183,6 +190,8 @@ int main(int argc, char **argv)
             c->data_directory, srv.worker_threads);
     uv_run(srv.loop, UV_RUN_DEFAULT);
 
+    exec_pool_free(srv.pool);
+    tstore_close(srv.tstore);
     cat_close(srv.cat);
     uv_loop_close(srv.loop);
     conf_free(srv.conf);

@@ -10,6 +10,8 @@
 #include "server/config.h"
 
 struct cat;
+struct tstore;
+struct exec_pool;
 struct qm;
 struct pgw_server;
 struct http_server;
@@ -20,6 +22,8 @@ typedef struct srv {
     conf_t *conf;
     uv_loop_t *loop;              /* the one event loop; owned by main() */
     struct cat *cat;              /* catalog (SQLite) */
+    struct tstore *tstore;        /* rows of static tables (SQLite) */
+    struct exec_pool *pool;       /* worker threads for partitions of batches and SELECTs */
     struct qm *qm;                /* query manager */
     struct pgw_server *pgw;       /* SQL endpoint */
     struct http_server *http;     /* HTTP endpoint */

@@ -1,0 +1,72 @@
+/* The sink interface: where a query's result rows go, batch by batch.
+ *
+ * add_batch(N, rows) must be idempotent per batch id: after a crash the
+ * runner replays an uncommitted batch N with exactly the same input, and a
+ * sink that already durably holds batch N skips it (the file sink knows from
+ * its manifest, the memory sink from its last batch id, Kafka with
+ * exactlyOnce from the transaction it committed). Sinks that cannot tell
+ * (console, Kafka without exactlyOnce) are at-least-once.
+ *
+ * Output modes: APPEND rows are new result rows; COMPLETE rows are the whole
+ * result table (replace); UPDATE rows are changed result rows, upserted by
+ * the key columns. */
+#ifndef SL_SINK_H
+#define SL_SINK_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/sl_error.h"
+#include "connectors/connector.h"
+#include "exec/batch.h"
+
+typedef enum { SINK_APPEND = 1, SINK_UPDATE, SINK_COMPLETE } sink_mode_t;
+
+typedef struct sink sink_t;
+
+typedef struct sink_ops {
+    const char *name;
+    /* Writes batch `batch_id` (all its output batches). Driver thread. */
+    int (*add_batch)(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
+                     sl_error_t *err);
+    /* Appends Spark's description ("MemorySink", "FileSink[/path]"). */
+    void (*describe)(sink_t *s, sl_buf_t *out);
+    /* Appends progress metrics as JSON object members, or nothing; optional. */
+    void (*metrics)(sink_t *s, sl_buf_t *out);
+    void (*destroy)(sink_t *s);
+} sink_ops_t;
+
+/* The result table a sink receives. */
+typedef struct sink_schema {
+    int ncols;
+    const char *const *names;
+    const exec_type_t *types;
+    int nkeys;              /* UPDATE mode: columns that identify a result row */
+    const int *keys;
+} sink_schema_t;
+
+struct sink {
+    const sink_ops_t *ops;
+    const char *query_name;
+    const char *data_dir;      /* the daemon's data directory (default output paths) */
+    sink_mode_t mode;
+    sink_schema_t schema;
+    int nopts;
+    const conn_kv_t *opts;
+    int64_t last_output_rows;  /* rows written by the last add_batch (-1 = unknown) */
+    void *impl;
+};
+
+/* Context the daemon gives sinks that need shared services (the memory sink
+ * registers its table where SELECT finds it). */
+typedef struct sink_env {
+    void *memtables;  /* memtable_registry_t * (connectors/memtable.h) */
+} sink_env_t;
+
+/* Creates the sink `desc` for a query; -1 with err (bad options, I/O). */
+int sink_create(const conn_desc_t *desc, const char *query_name, const char *data_dir,
+                sink_mode_t mode, const sink_schema_t *schema, const conn_kv_t *opts, int nopts,
+                const sink_env_t *env, sl_arena_t *a, sink_t **out, sl_error_t *err);
+
+#endif

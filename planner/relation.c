@@ -1,0 +1,11 @@
+/* Relation descriptions: column lookup. */
+#include "planner/relation.h"
+
+#include <string.h>
+
+int plan_relation_column(const plan_relation_t *r, const char *name)
+{
+    for (int i = 0; i < r->ncols; i++)
+        if (!strcmp(r->col_names[i], name)) return i;
+    return -1;
+}

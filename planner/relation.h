@@ -1,0 +1,48 @@
+/* What the binder knows about a named relation (stream, static table or a
+ * query's memory sink), and the catalog interface it resolves names through.
+ * The planner never reads the catalog itself: the session passes a
+ * plan_catalog_t whose lookup builds these descriptions. */
+#ifndef SL_PLAN_RELATION_H
+#define SL_PLAN_RELATION_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/sl_error.h"
+#include "connectors/connector.h"
+#include "exec/types.h"
+
+typedef enum {
+    PLAN_REL_STREAM = 1, /* an unbounded source (CREATE STREAM) */
+    PLAN_REL_TABLE,      /* a static table (catalog-stored, csv or json) */
+    PLAN_REL_MEMORY      /* the memory sink of a query, read like a table */
+} plan_rel_kind_t;
+
+typedef struct plan_relation {
+    plan_rel_kind_t kind;
+    const char *name;
+    const char *sql;                /* its CREATE statement */
+    int ncols;
+    const char **col_names;
+    exec_type_t *col_types;
+    const conn_desc_t *connector;   /* source or table format; NULL: catalog-stored / memory */
+    int nopts;
+    conn_kv_t *opts;
+    int wm_col;                     /* stream's default WATERMARK column, -1 when none */
+    int64_t wm_delay_ms;
+    int64_t version;                /* static table: bumped by every change */
+    void *handle;                   /* runtime object behind the relation (storage, sink) */
+} plan_relation_t;
+
+typedef struct plan_catalog {
+    void *ctx;
+    /* Resolves `name` (already case-folded): 1 found (out filled, memory in
+     * a), 0 not found, -1 error. */
+    int (*lookup)(void *ctx, const char *name, sl_arena_t *a, plan_relation_t *out,
+                  sl_error_t *err);
+} plan_catalog_t;
+
+/* Index of a column by name (case-sensitive; names are folded), or -1. */
+int plan_relation_column(const plan_relation_t *r, const char *name);
+
+#endif

@@ -1,0 +1,253 @@
+/* Catalog object definitions: validation of CREATE STREAM / CREATE TABLE and
+ * their description for the planner. */
+#include "server/objects.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "exec/text_io.h"
+#include "parser/parser.h"
+
+conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a)
+{
+    conn_kv_t *kv = SL_NEW_ARRAY(a, conn_kv_t, l->n + 1);
+    for (int i = 0; i < l->n; i++) {
+        kv[i].key = l->items[i]->key;
+        kv[i].value = l->items[i]->value;
+    }
+    return kv;
+}
+
+int obj_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_error_t *err)
+{
+    if (e->kind != AST_EXPR_LITERAL || !e->text ||
+        (e->lit != AST_LIT_INTERVAL && e->lit != AST_LIT_STRING)) {
+        sl_error_set(err, SL_ERR_SYNTAX_ERROR, "%s must be an interval such as '15 minutes'", what);
+        err->position = e->pos + 1;
+        return -1;
+    }
+    exec_interval_t iv;
+    size_t n = strlen(e->text);
+    exec_parse_status_t st = e->unit ? exec_parse_interval_unit(e->text, n, e->unit, &iv)
+                                     : exec_parse_interval(e->text, n, &iv);
+    if (st != EXEC_PARSE_OK) {
+        sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION,
+                     "invalid interval for %s: \"%s%s%s\"", what, e->text, e->unit ? " " : "",
+                     e->unit ? e->unit : "");
+        sl_error_hint(err, "Write an interval such as '10 seconds', '15 minutes' or '1 hour'.");
+        err->position = e->pos + 1;
+        return -1;
+    }
+    if (iv.months != 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s cannot use months or years", what);
+        sl_error_hint(err, "Months differ in length; write the interval in days or smaller units.");
+        err->position = e->pos + 1;
+        return -1;
+    }
+    int64_t v = (int64_t)iv.days * 86400000 + iv.micros / 1000;
+    if (v < 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s must not be negative", what);
+        err->position = e->pos + 1;
+        return -1;
+    }
+    *ms = v;
+    return 0;
+}
+
+/* Fills the relation's columns from a "name TYPE, ..." schema text. */
+static int columns_from_schema(const char *schema, sl_arena_t *a, plan_relation_t *out,
+                               sl_error_t *err)
+{
+    exec_type_t st;
+    if (exec_schema_parse(schema, strlen(schema), a, &st, err) < 0) return -1;
+    out->ncols = st.nfields;
+    out->col_names = SL_NEW_ARRAY(a, const char *, st.nfields);
+    out->col_types = SL_NEW_ARRAY(a, exec_type_t, st.nfields);
+    for (int i = 0; i < st.nfields; i++) {
+        out->col_names[i] = st.fields[i].name;
+        out->col_types[i] = st.fields[i].type;
+    }
+    return 0;
+}
+
+/* Fills the relation's columns from a column definition list. */
+static int columns_from_defs(const ast_column_def_list_t *defs, const char *sql, sl_arena_t *a,
+                             plan_relation_t *out, sl_error_t *err)
+{
+    out->ncols = defs->n;
+    out->col_names = SL_NEW_ARRAY(a, const char *, defs->n);
+    out->col_types = SL_NEW_ARRAY(a, exec_type_t, defs->n);
+    for (int i = 0; i < defs->n; i++) {
+        const ast_column_def_t *d = defs->items[i];
+        for (int j = 0; j < i; j++)
+            if (!strcmp(out->col_names[j], d->name->name)) {
+                sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, "column \"%s\" specified more than once",
+                             d->name->name);
+                err->position = d->name->pos + 1;
+                return -1;
+            }
+        out->col_names[i] = d->name->name;
+        const ast_type_t *t = d->type;
+        if (exec_type_parse(sql + t->pos, (size_t)(t->end - t->pos), a, &out->col_types[i], err) < 0) {
+            err->position = t->pos + 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_options(const conn_desc_t *d, const ast_option_list_t *l, conn_kv_t *kv,
+                         sl_error_t *err)
+{
+    int bad;
+    if (conn_check_options(d, kv, l->n, &bad, err) < 0) {
+        if (bad >= 0) err->position = l->items[bad]->pos + 1;
+        return -1;
+    }
+    for (int i = 0; i < l->n; i++) kv[i].key = conn_canonical_key(d, kv[i].key);
+    return 0;
+}
+
+static int stream_columns(const ast_create_stream_t *cs, const char *sql, sl_arena_t *a,
+                          plan_relation_t *out, sl_error_t *err)
+{
+    const conn_desc_t *d = out->connector;
+    const char *fixed = d->fixed_schema;
+    if (!strcmp(d->name, "nexmark"))
+        fixed = conn_nexmark_schema(conn_option(d, out->opts, out->nopts, "table"));
+    const char *format = conn_option(d, out->opts, out->nopts, "format");
+    if (!strcmp(d->name, "kafka") && (!cs->has_columns || (format && !strcasecmp(format, "raw"))))
+        fixed = conn_kafka_raw_schema();
+    if (!strcmp(d->name, "nexmark") && !fixed) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "unknown nexmark table \"%s\"",
+                     conn_option(d, out->opts, out->nopts, "table"));
+        return sl_error_hint(err, "The nexmark connector has the tables bid, auction and person.");
+    }
+    if (fixed && cs->has_columns) {
+        sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION,
+                     "a %s stream has fixed columns and takes no column list", d->name);
+        sl_error_detail(err, "Its columns are: %s.", fixed);
+        err->position = cs->columns.n ? cs->columns.items[0]->pos + 1 : cs->name->end + 1;
+        return -1;
+    }
+    if (fixed) return columns_from_schema(fixed, a, out, err);
+    if (!cs->has_columns) {
+        sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION, "a %s stream needs a column list",
+                     d->name);
+        sl_error_hint(err, "Declare the columns of its records: CREATE STREAM %s (col TYPE, ...) "
+                           "USING %s ...", cs->name->name, d->name);
+        err->position = cs->connector->pos + 1;
+        return -1;
+    }
+    return columns_from_defs(&cs->columns, sql, a, out, err);
+}
+
+static int stream_watermark(const ast_watermark_t *wm, sl_arena_t *a, plan_relation_t *out,
+                            sl_error_t *err)
+{
+    (void)a;
+    out->wm_col = -1;
+    if (!wm) return 0;
+    const ast_expr_t *c = wm->column;
+    const char *name = c->names.items[c->names.n - 1]->name;
+    int col = c->names.n == 1 ? plan_relation_column(out, name) : -1;
+    if (col < 0) {
+        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "watermark column \"%s\" does not exist", name);
+        err->position = c->pos + 1;
+        return -1;
+    }
+    if (out->col_types[col].id != EXEC_TYPE_TIMESTAMP) {
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "watermark column \"%s\" must be a TIMESTAMP",
+                     name);
+        err->position = c->pos + 1;
+        return -1;
+    }
+    out->wm_col = col;
+    return obj_interval_ms(wm->delay, "watermark delay", &out->wm_delay_ms, err);
+}
+
+int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t *a,
+                      plan_relation_t *out, sl_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PLAN_REL_STREAM;
+    out->name = cs->name->name;
+    out->connector = conn_lookup(cs->connector->name, CONN_SOURCE, err);
+    if (!out->connector) {
+        err->position = cs->connector->pos + 1;
+        return -1;
+    }
+    out->nopts = cs->options.n;
+    out->opts = obj_options(&cs->options, a);
+    if (check_options(out->connector, &cs->options, out->opts, err) < 0) return -1;
+    if (stream_columns(cs, sql, a, out, err) < 0) return -1;
+    return stream_watermark(cs->watermark, a, out, err);
+}
+
+int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *a,
+                     plan_relation_t *out, sl_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PLAN_REL_TABLE;
+    out->name = ct->name->name;
+    out->wm_col = -1;
+    if (ct->format) {
+        out->connector = conn_lookup(ct->format->name, CONN_TABLE, err);
+        if (!out->connector) {
+            err->position = ct->format->pos + 1;
+            return -1;
+        }
+        out->nopts = ct->options.n;
+        out->opts = obj_options(&ct->options, a);
+        if (check_options(out->connector, &ct->options, out->opts, err) < 0) return -1;
+    } else if (ct->options.n) {
+        sl_error_set(err, SL_ERR_SYNTAX_ERROR, "OPTIONS need a USING format");
+        err->position = ct->options.items[0]->pos + 1;
+        return sl_error_hint(err, "Tables kept in the catalog take no options; write USING csv "
+                                  "or USING json to read a file.");
+    }
+    if (!ct->has_columns || ct->columns.n == 0) {
+        sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION, "table \"%s\" needs a column list",
+                     out->name);
+        err->position = ct->name->pos + 1;
+        return -1;
+    }
+    return columns_from_defs(&ct->columns, sql, a, out, err);
+}
+
+const ast_stmt_t *obj_parse_entry(const cat_entry_t *e, sl_arena_t *a, sl_error_t *err)
+{
+    ast_stmt_list_t list;
+    if (parse_sql(e->sql, strlen(e->sql), a, &list, err) < 0) return NULL;
+    if (list.n != 1) {
+        sl_error_set(err, SL_ERR_INTERNAL_ERROR, "catalog entry \"%s\" holds %d statements", e->name,
+                     list.n);
+        return NULL;
+    }
+    return list.items[0];
+}
+
+int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out,
+               sl_error_t *err)
+{
+    cat_entry_t e;
+    if (!cat_lookup(cat, name, a, &e)) return 0;
+    const ast_stmt_t *s = obj_parse_entry(&e, a, err);
+    if (!s) return -1;
+    int rc;
+    switch (s->kind) {
+    case AST_STMT_CREATE_STREAM: rc = obj_stream_define(&s->create_stream, e.sql, a, out, err); break;
+    case AST_STMT_CREATE_TABLE: rc = obj_table_define(&s->create_table, e.sql, a, out, err); break;
+    default:
+        return sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is a %s, not a relation", name,
+                            cat_kind_name(e.kind));
+    }
+    if (rc < 0) {
+        err->position = 0; /* positions refer to the stored text, not the user's statement */
+        return -1;
+    }
+    out->sql = e.sql;
+    out->version = e.version;
+    return 1;
+}

@@ -1,0 +1,31 @@
+/* The statement handlers (one per family of statements, in stmt_*.c) and
+ * helpers they share. Internal to server/. */
+#ifndef SL_STMT_INT_H
+#define SL_STMT_INT_H
+
+#include "server/stmt.h"
+
+#define STMT_HANDLER(name)                                                                   \
+    int name(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)
+
+STMT_HANDLER(stmt_select);
+STMT_HANDLER(stmt_create_stream);
+STMT_HANDLER(stmt_create_table);
+STMT_HANDLER(stmt_create_query);
+STMT_HANDLER(stmt_drop);
+STMT_HANDLER(stmt_insert);
+STMT_HANDLER(stmt_delete);
+STMT_HANDLER(stmt_show);
+STMT_HANDLER(stmt_describe);
+STMT_HANDLER(stmt_explain);
+STMT_HANDLER(stmt_start_query);
+STMT_HANDLER(stmt_stop_query);
+STMT_HANDLER(stmt_await_query);
+STMT_HANDLER(stmt_transaction);
+STMT_HANDLER(stmt_set);
+
+/* Sets err with a position at byte offset `byte_pos` of the statement text. Returns -1. */
+int stmt_error_at(sl_error_t *err, int byte_pos, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,99 @@
+/* Static table storage in SQLite: creation and removal of the per-table
+ * SQLite tables; reading and writing rows is in table_store_rows.c. */
+#include "server/table_store.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/buf.h"
+#include "common/log.h"
+#include "server/table_store_int.h"
+
+tstore_t *tstore_open(const char *dir, sl_error_t *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/catalog.db", dir);
+    tstore_t *t = sl_xcalloc(1, sizeof *t);
+    pthread_mutex_init(&t->lock, NULL);
+    if (sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                        SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+        sl_error_set(err, SL_ERR_IO_ERROR, "could not open table storage \"%s\": %s", path,
+                     t->db ? sqlite3_errmsg(t->db) : "out of memory");
+        tstore_close(t);
+        return NULL;
+    }
+    sqlite3_busy_timeout(t->db, 10000);
+    sqlite3_exec(t->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+    return t;
+}
+
+void tstore_close(tstore_t *t)
+{
+    if (!t) return;
+    if (t->db) sqlite3_close(t->db);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+const char *tstore_affinity(exec_type_t type)
+{
+    switch (type.id) {
+    case EXEC_TYPE_BOOLEAN:
+    case EXEC_TYPE_INT:
+    case EXEC_TYPE_BIGINT:
+    case EXEC_TYPE_DATE:
+    case EXEC_TYPE_TIMESTAMP: return "INTEGER";
+    case EXEC_TYPE_DOUBLE: return "REAL";
+    case EXEC_TYPE_BINARY: return "BLOB";
+    default: return "TEXT";
+    }
+}
+
+void tstore_table_name(sl_buf_t *b, const char *name)
+{
+    sl_buf_puts(b, "\"table:");
+    for (const char *p = name; *p; p++) {
+        if (*p == '"') sl_buf_putc(b, '"');
+        sl_buf_putc(b, *p);
+    }
+    sl_buf_putc(b, '"');
+}
+
+int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
+{
+    sl_buf_t sql = SL_BUF_INIT;
+    sl_buf_puts(&sql, "DROP TABLE IF EXISTS ");
+    tstore_table_name(&sql, rel->name);
+    sl_buf_puts(&sql, "; CREATE TABLE ");
+    tstore_table_name(&sql, rel->name);
+    sl_buf_puts(&sql, " (");
+    for (int i = 0; i < rel->ncols; i++)
+        sl_buf_printf(&sql, "%sc%d %s", i ? ", " : "", i, tstore_affinity(rel->col_types[i]));
+    sl_buf_puts(&sql, ")");
+    pthread_mutex_lock(&t->lock);
+    char *msg = NULL;
+    int rc = sqlite3_exec(t->db, sql.data, NULL, NULL, &msg);
+    pthread_mutex_unlock(&t->lock);
+    sl_buf_free(&sql);
+    if (rc != SQLITE_OK) {
+        sl_error_set(err, SL_ERR_IO_ERROR, "could not create storage of table \"%s\": %s",
+                     rel->name, msg ? msg : "unknown error");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+void tstore_drop(tstore_t *t, const char *name)
+{
+    sl_buf_t sql = SL_BUF_INIT;
+    sl_buf_puts(&sql, "DROP TABLE IF EXISTS ");
+    tstore_table_name(&sql, name);
+    pthread_mutex_lock(&t->lock);
+    if (sqlite3_exec(t->db, sql.data, NULL, NULL, NULL) != SQLITE_OK)
+        SL_WARN("tables", "could not drop storage of table %s: %s", name, sqlite3_errmsg(t->db));
+    pthread_mutex_unlock(&t->lock);
+    sl_buf_free(&sql);
+}
