@@ -155,8 +155,11 @@ void pgw_conn_close(pgw_conn_t *c)
 {
     if (c->closing) return;
     conn_detach(c);
-    if (c->tls && tls_conn_established(c->tls)) tls_conn_shutdown(c->tls);
-    pgw_conn_flush(c);
+    pgw_conn_flush(c); /* the last messages, then TLS's close_notify behind them */
+    if (c->tls && tls_conn_established(c->tls) && !c->handles_closing) {
+        tls_conn_shutdown(c->tls);
+        pgw_conn_flush(c);
+    }
     if (c->handles_closing) return;
     if (c->writes_pending == 0) {
         conn_close_handles(c);

@@ -1,0 +1,457 @@
+/* pg_hostile: a raw-socket PostgreSQL client that misbehaves in one named
+ * way and checks how the server reacts (the expected ErrorResponse, then the
+ * connection closed; or closed at the right moment). Exit status 0 when the
+ * reaction is the expected one, 1 otherwise (with the reason on stderr).
+ *
+ *   pg_hostile HOST PORT SCENARIO [ARG]
+ *
+ * Scenarios: startup-len-0, startup-len-7, startup-len-10001,
+ * startup-len-huge, garbage-before-startup, garbage-after-startup,
+ * huge-query-length, ssl-pipelined (needs a server with TLS), bad-protocol,
+ * startup-timeout SECONDS (the server's authentication_timeout),
+ * cancel-unknown, hold (log in, print "ready", wait until the server closes
+ * and print the SQLSTATE it sent), row-limit (Execute with a row limit:
+ * PortalSuspended, then the rest on the next Execute). */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+
+#define TIMEOUT_MS 10000
+
+static const char *g_host, *g_port;
+
+static int fail(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "pg_hostile: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 1;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int conn_open(void)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res;
+    if (getaddrinfo(g_host, g_port, &hints, &res) != 0) return -1;
+    int fd = socket(res->ai_family, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+static int send_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads until the peer closes (returns 1), the deadline passes (0), or
+ * `until` (when not NULL) says the input is complete (2). */
+static int read_until(int fd, int timeout_ms, sl_buf_t *in, int (*until)(const sl_buf_t *))
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        if (until && until(in)) return 2;
+        int64_t left = deadline - now_ms();
+        if (left <= 0) return 0;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)left) <= 0) continue;
+        char buf[8192];
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 1; /* EOF or reset: closed */
+        sl_buf_append(in, buf, (size_t)n);
+    }
+}
+
+/* ---- backend messages ------------------------------------------------------ */
+
+/* Finds the first message of `type` in a stream of messages; returns its
+ * body (and length) or NULL. */
+static const char *find_msg(const sl_buf_t *in, char type, size_t *len)
+{
+    size_t off = 0;
+    while (in->len - off >= 5) {
+        uint32_t n = sl_get_u32be(in->data + off + 1);
+        if (n < 4 || in->len - off - 1 < n) return NULL;
+        if (in->data[off] == type) {
+            *len = n - 4;
+            return in->data + off + 5;
+        }
+        off += 1 + n;
+    }
+    return NULL;
+}
+
+static int has_ready(const sl_buf_t *in)
+{
+    size_t n;
+    return find_msg(in, 'Z', &n) != NULL || find_msg(in, 'E', &n) != NULL;
+}
+
+/* The value of field `code` of an ErrorResponse body, or "". */
+static const char *error_field(const char *body, size_t len, char code)
+{
+    for (size_t i = 0; i < len && body[i];) {
+        const char *v = body + i + 1;
+        if (body[i] == code) return v;
+        i += 1 + strlen(v) + 1;
+    }
+    return "";
+}
+
+/* The server must send an ErrorResponse with this SQLSTATE (and a message
+ * containing `part`, when given), and nothing else, then close. */
+static int expect_fatal(int fd, const sl_buf_t *already, const char *sqlstate, const char *part)
+{
+    sl_buf_t in = SL_BUF_INIT;
+    if (already) sl_buf_append(&in, already->data, already->len);
+    int64_t t0 = now_ms();
+    if (read_until(fd, TIMEOUT_MS, &in, NULL) != 1)
+        return fail("the server did not close the connection within %s ms", "10000");
+    size_t len;
+    const char *e = find_msg(&in, 'E', &len);
+    if (!e) return fail("closed without an ErrorResponse (%s)", in.len ? "other bytes" : "no bytes");
+    const char *code = error_field(e, len, 'C'), *msg = error_field(e, len, 'M');
+    printf("closed after %lld ms: %s %s: %s\n", (long long)(now_ms() - t0),
+           error_field(e, len, 'S'), code, msg);
+    if (strcmp(code, sqlstate)) return fail("unexpected SQLSTATE %s", code);
+    if (strcmp(error_field(e, len, 'S'), "FATAL")) return fail("severity %s, not FATAL", error_field(e, len, 'S'));
+    if (part && !strstr(msg, part)) return fail("message lacks \"%s\"", part);
+    if ((size_t)(e - in.data) != 5 || len + 5 != in.len)
+        return fail("%s", "the server sent more than the ErrorResponse");
+    sl_buf_free(&in);
+    return 0;
+}
+
+/* ---- frontend messages ------------------------------------------------------- */
+
+static void put_startup(sl_buf_t *b, uint32_t code, const char *user)
+{
+    size_t at = b->len;
+    sl_buf_put_u32be(b, 0);
+    sl_buf_put_u32be(b, code);
+    if (user) {
+        sl_buf_append(b, "user", 5);
+        sl_buf_append(b, user, strlen(user) + 1);
+        sl_buf_append(b, "database", 9);
+        sl_buf_append(b, "sluice", 7);
+    }
+    sl_buf_putc(b, '\0');
+    sl_buf_set_u32be(b, at, (uint32_t)(b->len - at));
+}
+
+/* Connects and logs in as "sluice" (the server must use trust). */
+static int login(sl_buf_t *in)
+{
+    int fd = conn_open();
+    if (fd < 0) return -1;
+    sl_buf_t b = SL_BUF_INIT;
+    put_startup(&b, 196608, "sluice");
+    int rc = send_all(fd, b.data, b.len);
+    sl_buf_free(&b);
+    size_t len;
+    if (rc < 0 || read_until(fd, TIMEOUT_MS, in, has_ready) != 2 || !find_msg(in, 'Z', &len)) {
+        fail("%s", "login failed (does the server use authentication = trust?)");
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- scenarios --------------------------------------------------------------- */
+
+static int sc_startup_len(uint32_t len)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    unsigned char b[8] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16),
+                          (unsigned char)(len >> 8), (unsigned char)len, 0, 3, 0, 0};
+    send_all(fd, b, sizeof b);
+    int rc = expect_fatal(fd, NULL, "08P01", "invalid length of startup packet");
+    close(fd);
+    return rc;
+}
+
+static int sc_garbage_before_startup(void)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    const char *http = "GET / HTTP/1.1\r\nHost: sluice\r\n\r\n";
+    send_all(fd, http, strlen(http));
+    int rc = expect_fatal(fd, NULL, "08P01", "invalid length of startup packet");
+    close(fd);
+    return rc;
+}
+
+static int sc_garbage_after_startup(void)
+{
+    sl_buf_t in = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    const unsigned char junk[] = {0x01, 0, 0, 0, 4, 0xde, 0xad, 0xbe, 0xef};
+    send_all(fd, junk, sizeof junk);
+    int rc = expect_fatal(fd, NULL, "08P01", "invalid frontend message type 1");
+    close(fd);
+    sl_buf_free(&in);
+    return rc;
+}
+
+static int sc_huge_query_length(void)
+{
+    sl_buf_t in = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    const unsigned char q[] = {'Q', 0x7f, 0xff, 0xff, 0xff, 'S', 'E', 'L', 'E', 'C', 'T'};
+    send_all(fd, q, sizeof q);
+    int rc = expect_fatal(fd, NULL, "08P01", "invalid message length");
+    close(fd);
+    sl_buf_free(&in);
+    return rc;
+}
+
+/* SSLRequest and a plaintext startup packet in one write: the server must
+ * not answer 'S' and then act on the plaintext that was already there. */
+static int sc_ssl_pipelined(void)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    sl_buf_t b = SL_BUF_INIT;
+    put_startup(&b, 80877103, NULL);
+    b.len -= 1; /* an SSLRequest has no parameter list */
+    sl_buf_set_u32be(&b, 0, 8);
+    put_startup(&b, 196608, "sluice");
+    send_all(fd, b.data, b.len);
+    sl_buf_free(&b);
+    sl_buf_t in = SL_BUF_INIT;
+    if (read_until(fd, TIMEOUT_MS, &in, NULL) != 1) return fail("%s", "connection not closed");
+    if (in.len > 0 && in.data[0] == 'N') return fail("%s", "the server does not offer TLS");
+    size_t len;
+    if (find_msg(&in, 'R', &len) || find_msg(&in, 'Z', &len))
+        return fail("%s", "the server processed the plaintext startup packet");
+    int rc = 0;
+    if (in.len > 0) { /* anything sent must be the protocol-violation error */
+        const char *e = find_msg(&in, 'E', &len);
+        if (!e || in.data[0] != 'E' || strcmp(error_field(e, len, 'C'), "08P01"))
+            rc = fail("%s", "unexpected answer to a pipelined SSLRequest");
+        else
+            printf("closed: %s\n", error_field(e, len, 'M'));
+    }
+    close(fd);
+    sl_buf_free(&in);
+    return rc;
+}
+
+static int sc_bad_protocol(uint32_t code, const char *want)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    sl_buf_t b = SL_BUF_INIT;
+    put_startup(&b, code, "sluice");
+    send_all(fd, b.data, b.len);
+    sl_buf_free(&b);
+    int rc = expect_fatal(fd, NULL, "08P01", want);
+    close(fd);
+    return rc;
+}
+
+/* Half a startup packet, then silence: closed after about `secs` seconds. */
+static int sc_startup_timeout(int secs)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    const unsigned char half[] = {0, 0, 0, 40, 0, 3, 0, 0, 'u', 's'};
+    send_all(fd, half, sizeof half);
+    int64_t t0 = now_ms();
+    sl_buf_t in = SL_BUF_INIT;
+    int rc = read_until(fd, secs * 1000 + 5000, &in, NULL);
+    int64_t took = now_ms() - t0;
+    close(fd);
+    printf("closed=%d after %lld ms, %zu bytes\n", rc, (long long)took, in.len);
+    if (rc != 1) return fail("still open %s s after the authentication timeout", "5");
+    if (took < secs * 1000 - 300) return fail("%s", "closed before the authentication timeout");
+    if (in.len) return fail("%s", "the server answered a half startup packet");
+    return 0;
+}
+
+/* A CancelRequest naming no backend: closed without a reply. */
+static int sc_cancel_unknown(void)
+{
+    int fd = conn_open();
+    if (fd < 0) return fail("cannot connect to %s", g_host);
+    const unsigned char req[] = {0, 0, 0, 16, 0x04, 0xd2, 0x16, 0x2e, 0x7f, 0xff, 0xff, 0xf0, 1, 2, 3, 4};
+    send_all(fd, req, sizeof req);
+    sl_buf_t in = SL_BUF_INIT;
+    int rc = read_until(fd, TIMEOUT_MS, &in, NULL);
+    close(fd);
+    if (rc != 1) return fail("%s", "cancel connection not closed");
+    if (in.len) return fail("%s", "the server answered a cancel request");
+    return 0;
+}
+
+static void put_msg(sl_buf_t *b, char type, const void *body, size_t len)
+{
+    sl_buf_putc(b, type);
+    sl_buf_put_u32be(b, (uint32_t)(len + 4));
+    sl_buf_append(b, body, len);
+}
+
+static void put_query(sl_buf_t *b, const char *sql)
+{
+    put_msg(b, 'Q', sql, strlen(sql) + 1);
+}
+
+static void put_execute(sl_buf_t *b, uint32_t maxrows)
+{
+    unsigned char body[5] = {0, (unsigned char)(maxrows >> 24), (unsigned char)(maxrows >> 16),
+                             (unsigned char)(maxrows >> 8), (unsigned char)maxrows};
+    put_msg(b, 'E', body, sizeof body);
+}
+
+/* Counts ReadyForQuery messages; complete when `want_ready` arrived. */
+static int ready_count(const sl_buf_t *in)
+{
+    int n = 0;
+    for (size_t off = 0; in->len - off >= 5;) {
+        uint32_t len = sl_get_u32be(in->data + off + 1);
+        if (in->len - off - 1 < len) break;
+        n += in->data[off] == 'Z';
+        off += 1 + len;
+    }
+    return n;
+}
+static int two_ready(const sl_buf_t *in)
+{
+    return ready_count(in) >= 2;
+}
+
+/* The message types of a stream of messages, as a string. */
+static void message_types(const sl_buf_t *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t off = 0; in->len - off >= 5 && n + 1 < cap;) {
+        out[n++] = in->data[off];
+        off += 1 + sl_get_u32be(in->data + off + 1);
+    }
+    out[n] = '\0';
+}
+
+/* Parse + Bind of SHOW STREAMS (three streams exist), Execute 2 rows,
+ * Execute the rest, Sync: "12DDsDC...Z" with PortalSuspended after two rows. */
+static int sc_row_limit(void)
+{
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    put_query(&b, "CREATE STREAM rl_a (a INT) USING rate; CREATE STREAM rl_b (a INT) USING rate; "
+                  "CREATE STREAM rl_c (a INT) USING rate");
+    put_msg(&b, 'P', "\0SHOW STREAMS\0\0", 16);
+    put_msg(&b, 'B', "\0\0\0\0\0\0\0\0", 8);
+    put_execute(&b, 2);
+    put_execute(&b, 0);
+    put_msg(&b, 'S', NULL, 0);
+    sl_buf_clear(&in);
+    send_all(fd, b.data, b.len);
+    int rc = read_until(fd, TIMEOUT_MS, &in, two_ready);
+    char types[256];
+    message_types(&in, types, sizeof types);
+    const char *ext = strchr(types, 'Z'); /* after the simple query's ReadyForQuery */
+    printf("messages: %s\n", types);
+    if (rc != 2 || !ext) rc = fail("%s", "no ReadyForQuery after Sync");
+    else if (strncmp(ext + 1, "12DDsD", 6) || types[strlen(types) - 1] != 'Z' ||
+             types[strlen(types) - 2] != 'C' || strchr(ext + 6, 's'))
+        rc = fail("unexpected message sequence %s", ext + 1);
+    else
+        rc = 0;
+    sl_buf_clear(&b);
+    put_query(&b, "DROP STREAM rl_a; DROP STREAM rl_b; DROP STREAM rl_c");
+    send_all(fd, b.data, b.len);
+    close(fd);
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc;
+}
+
+/* Logs in, prints "ready", waits for the server to close; prints the
+ * SQLSTATE of its ErrorResponse ("none" if it sent none). */
+static int sc_hold(void)
+{
+    sl_buf_t in = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    sl_buf_clear(&in);
+    while (read_until(fd, 3600 * 1000, &in, NULL) == 0) {}
+    size_t len;
+    const char *e = find_msg(&in, 'E', &len);
+    printf("closed sqlstate=%s\n", e ? error_field(e, len, 'C') : "none");
+    close(fd);
+    sl_buf_free(&in);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: pg_hostile HOST PORT SCENARIO [ARG]\n");
+        return 2;
+    }
+    g_host = argv[1];
+    g_port = argv[2];
+    const char *s = argv[3];
+    if (!strcmp(s, "startup-len-0")) return sc_startup_len(0);
+    if (!strcmp(s, "startup-len-7")) return sc_startup_len(7);
+    if (!strcmp(s, "startup-len-10001")) return sc_startup_len(10001);
+    if (!strcmp(s, "startup-len-huge")) return sc_startup_len(0x7fffffff);
+    if (!strcmp(s, "garbage-before-startup")) return sc_garbage_before_startup();
+    if (!strcmp(s, "garbage-after-startup")) return sc_garbage_after_startup();
+    if (!strcmp(s, "huge-query-length")) return sc_huge_query_length();
+    if (!strcmp(s, "ssl-pipelined")) return sc_ssl_pipelined();
+    if (!strcmp(s, "bad-protocol"))
+        return sc_bad_protocol(0x00020000, "unsupported frontend protocol 2.0: server supports 3.0 to 3.0") ||
+               sc_bad_protocol(0x00030001, "unsupported frontend protocol 3.1");
+    if (!strcmp(s, "startup-timeout")) return sc_startup_timeout(argc > 4 ? atoi(argv[4]) : 60);
+    if (!strcmp(s, "cancel-unknown")) return sc_cancel_unknown();
+    if (!strcmp(s, "hold")) return sc_hold();
+    if (!strcmp(s, "row-limit")) return sc_row_limit();
+    fprintf(stderr, "pg_hostile: unknown scenario %s\n", s);
+    return 2;
+}
