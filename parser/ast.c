@@ -57,12 +57,16 @@ const char *ast_op_name(ast_op_t op)
 
 /* ---- atoms --------------------------------------------------------------------- */
 
+/* SQL quoting (the quote doubled); control characters and backslashes are
+ * written as \xHH and \\ so that a dump stays on one line. */
 static void put_quoted(sl_buf_t *b, const char *s, char q)
 {
     sl_buf_putc(b, q);
     for (; *s; s++) {
         if (*s == q) sl_buf_putc(b, q);
-        sl_buf_putc(b, *s);
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) sl_buf_printf(b, "\\x%02x", (unsigned char)*s);
+        else if (*s == '\\') sl_buf_puts(b, "\\\\");
+        else sl_buf_putc(b, *s);
     }
     sl_buf_putc(b, q);
 }
