@@ -77,7 +77,9 @@ typedef struct op_ctx {
     sl_arena_t *arena;           /* task memory; lives until the micro-batch ends */
     exec_ctx_t *ectx;            /* expression context of this task (scratch reset per push) */
     int64_t batch_id;            /* micro-batch id; 0 for ad-hoc SELECT */
-    int partition;               /* this task's partition within its stage */
+    int task;                    /* this task's number within its stage (0..ntasks-1) */
+    int partition;               /* the partition this task works on: the shuffle partition
+                                    in a stage over exchanges, the input's partition else */
     int npartitions;             /* partitions of exchanges (the query's shuffle partitions) */
     int64_t wm_late_ms;          /* rows with event time <= this are late; INT64_MIN = none */
     int64_t wm_evict_ms;         /* state at or before this is final; INT64_MIN = none */
@@ -85,6 +87,7 @@ typedef struct op_ctx {
     const char *state_dir;       /* <checkpoint>/state, or NULL in batch mode */
     const char *state_provider;  /* "memory" | "rocksdb" */
     int is_replay;               /* re-running a batch logged before a crash */
+    void *run;                   /* the execution this task belongs to (exec/stage.h) */
 } op_ctx_t;
 
 typedef struct op_ops {
