@@ -96,7 +96,6 @@ typedef struct pgw_portal {
     char **params;        /* NULL entry = SQL NULL */
     int *param_lens;
     pgw_cursor_t cur;     /* cur.reply != NULL once it ran */
-    int done;             /* CommandComplete (or the error) was sent */
     struct pgw_portal *next;
 } pgw_portal_t;
 

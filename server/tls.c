@@ -154,6 +154,7 @@ static int tls_fail(sl_error_t *err, const char *what)
 
 int tls_conn_feed(tls_conn_t *t, const void *data, size_t n, sl_buf_t *plain, sl_error_t *err)
 {
+    ERR_clear_error(); /* the queue is per thread: start from a clean one */
     if (n > 0 && BIO_write(t->rbio, data, (int)n) != (int)n) return tls_fail(err, "TLS input");
     if (!t->established) {
         int rc = SSL_do_handshake(t->ssl);
@@ -182,6 +183,7 @@ int tls_conn_feed(tls_conn_t *t, const void *data, size_t n, sl_buf_t *plain, sl
 int tls_conn_write(tls_conn_t *t, const void *data, size_t n, sl_error_t *err)
 {
     const char *p = data;
+    ERR_clear_error();
     while (n > 0) {
         int chunk = n > (1u << 30) ? 1 << 30 : (int)n;
         int rc = SSL_write(t->ssl, p, chunk);
