@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; status=1; }
 start_daemon "$T/many" -c authentication=trust -c max_connections=60 || exit 1
 pids=()
 for i in $(seq 1 50); do
-    sql -c "SHOW STREAMS" -c "CREATE STREAM conc_$i (a INT) USING rate" -c "SHOW STREAMS" \
+    sql -c "SHOW STREAMS" -c "CREATE STREAM conc_$i USING rate" -c "SHOW STREAMS" \
         -c "" -c "DROP STREAM conc_$i" >"$T/out_$i" 2>&1 &
     pids+=($!)
 done

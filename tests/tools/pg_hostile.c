@@ -377,8 +377,8 @@ static int sc_row_limit(void)
         sl_buf_free(&in);
         return 1;
     }
-    put_query(&b, "CREATE STREAM rl_a (a INT) USING rate; CREATE STREAM rl_b (a INT) USING rate; "
-                  "CREATE STREAM rl_c (a INT) USING rate");
+    put_query(&b, "CREATE STREAM rl_a USING rate; CREATE STREAM rl_b USING rate; "
+                  "CREATE STREAM rl_c USING rate");
     put_msg(&b, 'P', "\0SHOW STREAMS\0\0", 16);
     put_msg(&b, 'B', "\0\0\0\0\0\0\0\0", 8);
     put_execute(&b, 2);
