@@ -143,6 +143,8 @@ static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
 static void dump_func(sl_buf_t *b, const ast_expr_t *e)
 {
     sl_buf_puts(b, "(func ");
+    put_idents(b, &e->names, ".");
+    if (e->names.n) sl_buf_putc(b, '.');
     put_ident(b, e->name);
     if (e->star) sl_buf_puts(b, " *");
     if (e->distinct) sl_buf_puts(b, " distinct");

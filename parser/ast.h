@@ -100,7 +100,7 @@ typedef struct { int n; ast_column_def_t **items; } ast_column_def_list_t;
     X(LITERAL, "lit")        /* constant: lit, text, unit */                          \
     X(COLUMN, "col")         /* column or struct-field path: names */                  \
     X(PARAM, "param")        /* $n: param */                                          \
-    X(FUNC, "func")          /* f(args): name, args, distinct, star */                 \
+    X(FUNC, "func")          /* [schema.]f(args): name, names, args, distinct, star */ \
     X(CAST, "cast")          /* CAST(arg AS type) or arg::type: arg, type */          \
     X(CASE, "case")          /* CASE [arg] WHEN.. THEN.. [ELSE else_expr] END */       \
     X(UNARY, "unary")        /* op arg: op (NEG, PLUS, NOT), arg */                   \
@@ -168,10 +168,11 @@ struct ast_expr {
     char *unit;               /* LITERAL INTERVAL: folded unit ("hour", "minutes") or NULL */
 
     ast_ident_list_t names;   /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
-                                 the binder decides table, column or struct field */
+                                 the binder decides table, column or struct field.
+                                 FUNC: the qualifier of schema.f(...) (n == 0 for f(...)) */
     int param;                /* PARAM: n of $n (>= 0; $0 is left to the binder) */
 
-    ast_ident_t *name;        /* FUNC: function name */
+    ast_ident_t *name;        /* FUNC: function name (the last part when qualified) */
     ast_expr_list_t args;     /* FUNC: arguments (empty for f() and count(*)) */
     int distinct;             /* FUNC: f(DISTINCT ...) */
     int star;                 /* FUNC: count(*) */

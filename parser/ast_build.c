@@ -218,11 +218,15 @@ ast_expr_t *pb_cast(parse_ctx_t *c, ast_expr_t *arg, ast_type_t *type, int synta
     return e;
 }
 
-ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_t *name, ast_expr_list_t args, int distinct, int star,
+ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args, int distinct, int star,
                     const parse_token_t *rp)
 {
-    ast_expr_t *e = pb_expr(c, AST_EXPR_FUNC, name->pos, pb_tok_end(rp));
-    e->name = name;
+    ast_expr_t *e = pb_expr(c, AST_EXPR_FUNC, name.items[0]->pos, pb_tok_end(rp));
+    e->name = name.items[name.n - 1];
+    if (name.n > 1) {
+        e->names = name;
+        e->names.n--; /* the qualifier: every part but the last */
+    }
     e->args = args;
     e->distinct = distinct;
     e->star = star;

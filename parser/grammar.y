@@ -723,12 +723,13 @@ fieldable(A) ::= LP(L) expr(E) RP(R). { A = pb_paren(E, &L, &R); }
 fieldable(A) ::= func(A).
 fieldable(A) ::= fieldable(E) DOT ident(F). { A = pb_field(ctx, E, F); }
 
+/* f(...) or schema.f(...): the name is the last part of `dotted`. */
 %type func {ast_expr_t *}
-func(A) ::= ident(N) LP RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 0, &R); }
-func(A) ::= ident(N) LP STAR RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 1, &R); }
-func(A) ::= ident(N) LP exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
-func(A) ::= ident(N) LP ALL exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
-func(A) ::= ident(N) LP DISTINCT exprlist(L) RP(R). { A = pb_func(ctx, N, L, 1, 0, &R); }
+func(A) ::= dotted(N) LP RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 0, &R); }
+func(A) ::= dotted(N) LP STAR RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 1, &R); }
+func(A) ::= dotted(N) LP exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
+func(A) ::= dotted(N) LP ALL exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
+func(A) ::= dotted(N) LP DISTINCT exprlist(L) RP(R). { A = pb_func(ctx, N, L, 1, 0, &R); }
 
 %type case_arg {ast_expr_t *}
 case_arg(A) ::= . { A = NULL; }

@@ -100,7 +100,7 @@ ast_expr_t *pb_in(parse_ctx_t *c, ast_expr_t *arg, ast_expr_list_t list, int neg
 ast_expr_t *pb_between(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *lo, ast_expr_t *hi, int negated);
 ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, int negated, int icase);
 ast_expr_t *pb_cast(parse_ctx_t *c, ast_expr_t *arg, ast_type_t *type, int syntax, int pos, int end);
-ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_t *name, ast_expr_list_t args, int distinct, int star,
+ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args, int distinct, int star,
                     const parse_token_t *rp);
 ast_expr_t *pb_field(parse_ctx_t *c, ast_expr_t *arg, ast_ident_t *field);
 ast_expr_t *pb_case(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *arg, ast_when_list_t whens,

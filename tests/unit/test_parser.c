@@ -314,6 +314,8 @@ static const dump_case_t expression_cases[] = {
      "(select (items (func count distinct (col a)) (func sum (col b)) (func f) (func now) (func coalesce (col a) (col b) (col c)) (func count *)))"},
     {"SELECT left(s, 3), right(s, 2), date(ts), timestamp(x), if(a, b, c), first(x), last(y), struct(a, b)",
      "(select (items (func left (col s) (int 3)) (func right (col s) (int 2)) (func date (col ts)) (func timestamp (col x)) (func if (col a) (col b) (col c)) (func first (col x)) (func last (col y)) (func struct (col a) (col b))))"},
+    {"SELECT pg_catalog.set_config('search_path', '', false), s.f(DISTINCT x), a.b.c(1)",
+     "(select (items (func pg_catalog.set_config (str 'search_path') (str '') (bool false)) (func s.f distinct (col x)) (func a.b.c (int 1))))"},
     {"SELECT $1, $2 + $10",
      "(select (items $1 (+ $2 $10)))"},
     {"SELECT from_json(CAST(value AS STRING), 'a INT, b STRING').a",

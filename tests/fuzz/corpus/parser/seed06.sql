@@ -1,0 +1,5 @@
+INSERT INTO t (a, b) SELECT x, y FROM u;
+INSERT INTO t SELECT * FROM u;
+INSERT INTO t (SELECT 1);
+DELETE FROM customers WHERE customer_id = '1';
+DELETE FROM c

@@ -1,0 +1,5 @@
+SHOW server_version;
+SHOW ALL;
+SHOW TIME ZONE;
+SHOW TRANSACTION ISOLATION LEVEL;
+SHOW sluice.version

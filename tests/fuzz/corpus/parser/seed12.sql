@@ -1,0 +1,5 @@
+END;
+END TRANSACTION;
+ROLLBACK;
+ROLLBACK WORK;
+SET extra_float_digits = 3

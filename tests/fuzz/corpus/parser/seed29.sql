@@ -1,0 +1,5 @@
+SELECT /* a /* b */ c;
+SELECT "abc;
+SELECT "";
+SELECT `abc;
+SELECT 123abc
