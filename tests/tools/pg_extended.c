@@ -32,6 +32,17 @@ static const char *sqlstate(const PGresult *r)
     return s ? s : "";
 }
 
+/* The result under test; replaced (and freed) by the next, so that a failed
+ * check returning early leaks nothing. */
+static PGresult *kept;
+
+static PGresult *keep(PGresult *r)
+{
+    PQclear(kept);
+    kept = r;
+    return r;
+}
+
 /* Runs a statement without parameters through the extended protocol. */
 static PGresult *xp(const char *sql)
 {
@@ -55,68 +66,56 @@ static int stream_count(const char *name)
 static void check_exec_params_with_nulls(void)
 {
     const char *vals[3] = {"hello, world", NULL, ""};
-    PGresult *r = PQexecParams(conn, "SELECT $1, $2, $3", 3, NULL, vals, NULL, NULL, 0);
+    PGresult *r = keep(PQexecParams(conn, "SELECT $1, $2, $3", 3, NULL, vals, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
     EXPECT(PQntuples(r) == 1 && PQnfields(r) == 3, "%d rows, %d columns", PQntuples(r), PQnfields(r));
     EXPECT(!strcmp(PQgetvalue(r, 0, 0), "hello, world"), "got \"%s\"", PQgetvalue(r, 0, 0));
     EXPECT(PQgetisnull(r, 0, 1), "$2 should be NULL");
     EXPECT(!PQgetisnull(r, 0, 2) && PQgetlength(r, 0, 2) == 0, "$3 should be an empty string");
-    PQclear(r);
     /* Too few parameters for the statement. */
-    r = PQexecParams(conn, "SELECT $1, $2", 1, NULL, vals, NULL, NULL, 0);
+    r = keep(PQexecParams(conn, "SELECT $1, $2", 1, NULL, vals, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_FATAL_ERROR && !strcmp(sqlstate(r), "08P01"),
            "%s", PQresultErrorMessage(r));
-    PQclear(r);
     /* Binary parameters and binary results are refused with 0A000. */
     int fmt = 1, len = 4;
-    r = PQexecParams(conn, "SELECT $1", 1, NULL, vals, &len, &fmt, 0);
+    r = keep(PQexecParams(conn, "SELECT $1", 1, NULL, vals, &len, &fmt, 0));
     EXPECT(!strcmp(sqlstate(r), "0A000"), "binary parameter: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = PQexecParams(conn, "SELECT $1", 1, NULL, vals, NULL, NULL, 1);
+    r = keep(PQexecParams(conn, "SELECT $1", 1, NULL, vals, NULL, NULL, 1));
     EXPECT(!strcmp(sqlstate(r), "0A000"), "binary result: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = xp("");
+    r = keep(xp(""));
     EXPECT(PQresultStatus(r) == PGRES_EMPTY_QUERY, "empty query: %s", PQresStatus(PQresultStatus(r)));
-    PQclear(r);
     printf("ok exec_params_with_nulls\n");
 }
 
 static void check_prepared(void)
 {
     const unsigned int types[2] = {25, 0};
-    PGresult *r = PQprepare(conn, "p1", "SELECT $1, $2", 2, types);
+    PGresult *r = keep(PQprepare(conn, "p1", "SELECT $1, $2", 2, types));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = PQprepare(conn, "p1", "SELECT $1", 0, NULL);
+    r = keep(PQprepare(conn, "p1", "SELECT $1", 0, NULL));
     EXPECT(!strcmp(sqlstate(r), "42P05"), "duplicate name: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = PQdescribePrepared(conn, "p1");
+    r = keep(PQdescribePrepared(conn, "p1"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     EXPECT(PQnparams(r) == 2, "%d parameters", PQnparams(r));
     EXPECT(PQparamtype(r, 0) == 25 && PQparamtype(r, 1) == 25, "types %u %u", PQparamtype(r, 0),
            PQparamtype(r, 1));
     EXPECT(PQnfields(r) == 2, "%d result columns", PQnfields(r));
-    PQclear(r);
     for (int round = 0; round < 2; round++) { /* a prepared statement runs again and again */
         const char *vals[2] = {round ? "second" : "first", NULL};
-        r = PQexecPrepared(conn, "p1", 2, vals, NULL, NULL, 0);
+        r = keep(PQexecPrepared(conn, "p1", 2, vals, NULL, NULL, 0));
         EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
         EXPECT(!strcmp(PQgetvalue(r, 0, 0), vals[0]) && PQgetisnull(r, 0, 1), "got \"%s\"",
                PQgetvalue(r, 0, 0));
-        PQclear(r);
     }
-    r = PQdescribePrepared(conn, "nope");
+    r = keep(PQdescribePrepared(conn, "nope"));
     EXPECT(!strcmp(sqlstate(r), "26000"), "unknown statement: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = PQprepare(conn, "bad", "SELEKT 1", 0, NULL); /* errors show at Parse, as in PostgreSQL */
+    /* Errors show at Parse, as in PostgreSQL. */
+    r = keep(PQprepare(conn, "bad", "SELEKT 1", 0, NULL));
     EXPECT(!strcmp(sqlstate(r), "42601"), "syntax error at prepare: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = PQprepare(conn, "show", "SHOW STREAMS", 0, NULL);
-    PQclear(r);
-    r = PQdescribePrepared(conn, "show");
+    r = keep(PQprepare(conn, "show", "SHOW STREAMS", 0, NULL));
+    r = keep(PQdescribePrepared(conn, "show"));
     EXPECT(PQnparams(r) == 0 && PQnfields(r) >= 1, "SHOW STREAMS described as %d/%d", PQnparams(r),
            PQnfields(r));
-    PQclear(r);
     printf("ok prepared\n");
 }
 
@@ -124,19 +123,15 @@ static void check_prepared(void)
  * statement must run once, so a CREATE does not collide with itself. */
 static void check_describe_execute_once(void)
 {
-    PGresult *r = xp("DROP STREAM ext_once");
-    PQclear(r);
-    r = xp("CREATE STREAM ext_once USING rate");
+    PGresult *r = keep(xp("DROP STREAM ext_once"));
+    r = keep(xp("CREATE STREAM ext_once USING rate"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     EXPECT(!strcmp(PQcmdStatus(r), "CREATE STREAM"), "tag %s", PQcmdStatus(r));
-    PQclear(r);
     EXPECT(stream_count("ext_once") == 1, "the stream was not created exactly once");
-    r = xp("CREATE STREAM ext_once USING rate");
+    r = keep(xp("CREATE STREAM ext_once USING rate"));
     EXPECT(!strcmp(sqlstate(r), "42P07"), "second create: %s", PQresultErrorMessage(r));
-    PQclear(r);
-    r = xp("DROP STREAM ext_once");
+    r = keep(xp("DROP STREAM ext_once"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
-    PQclear(r);
     EXPECT(stream_count("ext_once") == 0, "the stream was not dropped");
     printf("ok describe_execute_once\n");
 }
@@ -161,8 +156,7 @@ static int next_status(ExecStatusType want, const char *want_state)
  * the connection works again. */
 static void check_pipeline_recovery(void)
 {
-    PGresult *r = xp("DROP STREAM ext_aborted");
-    PQclear(r);
+    keep(xp("DROP STREAM ext_aborted"));
     EXPECT(PQenterPipelineMode(conn) == 1, "cannot enter pipeline mode");
     EXPECT(PQsendQueryParams(conn, "SHOW STREAMS", 0, NULL, NULL, NULL, NULL, 0) == 1, "send 1");
     EXPECT(PQsendQueryParams(conn, "SELEKT oops", 0, NULL, NULL, NULL, NULL, 0) == 1, "send 2");
@@ -198,6 +192,7 @@ int main(int argc, char **argv)
     check_prepared();
     check_describe_execute_once();
     check_pipeline_recovery();
+    keep(NULL);
     PQfinish(conn);
     printf("%s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
