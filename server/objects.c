@@ -8,6 +8,7 @@
 
 #include "exec/text_io.h"
 #include "parser/parser.h"
+#include "planner/plan.h"
 
 conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a)
 {
@@ -17,42 +18,6 @@ conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a)
         kv[i].value = l->items[i]->value;
     }
     return kv;
-}
-
-int obj_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_error_t *err)
-{
-    if (e->kind != AST_EXPR_LITERAL || !e->text ||
-        (e->lit != AST_LIT_INTERVAL && e->lit != AST_LIT_STRING)) {
-        sl_error_set(err, SL_ERR_SYNTAX_ERROR, "%s must be an interval such as '15 minutes'", what);
-        err->position = e->pos + 1;
-        return -1;
-    }
-    exec_interval_t iv;
-    size_t n = strlen(e->text);
-    exec_parse_status_t st = e->unit ? exec_parse_interval_unit(e->text, n, e->unit, &iv)
-                                     : exec_parse_interval(e->text, n, &iv);
-    if (st != EXEC_PARSE_OK) {
-        sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION,
-                     "invalid interval for %s: \"%s%s%s\"", what, e->text, e->unit ? " " : "",
-                     e->unit ? e->unit : "");
-        sl_error_hint(err, "Write an interval such as '10 seconds', '15 minutes' or '1 hour'.");
-        err->position = e->pos + 1;
-        return -1;
-    }
-    if (iv.months != 0) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s cannot use months or years", what);
-        sl_error_hint(err, "Months differ in length; write the interval in days or smaller units.");
-        err->position = e->pos + 1;
-        return -1;
-    }
-    int64_t v = (int64_t)iv.days * 86400000 + iv.micros / 1000;
-    if (v < 0) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s must not be negative", what);
-        err->position = e->pos + 1;
-        return -1;
-    }
-    *ms = v;
-    return 0;
 }
 
 /* Fills the relation's columns from a "name TYPE, ..." schema text. */
@@ -164,7 +129,7 @@ static int stream_watermark(const ast_watermark_t *wm, sl_arena_t *a, plan_relat
         return -1;
     }
     out->wm_col = col;
-    return obj_interval_ms(wm->delay, "watermark delay", &out->wm_delay_ms, err);
+    return plan_interval_ms(wm->delay, "watermark delay", &out->wm_delay_ms, err);
 }
 
 int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t *a,

@@ -20,9 +20,6 @@ int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out
                sl_error_t *err);
 /* Parses the CREATE text of a catalog entry (one statement) into `a`. */
 const ast_stmt_t *obj_parse_entry(const cat_entry_t *e, sl_arena_t *a, sl_error_t *err);
-/* Milliseconds of an interval literal or string ('15 minutes', INTERVAL '1' HOUR);
- * months are refused; `what` names the clause in errors. */
-int obj_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_error_t *err);
 /* The options of a clause as key/value pairs in `a`. */
 conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a);
 

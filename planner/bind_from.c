@@ -1,0 +1,256 @@
+/* Binding FROM: relations (through the catalog), subqueries, joins with
+ * their equi-keys, and WATERMARK clauses. */
+#include <string.h>
+
+#include "planner/bind_int.h"
+#include "planner/bind_from.h"
+
+plan_node_t *plan_node_new(sl_arena_t *a, plan_kind_t kind, int ncols, int pos)
+{
+    plan_node_t *n = SL_NEW(a, plan_node_t);
+    n->kind = kind;
+    n->ncols = ncols;
+    n->cols = SL_NEW_ARRAY(a, plan_col_t, ncols > 0 ? ncols : 1);
+    n->pos = pos;
+    return n;
+}
+
+void plan_set_child(plan_node_t *n, int i, plan_node_t *child)
+{
+    n->children[i] = child;
+    if (n->nchildren < i + 1) n->nchildren = i + 1;
+    n->streaming |= child->streaming;
+}
+
+/* Records a relation read by the plan (sources are numbered in this order). */
+static void add_rel(plan_ctx_t *pc, const plan_relation_t *rel)
+{
+    const plan_relation_t **v = SL_NEW_ARRAY(pc->arena, const plan_relation_t *, pc->nrels + 1);
+    if (pc->nrels) memcpy(v, pc->rels, sizeof *v * (size_t)pc->nrels);
+    v[pc->nrels++] = rel;
+    pc->rels = v;
+}
+
+plan_node_t *plan_watermark(sl_arena_t *a, plan_node_t *child, int col, int64_t delay_ms, int pos)
+{
+    plan_node_t *n = plan_node_new(a, LP_WATERMARK, child->ncols, pos);
+    memcpy(n->cols, child->cols, sizeof *n->cols * (size_t)child->ncols);
+    /* As in Spark, only the watermarked column keeps watermark metadata. */
+    for (int i = 0; i < n->ncols; i++) n->cols[i].wm_delay_ms = -1;
+    n->cols[col].wm_delay_ms = delay_ms;
+    n->watermark.col = col;
+    n->watermark.delay_ms = delay_ms;
+    plan_set_child(n, 0, child);
+    return n;
+}
+
+/* WATERMARK col DELAY OF interval over a bound FROM item. */
+static plan_node_t *bind_watermark_clause(plan_ctx_t *pc, plan_node_t *child,
+                                          const ast_watermark_t *wm, sl_error_t *err)
+{
+    const ast_expr_t *c = wm->column;
+    const char *name = c->names.items[c->names.n - 1]->name;
+    int col = -1;
+    for (int i = 0; i < child->ncols; i++)
+        if (!strcmp(child->cols[i].name, name)) col = i;
+    if (col < 0) {
+        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "watermark column \"%s\" does not exist", name);
+        bind_at(err, c->pos);
+        return NULL;
+    }
+    if (child->cols[col].type.id != EXEC_TYPE_TIMESTAMP) {
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "watermark column \"%s\" must be a TIMESTAMP, not %s",
+                     name, exec_type_text(child->cols[col].type, pc->arena));
+        bind_at(err, c->pos);
+        return NULL;
+    }
+    int64_t ms;
+    if (plan_interval_ms(wm->delay, "watermark delay", &ms, err) < 0) return NULL;
+    return plan_watermark(pc->arena, child, col, ms, wm->pos);
+}
+
+static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
+{
+    plan_relation_t *rel = SL_NEW(pc->arena, plan_relation_t);
+    int found = pc->cat->lookup(pc->cat->ctx, f->name->name, pc->arena, rel, err);
+    if (found < 0) {
+        bind_at(err, f->name->pos);
+        return NULL;
+    }
+    if (found == 0) {
+        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", f->name->name);
+        bind_at(err, f->name->pos);
+        return NULL;
+    }
+    if (rel->kind == PLAN_REL_STREAM && !pc->allow_streams) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot read stream \"%s\" in an ad-hoc SELECT",
+                     rel->name);
+        sl_error_hint(err, "A stream is read by a continuous query: CREATE QUERY q AS SELECT ... FROM "
+                           "%s; then SELECT from q (its memory sink).", rel->name);
+        bind_at(err, f->name->pos);
+        return NULL;
+    }
+    add_rel(pc, rel);
+    plan_node_t *n = plan_node_new(pc->arena, LP_SCAN, rel->ncols, f->pos);
+    const char *qual = f->alias ? f->alias->name : rel->name;
+    for (int i = 0; i < rel->ncols; i++) {
+        n->cols[i].name = rel->col_names[i];
+        n->cols[i].qual = qual;
+        n->cols[i].type = rel->col_types[i];
+        n->cols[i].wm_delay_ms = -1;
+    }
+    n->scan.rel = rel;
+    n->scan.alias = f->alias ? f->alias->name : NULL;
+    n->streaming = rel->kind == PLAN_REL_STREAM;
+    if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
+    if (rel->kind == PLAN_REL_STREAM && rel->wm_col >= 0)
+        return plan_watermark(pc->arena, n, rel->wm_col, rel->wm_delay_ms, f->pos);
+    return n;
+}
+
+static plan_node_t *bind_subquery(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
+{
+    plan_node_t *q = plan_bind(pc, f->subquery, err);
+    if (!q) return NULL;
+    /* Re-qualify the visible columns under the alias; hidden ones go. */
+    int nv = plan_visible_columns(q);
+    plan_node_t *n = q;
+    if (nv != q->ncols) n = plan_project_visible(pc->arena, q);
+    for (int i = 0; i < n->ncols; i++) n->cols[i].qual = f->alias ? f->alias->name : NULL;
+    if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
+    return n;
+}
+
+/* Splits a join condition into equi-keys (left column = right column) and a residual. */
+static int split_join_condition(plan_ctx_t *pc, plan_node_t *j, exec_expr_t *cond, int nleft,
+                                sl_error_t *err)
+{
+    exec_expr_t *stack[64];
+    int top = 0, nk = 0;
+    stack[top++] = cond;
+    j->join.lkeys = SL_NEW_ARRAY(pc->arena, int, 64);
+    j->join.rkeys = SL_NEW_ARRAY(pc->arena, int, 64);
+    exec_expr_t *residual = NULL;
+    while (top > 0) {
+        exec_expr_t *e = stack[--top];
+        if (e->kind == EXEC_EXPR_AND && top < 62) {
+            stack[top++] = e->args[1];
+            stack[top++] = e->args[0];
+            continue;
+        }
+        const exec_expr_t *l = e->nargs == 2 ? e->args[0] : NULL, *r = l ? e->args[1] : NULL;
+        if (e->kind == EXEC_EXPR_CMP && e->op == EXEC_CMP_EQ && l->kind == EXEC_EXPR_COLUMN &&
+            r->kind == EXEC_EXPR_COLUMN && nk < 64 && (l->column < nleft) != (r->column < nleft) &&
+            exec_type_equal(l->type, r->type)) {
+            if (l->column >= nleft) {
+                const exec_expr_t *t = l;
+                l = r;
+                r = t;
+            }
+            j->join.lkeys[nk] = l->column;
+            j->join.rkeys[nk] = r->column - nleft;
+            nk++;
+            continue;
+        }
+        residual = residual ? exec_expr_and(pc->arena, residual, e, err) : e;
+        if (!residual) return -1;
+    }
+    j->join.nkeys = nk;
+    j->join.residual = residual;
+    return 0;
+}
+
+static plan_join_t join_type(ast_join_t t)
+{
+    switch (t) {
+    case AST_JOIN_LEFT: return PLAN_JOIN_LEFT;
+    case AST_JOIN_RIGHT: return PLAN_JOIN_RIGHT;
+    case AST_JOIN_FULL: return PLAN_JOIN_FULL;
+    case AST_JOIN_CROSS: return PLAN_JOIN_CROSS;
+    default: return PLAN_JOIN_INNER;
+    }
+}
+
+plan_node_t *plan_join(sl_arena_t *a, plan_node_t *l, plan_node_t *r, plan_join_t type, int pos)
+{
+    plan_node_t *j = plan_node_new(a, LP_JOIN, l->ncols + r->ncols, pos);
+    memcpy(j->cols, l->cols, sizeof *j->cols * (size_t)l->ncols);
+    memcpy(j->cols + l->ncols, r->cols, sizeof *j->cols * (size_t)r->ncols);
+    j->join.type = type;
+    plan_set_child(j, 0, l);
+    plan_set_child(j, 1, r);
+    return j;
+}
+
+/* JOIN ... USING (cols): equalities of same-named columns; the right copy is hidden. */
+static exec_expr_t *using_condition(plan_ctx_t *pc, plan_node_t *j, const ast_from_t *f,
+                                    int nleft, sl_error_t *err)
+{
+    exec_expr_t *cond = NULL;
+    for (int u = 0; u < f->using_cols.n; u++) {
+        const ast_ident_t *id = f->using_cols.items[u];
+        int lc = -1, rc = -1;
+        for (int i = 0; i < j->ncols; i++)
+            if (!strcmp(j->cols[i].name, id->name) && !j->cols[i].hidden) {
+                if (i < nleft) lc = i;
+                else rc = i;
+            }
+        if (lc < 0 || rc < 0) {
+            sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
+                         "column \"%s\" specified in USING clause does not exist in %s table",
+                         id->name, lc < 0 ? "left" : "right");
+            bind_at(err, id->pos);
+            return NULL;
+        }
+        exec_expr_t *l = exec_expr_column(pc->arena, lc, j->cols[lc].type, id->name);
+        exec_expr_t *r = exec_expr_column(pc->arena, rc, j->cols[rc].type, id->name);
+        exec_expr_t *eq = exec_expr_cmp(pc->arena, EXEC_CMP_EQ, l, r, err);
+        if (!eq || !(cond = cond ? exec_expr_and(pc->arena, cond, eq, err) : eq)) {
+            bind_at(err, id->pos);
+            return NULL;
+        }
+        j->cols[rc].hidden = 1;
+    }
+    return cond;
+}
+
+static plan_node_t *bind_join(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
+{
+    plan_node_t *l = plan_bind_from_item(pc, f->left, err);
+    plan_node_t *r = l ? plan_bind_from_item(pc, f->right, err) : NULL;
+    if (!r) return NULL;
+    plan_node_t *j = plan_join(pc->arena, l, r, join_type(f->join), f->pos);
+    exec_expr_t *cond = NULL;
+    if (f->using_cols.n) {
+        if (!(cond = using_condition(pc, j, f, l->ncols, err))) return NULL;
+    } else if (f->on) {
+        binder_t b = {.pc = pc, .ncols = j->ncols, .cols = j->cols, .clause = "JOIN conditions"};
+        if (!(cond = bind_expr(&b, f->on, err))) return NULL;
+        if (cond->type.id != EXEC_TYPE_BOOLEAN && cond->type.id != EXEC_TYPE_NULL) {
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of JOIN/ON must be type boolean, not type %s",
+                         exec_type_pg_name(cond->type));
+            bind_at(err, f->on->pos);
+            return NULL;
+        }
+    }
+    j->join.cond = cond;
+    if (cond && split_join_condition(pc, j, cond, l->ncols, err) < 0) return NULL;
+    if (j->join.type == PLAN_JOIN_CROSS && cond) j->join.type = PLAN_JOIN_INNER;
+    return j;
+}
+
+plan_node_t *plan_bind_from_item(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
+{
+    switch (f->kind) {
+    case AST_FROM_TABLE: return bind_relation(pc, f, err);
+    case AST_FROM_SUBQUERY: return bind_subquery(pc, f, err);
+    case AST_FROM_JOIN: {
+        plan_node_t *j = bind_join(pc, f, err);
+        if (j && f->alias)
+            for (int i = 0; i < j->ncols; i++) j->cols[i].qual = f->alias->name;
+        return j;
+    }
+    }
+    sl_error_set(err, SL_ERR_INTERNAL_ERROR, "unknown FROM item");
+    return NULL;
+}

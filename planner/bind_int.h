@@ -1,0 +1,51 @@
+/* Internals of the binder shared by its files: the binder state, GROUP BY
+ * keys and collected aggregate calls. */
+#ifndef SL_BIND_INT_H
+#define SL_BIND_INT_H
+
+#include "planner/plan.h"
+
+/* A GROUP BY key: the expression over the aggregate's input, and its text
+ * for matching select-list expressions against it. */
+typedef struct bind_key {
+    exec_expr_t *expr;
+    const char *text;
+    const char *name;     /* output column name ("window" for window(...)) */
+    int64_t wm_delay_ms;  /* >= 0 when an event-time key (column or window of one) */
+    int is_window;
+} bind_key_t;
+
+/* Aggregate context: expressions are bound over the aggregate's output
+ * (keys, then one column per distinct aggregate call). */
+typedef struct bind_agg {
+    int nkeys;
+    bind_key_t *keys;
+    int naggs, cap;
+    plan_agg_t *aggs;
+    exec_expr_t **args;   /* per aggregate: its argument over the input, or NULL */
+    const char **texts;   /* per aggregate: canonical text, for reuse of equal calls */
+} bind_agg_t;
+
+typedef struct binder {
+    plan_ctx_t *pc;
+    int ncols;
+    const plan_col_t *cols;   /* input columns */
+    bind_agg_t *agg;          /* set while binding over an aggregate's output */
+    const char *clause;       /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
+    int allow_aggs;
+} binder_t;
+
+exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
+/* True when the AST contains an aggregate call (outside nested selects). */
+int bind_has_aggregate(const ast_expr_t *e);
+/* The output name PostgreSQL gives an unaliased select item. */
+const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e);
+/* Text of a bound expression (for key matching). */
+const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e);
+/* Sets err->position to the node's position when unset; returns -1. */
+int bind_at(sl_error_t *err, int pos);
+/* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
+int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
+                  sl_error_t *err);
+
+#endif
