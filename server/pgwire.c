@@ -131,6 +131,7 @@ static void conn_detach(pgw_conn_t *c)
     c->reading = 0;
     if (c->sess) sess_close(c->sess);
     c->sess = NULL;
+    pgw_auth_detach(c); /* a password check in flight finishes without us */
     c->wait = PGW_WAIT_NONE;
     c->job = 0;
 }

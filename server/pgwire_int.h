@@ -48,6 +48,7 @@
 
 typedef struct pgw_server pgw_server_t;
 typedef struct pgw_conn pgw_conn_t;
+typedef struct pgw_pwcheck pgw_pwcheck_t;
 
 typedef enum {
     PGW_ST_STARTUP,     /* expecting a startup packet (or SSL/GSS/cancel request) */
@@ -60,6 +61,7 @@ typedef enum {
 /* What a connection waits for from its session. */
 typedef enum {
     PGW_WAIT_NONE,
+    PGW_WAIT_AUTH,      /* a cleartext password is being checked on the thread pool */
     PGW_WAIT_QUERY,     /* simple Query */
     PGW_WAIT_PARSE,     /* Parse: describe_only run of the new statement */
     PGW_WAIT_DESCRIBE,  /* Describe portal: the portal runs now */
@@ -124,6 +126,7 @@ struct pgw_conn {
     uint32_t secret;
     auth_scram_t scram;
     int scram_active;
+    pgw_pwcheck_t *pwcheck;    /* PGW_WAIT_AUTH: the check in flight (it outlives a closed connection) */
     sess_t *sess;         /* after authentication */
     /* query processing */
     pgw_wait_t wait;
@@ -180,6 +183,8 @@ size_t pgw_conn_avail(const pgw_conn_t *c);
 void pgw_startup_packet(pgw_conn_t *c, const char *body, size_t len);
 /* Handles a message of the authentication phase. */
 void pgw_auth_message(pgw_conn_t *c, char type, const char *body, size_t len);
+/* Detaches a password check in flight from a connection being freed. */
+void pgw_auth_detach(pgw_conn_t *c);
 
 /* ---- pgwire_query.c ---- */
 /* Handles a message after authentication. */

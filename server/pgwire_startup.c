@@ -184,24 +184,72 @@ static void auth_failed(pgw_conn_t *c, const sl_error_t *err)
     pgw_conn_fatal_err(c, err);
 }
 
+/* A cleartext password check: PBKDF2 costs milliseconds, so it runs on the
+ * thread pool, never on the loop. */
+struct pgw_pwcheck {
+    uv_work_t work;
+    pgw_conn_t *c;        /* NULL once the connection is gone */
+    auth_verifier_t v;
+    char *password;
+    int known, ok;
+};
+
+static void pwcheck_work(uv_work_t *w)
+{
+    pgw_pwcheck_t *pc = w->data;
+    pc->ok = auth_verifier_check_password(&pc->v, pc->password) & pc->known &
+             (pc->password[0] != '\0');
+}
+
+static void pwcheck_free(pgw_pwcheck_t *pc)
+{
+    OPENSSL_cleanse(pc->password, strlen(pc->password));
+    free(pc->password);
+    OPENSSL_cleanse(pc, sizeof *pc);
+    free(pc);
+}
+
+static void pwcheck_done(uv_work_t *w, int status)
+{
+    (void)status;
+    pgw_pwcheck_t *pc = w->data;
+    pgw_conn_t *c = pc->c;
+    int ok = pc->ok;
+    pwcheck_free(pc);
+    if (!c) return;
+    c->pwcheck = NULL;
+    c->wait = PGW_WAIT_NONE;
+    if (ok) {
+        auth_ok(c);
+    } else {
+        sl_error_t err;
+        auth_fail(&err, c->user);
+        auth_failed(c, &err);
+    }
+    pgw_conn_process(c);
+}
+
+void pgw_auth_detach(pgw_conn_t *c)
+{
+    if (c->pwcheck) c->pwcheck->c = NULL;
+    c->pwcheck = NULL;
+}
+
 /* PasswordMessage: the password, NUL-terminated. */
 static void password_message(pgw_conn_t *c, const char *body, size_t len)
 {
-    sl_error_t err;
     if (len == 0 || body[len - 1] != '\0' || memchr(body, '\0', len) != body + len - 1) {
         pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION, "invalid password packet size");
         return;
     }
-    auth_verifier_t v;
-    int known = auth_db_lookup(c->srv->auth, c->user, &v);
-    int ok = auth_verifier_check_password(&v, body) & known & (len > 1);
-    OPENSSL_cleanse(&v, sizeof v);
-    if (!ok) {
-        auth_fail(&err, c->user);
-        auth_failed(c, &err);
-        return;
-    }
-    auth_ok(c);
+    pgw_pwcheck_t *pc = sl_xcalloc(1, sizeof *pc);
+    pc->work.data = pc;
+    pc->c = c;
+    pc->known = auth_db_lookup(c->srv->auth, c->user, &pc->v);
+    pc->password = sl_xstrdup(body);
+    c->pwcheck = pc;
+    c->wait = PGW_WAIT_AUTH;
+    uv_queue_work(c->srv->srv->loop, &pc->work, pwcheck_work, pwcheck_done);
 }
 
 /* SASLInitialResponse: mechanism, int32 length (-1 = none), client-first-message. */
