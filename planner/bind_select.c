@@ -39,6 +39,12 @@ static plan_node_t *make_project(sl_arena_t *a, plan_node_t *child, exec_expr_t 
     return p;
 }
 
+plan_node_t *plan_project(sl_arena_t *a, plan_node_t *child, exec_expr_t **exprs,
+                          const char **names, int n)
+{
+    return make_project(a, child, exprs, names, n, child->pos);
+}
+
 plan_node_t *plan_project_visible(sl_arena_t *a, plan_node_t *n)
 {
     int nv = plan_visible_columns(n), k = 0;

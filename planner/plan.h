@@ -140,6 +140,13 @@ exec_expr_t *plan_bind_constant(plan_ctx_t *pc, const ast_expr_t *e, sl_error_t 
 /* Milliseconds of an interval literal or string ('15 minutes', INTERVAL '1'
  * HOUR); months are refused; `what` names the clause in errors. */
 int plan_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_error_t *err);
+/* Binds a BOOLEAN condition over a relation's columns (DELETE ... WHERE). */
+exec_expr_t *plan_bind_condition(plan_ctx_t *pc, const plan_relation_t *rel, const ast_expr_t *e,
+                                 const char *clause, sl_error_t *err);
+/* A PROJECT over `child` whose columns are `exprs` (INSERT's conversion to
+ * the table's columns). */
+plan_node_t *plan_project(sl_arena_t *a, plan_node_t *child, exec_expr_t **exprs,
+                          const char **names, int n);
 /* The user-visible columns (not hidden) of a node. */
 int plan_visible_columns(const plan_node_t *n);
 /* Appends the logical plan as an indented tree (EXPLAIN). */

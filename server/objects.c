@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "exec/text_io.h"
+#include "connectors/memtable.h"
 #include "parser/parser.h"
 #include "planner/plan.h"
 
@@ -215,4 +216,40 @@ int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out
     out->sql = e.sql;
     out->version = e.version;
     return 1;
+}
+
+/* A query's memory sink, described as a relation. */
+static int memory_relation(srv_t *srv, const char *name, sl_arena_t *a, plan_relation_t *out,
+                           sl_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PLAN_REL_MEMORY;
+    out->name = sl_strdup(a, name);
+    out->wm_col = -1;
+    exec_batch_t **batches;
+    int nbatches;
+    int found = memtable_snapshot(srv->memtables, name, a, &out->ncols, &out->col_names,
+                                  &out->col_types, &batches, &nbatches);
+    if (found == 0) {
+        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "query \"%s\" has no memory sink to read", name);
+        sl_error_hint(err, "Only queries with SINK memory (the default) can be read with SELECT.");
+        return -1;
+    }
+    return 1;
+}
+
+static int plan_catalog_lookup(void *ctx, const char *name, sl_arena_t *a, plan_relation_t *out,
+                               sl_error_t *err)
+{
+    srv_t *srv = ctx;
+    cat_entry_t e;
+    if (!cat_lookup(srv->cat, name, a, &e)) return 0;
+    if (e.kind == CAT_QUERY) return memory_relation(srv, name, a, out, err);
+    return obj_lookup(srv->cat, name, a, out, err);
+}
+
+void obj_plan_catalog(srv_t *srv, plan_catalog_t *out)
+{
+    out->ctx = srv;
+    out->lookup = plan_catalog_lookup;
 }

@@ -12,6 +12,7 @@
 struct cat;
 struct tstore;
 struct exec_pool;
+struct memtable_registry;
 struct qm;
 struct pgw_server;
 struct http_server;
@@ -24,6 +25,7 @@ typedef struct srv {
     struct cat *cat;              /* catalog (SQLite) */
     struct tstore *tstore;        /* rows of static tables (SQLite) */
     struct exec_pool *pool;       /* worker threads for partitions of batches and SELECTs */
+    struct memtable_registry *memtables; /* tables of memory sinks, read by SELECT */
     struct qm *qm;                /* query manager */
     struct pgw_server *pgw;       /* SQL endpoint */
     struct http_server *http;     /* HTTP endpoint */

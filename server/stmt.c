@@ -14,6 +14,9 @@ typedef int (*stmt_handler_fn)(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_res
 static const stmt_handler_fn handlers[AST_STMT__COUNT] = {
     [AST_STMT_CREATE_STREAM] = stmt_create_stream,
     [AST_STMT_CREATE_TABLE] = stmt_create_table,
+    [AST_STMT_SELECT] = stmt_select,
+    [AST_STMT_INSERT] = stmt_insert,
+    [AST_STMT_DELETE] = stmt_delete,
     [AST_STMT_DROP] = stmt_drop,
     [AST_STMT_SHOW] = stmt_show,
     [AST_STMT_DESCRIBE] = stmt_describe,

@@ -28,4 +28,15 @@ STMT_HANDLER(stmt_set);
 int stmt_error_at(sl_error_t *err, int byte_pos, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Sets err->position (1-based bytes) when unset; returns -1. */
+int bind_error_at(sl_error_t *err, int pos);
+
+struct plan_physical;
+struct exec_result;
+/* Binds and plans a SELECT for batch execution (SELECT, INSERT ... SELECT). */
+struct plan_physical *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_error_t *err);
+/* Runs a batch plan on the task pool; the caller frees the result. */
+int stmt_run_plan(stmt_ctx_t *ctx, const struct plan_physical *p, struct exec_result *out,
+                  sl_error_t *err);
+
 #endif

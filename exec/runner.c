@@ -1,0 +1,452 @@
+/* The micro-batch runner: recovery, the offset/commit protocol of each
+ * trigger, watermark bookkeeping. Progress reports are in runner_progress.c. */
+#include "exec/runner_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/uuid.h"
+#include "state/failpoint.h"
+
+#define IDLE_REPORT_INTERVAL_MS 10000
+
+static const char *arena_copy(sl_arena_t *a, const char *s)
+{
+    return s ? sl_strdup(a, s) : NULL;
+}
+
+/* The pinned settings written into every offsets/N. */
+static ckpt_conf_entry_t *pinned_conf(runner_t *r, int *n)
+{
+    ckpt_conf_entry_t *c = SL_NEW_ARRAY(r->trigger_arena, ckpt_conf_entry_t, 3);
+    c[0].key = CKPT_CONF_SHUFFLE_PARTITIONS;
+    c[0].value = sl_printf(r->trigger_arena, "%d", r->spec.npartitions);
+    c[1].key = CKPT_CONF_STATE_STORE;
+    c[1].value = r->spec.state_provider;
+    c[2].key = CKPT_CONF_WATERMARK_POLICY;
+    c[2].value = r->spec.watermark_policy;
+    *n = 3;
+    return c;
+}
+
+/* A restart must run with the settings of the first run. */
+static int check_pinned(runner_t *r, const ckpt_batch_meta_t *m, sl_error_t *err)
+{
+    int n;
+    ckpt_conf_entry_t *mine = pinned_conf(r, &n);
+    for (int i = 0; i < n; i++) {
+        const char *old = ckpt_conf_get(m, mine[i].key);
+        if (old && strcmp(old, mine[i].value)) {
+            sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                         "setting %s is %s in the checkpoint of query \"%s\" but %s now", mine[i].key,
+                         old, r->spec.name, mine[i].value);
+            return sl_error_hint(err, "Settings are pinned at the first run; use a new checkpoint "
+                                      "to change them.");
+        }
+    }
+    return 0;
+}
+
+static int recover(runner_t *r, sl_error_t *err)
+{
+    ckpt_recovery_t rec;
+    if (ckpt_recover(r->ckpt, r->arena, &rec, err) < 0) return -1;
+    if (rec.meta.nconf && check_pinned(r, &rec.meta, err) < 0) return -1;
+    r->next_batch = rec.next_batch;
+    r->watermark_ms = rec.meta.watermark_ms;
+    r->prev_batch_wm = rec.meta.watermark_ms;
+    r->committed = SL_NEW_ARRAY(r->arena, const char *, r->spec.nsources + 1);
+    for (int i = 0; rec.has_start && i < r->spec.nsources && i < rec.start.nsources; i++)
+        r->committed[i] = rec.start.sources[i];
+    if (rec.has_start && rec.start.has_meta) {
+        /* offsets/(next-1): the last committed batch; its watermark is the one
+         * stateful operators last evicted by and the late-row bound of the next. */
+        r->prev_batch_wm = rec.start.meta.watermark_ms;
+        r->evicted_wm = rec.start.meta.watermark_ms;
+    }
+    r->rerun = rec.rerun;
+    if (rec.rerun) {
+        r->rerun_end = SL_NEW_ARRAY(r->arena, const char *, r->spec.nsources + 1);
+        for (int i = 0; i < r->spec.nsources && i < rec.end.nsources; i++) r->rerun_end[i] = rec.end.sources[i];
+        r->rerun_ts = rec.meta.timestamp_ms;
+        SL_INFO("runner", "query=%s re-running batch %lld over its logged offsets", r->spec.name,
+                (long long)rec.next_batch);
+    }
+    return 0;
+}
+
+runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
+{
+    runner_t *r = sl_xcalloc(1, sizeof *r);
+    r->spec = *spec;
+    r->arena = sl_arena_new("runner");
+    r->trigger_arena = sl_arena_new("trigger");
+    r->evicted_wm = -1;
+    r->status = "Initializing sources";
+    r->node_wm = SL_NEW_ARRAY(r->arena, int64_t, spec->nwatermarks + 1);
+    if (sl_uuid_v4(r->run_id, err) < 0 || !(r->ckpt = ckpt_open(spec->checkpoint, err)) ||
+        recover(r, err) < 0) {
+        runner_close(r);
+        return NULL;
+    }
+    r->status = "Waiting for data to arrive";
+    return r;
+}
+
+void runner_close(runner_t *r)
+{
+    if (!r) return;
+    ckpt_close(r->ckpt);
+    sl_arena_free(r->trigger_arena);
+    sl_arena_free(r->arena);
+    free(r->last_metrics);
+    sl_buf_free(&r->progress);
+    free(r);
+}
+
+const char *runner_query_id(const runner_t *r)
+{
+    return ckpt_query_id(r->ckpt);
+}
+
+const char *runner_run_id(const runner_t *r)
+{
+    return r->run_id;
+}
+
+int64_t runner_next_batch(const runner_t *r)
+{
+    return r->next_batch;
+}
+
+int64_t runner_watermark(const runner_t *r)
+{
+    return r->watermark_ms;
+}
+
+int runner_has_watermark(const runner_t *r)
+{
+    return r->spec.nwatermarks > 0;
+}
+
+int runner_caught_up(const runner_t *r)
+{
+    return r->caught_up;
+}
+
+const char *runner_status_message(const runner_t *r)
+{
+    return r->status;
+}
+
+int runner_data_available(const runner_t *r)
+{
+    return r->data_available;
+}
+
+const char *runner_last_progress(const runner_t *r, int *is_new)
+{
+    if (is_new) *is_new = r->progress_new;
+    return r->progress.len ? r->progress.data : NULL;
+}
+
+int runner_prepare_available_now(runner_t *r, sl_error_t *err)
+{
+    for (int i = 0; i < r->spec.nsources; i++) {
+        source_t *s = r->spec.sources[i];
+        if (s->ops->prepare_available_now && s->ops->prepare_available_now(s, err) < 0) return -1;
+    }
+    return 0;
+}
+
+/* ---- one trigger ---- */
+
+/* The start offset of source i: the last committed end, else its initial offset. */
+static int source_start(runner_t *r, int i, const char **out, sl_error_t *err)
+{
+    if (r->committed[i]) {
+        *out = r->committed[i];
+        return 0;
+    }
+    source_t *s = r->spec.sources[i];
+    const char *init;
+    if (s->ops->initial_offset(s, r->trigger_arena, &init, err) < 0) return -1;
+    *out = init;
+    return 0;
+}
+
+/* A no-data batch is due when stateful operators have not yet evicted by the
+ * current watermark (Spark's shouldRunAnotherBatch). */
+static int nodata_batch_due(const runner_t *r)
+{
+    return r->spec.nstateful > 0 && r->spec.nwatermarks > 0 && r->watermark_ms > r->evicted_wm;
+}
+
+static int offsets_equal(const char *a, const char *b)
+{
+    if (!a || !b) return a == b;
+    return !strcmp(a, b);
+}
+
+/* Asks every source for the end of the next batch. */
+static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
+{
+    int64_t t0 = sl_mono_ms();
+    int n = r->spec.nsources;
+    r->status = "Getting offsets from sources";
+    for (int i = 0; i < n; i++) {
+        if (source_start(r, i, &t->start[i], err) < 0) return -1;
+        if (r->rerun) {
+            t->end[i] = r->rerun_end[i] ? r->rerun_end[i] : t->start[i];
+            t->latest[i] = t->end[i];
+            continue;
+        }
+        source_t *s = r->spec.sources[i];
+        if (s->ops->latest_offset(s, t->start[i], r->spec.limit, r->trigger_arena, &t->end[i],
+                                  &t->latest[i], err) < 0)
+            return -1;
+    }
+    t->d.latest_offset = sl_mono_ms() - t0;
+    return 0;
+}
+
+/* Writes offsets/N (the write-ahead record) and lets sources drop what is committed. */
+static int write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
+{
+    int64_t t0 = sl_mono_ms();
+    r->status = "Writing offsets to log";
+    ckpt_offsets_t o = {.has_meta = 1, .nsources = r->spec.nsources, .sources = t->end};
+    o.meta.watermark_ms = r->watermark_ms;
+    o.meta.timestamp_ms = ts;
+    o.meta.conf = pinned_conf(r, &o.meta.nconf);
+    if (ckpt_offsets_write(r->ckpt, t->batch_id, &o, err) < 0) return -1;
+    for (int i = 0; i < r->spec.nsources; i++) {
+        source_t *s = r->spec.sources[i];
+        if (s->ops->commit && r->committed[i]) s->ops->commit(s, r->committed[i]);
+    }
+    int64_t keep = r->spec.min_batches_to_retain > 0 ? r->spec.min_batches_to_retain : 100;
+    if (t->batch_id > keep) {
+        ckpt_offsets_purge(r->ckpt, t->batch_id - keep, err);
+        ckpt_commits_purge(r->ckpt, t->batch_id - keep, err);
+    }
+    t->d.wal_commit = sl_mono_ms() - t0;
+    t->d.ran_wal = 1;
+    return 0;
+}
+
+/* Reads one split of a source, counting its rows. */
+typedef struct split_input {
+    source_t *src;
+    source_split_t split;
+    atomic_llong *rows;
+} split_input_t;
+
+typedef struct count_emit {
+    exec_emit_fn emit;
+    void *arg;
+    atomic_llong *rows;
+} count_emit_t;
+
+static int count_rows_cb(void *arg, exec_batch_t *b, sl_error_t *err)
+{
+    count_emit_t *c = arg;
+    atomic_fetch_add(c->rows, (long long)exec_batch_count(b));
+    return c->emit(c->arg, b, err);
+}
+
+static int produce_split(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+{
+    split_input_t *si = arg;
+    count_emit_t c = {emit, emit_arg, si->rows};
+    return si->src->ops->read_split(si->src, &si->split, a, count_rows_cb, &c, err);
+}
+
+static exec_input_t *grow_inputs(sl_arena_t *a, exec_input_t *v, int n, int *cap)
+{
+    if (n < *cap) return v;
+    v = sl_arena_realloc(a, v, sizeof *v * (size_t)*cap, sizeof *v * (size_t)*cap * 2);
+    *cap *= 2;
+    return v;
+}
+
+/* The inputs of the batch: every split of every source, then the static inputs. */
+static int build_inputs(runner_t *r, runner_trigger_info_t *t, atomic_llong *rows,
+                        exec_input_t **out, int *nout, sl_error_t *err)
+{
+    sl_arena_t *a = r->trigger_arena;
+    int cap = r->spec.ninputs + 16, n = 0;
+    exec_input_t *v = SL_NEW_ARRAY(a, exec_input_t, cap);
+    int64_t t0 = sl_mono_ms();
+    for (int k = 0; k < r->spec.ninputs; k++) {
+        const runner_input_t *in = &r->spec.inputs[k];
+        if (in->source < 0) {
+            v = grow_inputs(a, v, n, &cap);
+            v[n++] = (exec_input_t){.leaf = in->leaf, .produce = in->produce, .arg = in->arg};
+            continue;
+        }
+        source_t *s = r->spec.sources[in->source];
+        source_split_t *splits;
+        int ns;
+        if (s->ops->plan(s, t->batch_id, t->start[in->source], t->end[in->source], a, &splits, &ns, err) < 0)
+            return -1;
+        for (int j = 0; j < ns; j++) {
+            v = grow_inputs(a, v, n, &cap);
+            split_input_t *si = SL_NEW(a, split_input_t);
+            si->src = s;
+            si->split = splits[j];
+            si->rows = &rows[in->source];
+            v[n++] = (exec_input_t){.leaf = in->leaf, .produce = produce_split, .arg = si,
+                                    .partition = splits[j].partition};
+        }
+    }
+    t->d.get_batch = sl_mono_ms() - t0;
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+/* Folds the batch's event-time statistics into the watermark (Spark's WatermarkTracker). */
+static void advance_watermark(runner_t *r, const op_metrics_t *metrics)
+{
+    int n = r->spec.nwatermarks;
+    if (n == 0) return;
+    int64_t global = r->node_wm[0];
+    for (int i = 0; i < n; i++) {
+        const op_metrics_t *m = &metrics[r->spec.watermarks[i]->id];
+        if (m->et_count) {
+            int64_t cand = m->et_max - r->spec.wm_delays[i];
+            if (cand > r->node_wm[i]) r->node_wm[i] = cand;
+        }
+        int64_t w = r->node_wm[i];
+        if (i == 0) global = w;
+        else if (!strcmp(r->spec.watermark_policy, "max") ? w > global : w < global) global = w;
+    }
+    if (global > r->watermark_ms) r->watermark_ms = global;
+}
+
+static int run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
+{
+    int ns = r->spec.nsources;
+    atomic_llong *rows = SL_NEW_ARRAY(r->trigger_arena, atomic_llong, ns + 1);
+    exec_input_t *inputs;
+    int ninputs;
+    r->status = "Processing new data";
+    if (build_inputs(r, t, rows, &inputs, &ninputs, err) < 0) return -1;
+    int has_wm = r->spec.nwatermarks > 0;
+    op_ctx_t base = {
+        .batch_id = t->batch_id, .npartitions = r->spec.npartitions, .mode = r->spec.mode,
+        .wm_late_ms = has_wm ? r->prev_batch_wm : INT64_MIN,
+        .wm_evict_ms = has_wm ? r->watermark_ms : INT64_MIN,
+        .state_dir = ckpt_state_dir(r->ckpt), .state_provider = r->spec.state_provider,
+        .is_replay = r->rerun,
+    };
+    int64_t t0 = sl_mono_ms();
+    exec_result_t res;
+    if (exec_run(r->spec.root, &base, ts, r->spec.cancel, r->spec.pool, inputs, ninputs, &res, err) < 0)
+        return -1;
+    int rc = r->spec.sink->ops->add_batch(r->spec.sink, t->batch_id, res.batches, res.nbatches, err);
+    t->d.add_batch = sl_mono_ms() - t0;
+    t->d.ran_batch = 1;
+    for (int i = 0; i < ns; i++) {
+        t->rows[i] = atomic_load(&rows[i]);
+        t->total_rows += t->rows[i];
+    }
+    t->output_rows = r->spec.sink->last_output_rows;
+    free(r->last_metrics);
+    r->last_metrics = res.metrics;
+    r->last_nnodes = res.nnodes;
+    res.metrics = NULL;
+    t->metrics = r->last_metrics;
+    if (rc == 0) advance_watermark(r, t->metrics);
+    exec_result_free(&res);
+    return rc;
+}
+
+static int commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
+{
+    int64_t t0 = sl_mono_ms();
+    if (ckpt_commit_write(r->ckpt, t->batch_id, r->watermark_ms, err) < 0) return -1;
+    t->d.commit_offsets = sl_mono_ms() - t0;
+    for (int i = 0; i < r->spec.nsources; i++) r->committed[i] = arena_copy(r->arena, t->end[i]);
+    r->evicted_wm = t->batch_wm_ms;
+    r->prev_batch_wm = t->batch_wm_ms;
+    r->next_batch = t->batch_id + 1;
+    r->rerun = 0;
+    return 0;
+}
+
+static void trigger_info_init(runner_t *r, runner_trigger_info_t *t)
+{
+    sl_arena_t *a = r->trigger_arena;
+    int n = r->spec.nsources + 1;
+    memset(t, 0, sizeof *t);
+    t->start_ms = sl_now_ms();
+    t->batch_id = r->next_batch;
+    t->start = SL_NEW_ARRAY(a, const char *, n);
+    t->end = SL_NEW_ARRAY(a, const char *, n);
+    t->latest = SL_NEW_ARRAY(a, const char *, n);
+    t->rows = SL_NEW_ARRAY(a, int64_t, n);
+    t->batch_wm_ms = r->watermark_ms;
+}
+
+/* Decides whether the trigger runs a batch. */
+static int has_work(runner_t *r, const runner_trigger_info_t *t)
+{
+    if (r->rerun) return 1;
+    int data = 0;
+    for (int i = 0; i < r->spec.nsources; i++) data |= !offsets_equal(t->start[i], t->end[i]);
+    r->data_available = data;
+    return data || nodata_batch_due(r);
+}
+
+static void note_caught_up(runner_t *r, const runner_trigger_info_t *t)
+{
+    int behind = 0;
+    for (int i = 0; i < r->spec.nsources; i++) behind |= !offsets_equal(t->end[i], t->latest[i]);
+    r->caught_up = !behind && !nodata_batch_due(r);
+}
+
+static void finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0)
+{
+    t->d.trigger_execution = sl_mono_ms() - mono0;
+    int report = t->ran || t->start_ms - r->last_idle_report >= IDLE_REPORT_INTERVAL_MS;
+    r->progress_new = report;
+    if (report) {
+        if (!t->ran) r->last_idle_report = t->start_ms;
+        if (!t->ran && r->last_metrics) t->metrics = r->last_metrics;
+        runner_progress_build(r, t);
+    }
+    r->last_trigger_start = t->start_ms;
+}
+
+int runner_trigger(runner_t *r, runner_outcome_t *outcome, sl_error_t *err)
+{
+    sl_arena_reset(r->trigger_arena);
+    runner_trigger_info_t t;
+    trigger_info_init(r, &t);
+    int64_t mono0 = sl_mono_ms();
+    *outcome = RUNNER_IDLE;
+    if (fetch_offsets(r, &t, err) < 0) return -1;
+    if (!has_work(r, &t)) {
+        r->status = "Waiting for data to arrive";
+        note_caught_up(r, &t);
+        finish_report(r, &t, mono0);
+        return 0;
+    }
+    int64_t ts = r->rerun ? r->rerun_ts : t.start_ms;
+    if (!r->rerun && write_ahead(r, &t, ts, err) < 0) return -1;
+    failpoint_hit("runner.after_offsets");
+    if (run_batch(r, &t, ts, err) < 0) return -1;
+    failpoint_hit("runner.before_commit");
+    if (commit_batch(r, &t, err) < 0) return -1;
+    t.ran = 1;
+    *outcome = RUNNER_RAN;
+    note_caught_up(r, &t);
+    r->status = "Waiting for data to arrive";
+    finish_report(r, &t, mono0);
+    return 0;
+}

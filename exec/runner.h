@@ -1,0 +1,103 @@
+/* The micro-batch runner: Spark's MicroBatchExecution for one query.
+ *
+ * It owns the offset/commit protocol (reference §3.6-3.7, SPEC §3):
+ *   1. ask each source for its latest offset within the read limit;
+ *   2. if there is new data, or a no-data batch is due (the watermark moved
+ *      past what stateful operators last evicted by), write offsets/N
+ *      (batchWatermarkMs, batchTimestampMs, the pinned settings, one end
+ *      offset per source) — the write-ahead record of batch N;
+ *   3. run batch N over (start, end] through the physical plan on the task
+ *      pool (stateful operators load state version N, commit N+1);
+ *   4. hand the output to the sink (idempotent per batch id);
+ *   5. compute the next watermark and write commits/N.
+ * On open it recovers: an uncommitted last batch is re-run over exactly its
+ * logged offsets with its logged batchTimestampMs (so current_timestamp()
+ * repeats), against state version N.
+ *
+ * One trigger at a time, on the caller's thread (the query's driver thread
+ * in the query manager, which owns scheduling, stop and await). */
+#ifndef SL_RUNNER_H
+#define SL_RUNNER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/sl_error.h"
+#include "connectors/sink.h"
+#include "connectors/source.h"
+#include "exec/op.h"
+#include "exec/pool.h"
+#include "exec/stage.h"
+
+typedef struct runner runner_t;
+
+/* One INPUT leaf of the plan: a source (by index) or a static producer. */
+typedef struct runner_input {
+    const exec_pnode_t *leaf;
+    int source;              /* >= 0: index into sources; -1: static */
+    exec_produce_fn produce; /* static inputs */
+    void *arg;
+} runner_input_t;
+
+typedef struct runner_spec {
+    const char *name;              /* query name (progress "name") */
+    const char *checkpoint;        /* checkpoint directory */
+    const exec_pnode_t *root;      /* numbered physical plan */
+    int ninputs;
+    const runner_input_t *inputs;
+    int nsources;
+    source_t **sources;
+    sink_t *sink;
+    int nwatermarks;               /* WATERMARK nodes and their delays */
+    exec_pnode_t *const *watermarks;
+    const int64_t *wm_delays;
+    int nstateful;                 /* stateful nodes by op id */
+    exec_pnode_t *const *stateful;
+    exec_mode_t mode;
+    int npartitions;               /* shuffle partitions (pinned at the first run) */
+    const char *state_provider;    /* "memory" | "rocksdb" (pinned) */
+    const char *watermark_policy;  /* "min" | "max" (pinned) */
+    source_limit_t limit;          /* ONCE: everything available */
+    int min_batches_to_retain;     /* log retention (Spark's default 100) */
+    exec_pool_t *pool;
+    const atomic_int *cancel;      /* set to abandon a running batch (stop / shutdown) */
+} runner_spec_t;
+
+/* What a trigger did. */
+typedef enum {
+    RUNNER_IDLE = 0,   /* no new data and no batch due */
+    RUNNER_RAN = 1     /* ran (or re-ran) a batch */
+} runner_outcome_t;
+
+/* Opens the checkpoint, checks the pinned settings against the spec, and
+ * recovers the position (the first trigger re-runs an uncommitted batch). */
+runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err);
+void runner_close(runner_t *r);
+/* The query id (stable across restarts) and this run's id (new per open). */
+const char *runner_query_id(const runner_t *r);
+const char *runner_run_id(const runner_t *r);
+/* Runs one trigger. On error the query must stop (FAILED); nothing past the
+ * last commit is lost or duplicated. */
+int runner_trigger(runner_t *r, runner_outcome_t *outcome, sl_error_t *err);
+/* AVAILABLE NOW: fixes every source's end point now. */
+int runner_prepare_available_now(runner_t *r, sl_error_t *err);
+/* True when the last trigger's end offsets equal what the sources had
+ * available and no no-data batch is due (processAllAvailable's condition). */
+int runner_caught_up(const runner_t *r);
+/* Id of the next batch to run; the last committed one is this - 1. */
+int64_t runner_next_batch(const runner_t *r);
+/* Watermark (ms) the next batch will use; 0 before it first advances. */
+int64_t runner_watermark(const runner_t *r);
+int runner_has_watermark(const runner_t *r);
+/* The last trigger's StreamingQueryProgress as compact JSON (NULL before
+ * the first trigger that reports), valid until the next trigger; and
+ * whether the last trigger produced a new report (idle triggers report at
+ * most every 10 s, as Spark). */
+const char *runner_last_progress(const runner_t *r, int *is_new);
+/* StreamingQueryStatus pieces of the current state. */
+const char *runner_status_message(const runner_t *r);
+int runner_data_available(const runner_t *r);
+
+#endif

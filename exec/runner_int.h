@@ -1,0 +1,61 @@
+/* Internals of the micro-batch runner shared by runner.c (the protocol) and
+ * runner_progress.c (StreamingQueryProgress). */
+#ifndef SL_RUNNER_INT_H
+#define SL_RUNNER_INT_H
+
+#include "exec/runner.h"
+#include "state/checkpoint.h"
+
+/* Durations of the phases of one trigger (ms), Spark's durationMs keys. */
+typedef struct runner_durations {
+    int64_t latest_offset, wal_commit, get_batch, query_planning, add_batch, commit_offsets;
+    int64_t trigger_execution;
+    int ran_wal, ran_batch;       /* which phases happened */
+} runner_durations_t;
+
+/* What one trigger saw, for its progress report. */
+typedef struct runner_trigger_info {
+    int64_t start_ms;             /* trigger start (wall clock) */
+    int64_t batch_id;
+    int ran;                      /* a batch executed */
+    const char **start;           /* per source offsets (NULL = none) */
+    const char **end;
+    const char **latest;
+    int64_t *rows;                /* per source input rows */
+    int64_t total_rows;
+    int64_t output_rows;          /* sink numOutputRows */
+    int64_t batch_wm_ms;          /* watermark the batch used */
+    op_metrics_t *metrics;        /* per node id, of the batch (NULL when idle) */
+    runner_durations_t d;
+} runner_trigger_info_t;
+
+struct runner {
+    runner_spec_t spec;
+    sl_arena_t *arena;            /* lives with the runner */
+    sl_arena_t *trigger_arena;    /* reset at each trigger */
+    ckpt_t *ckpt;
+    char run_id[37];
+    int64_t next_batch;
+    int rerun;                    /* the next trigger re-runs next_batch over rerun_end */
+    const char **rerun_end;
+    int64_t rerun_ts;
+    const char **committed;       /* per source: end of the last committed batch, or NULL */
+    int64_t watermark_ms;         /* batchWatermarkMs of the next batch */
+    int64_t prev_batch_wm;        /* watermark of the last executed batch (late-row filter) */
+    int64_t evicted_wm;           /* watermark stateful operators last evicted by, -1 none */
+    int64_t *node_wm;             /* per WATERMARK node */
+    int caught_up;
+    int data_available;
+    const char *status;           /* StreamingQueryStatus message */
+    int64_t last_trigger_start;   /* wall ms of the previous trigger, 0 = none */
+    int64_t last_idle_report;     /* wall ms of the last idle progress report */
+    op_metrics_t *last_metrics;   /* of the last executed batch (idle reports reuse them) */
+    int last_nnodes;
+    sl_buf_t progress;            /* last report (compact JSON) */
+    int progress_new;
+};
+
+/* Builds the trigger's StreamingQueryProgress into r->progress. */
+void runner_progress_build(runner_t *r, const runner_trigger_info_t *t);
+
+#endif

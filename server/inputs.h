@@ -1,0 +1,17 @@
+/* Producers for the INPUT leaves of a physical plan that are not streams:
+ * static tables (SQLite or csv/json files, re-read at every execution so a
+ * stream-static join sees a table's changes from the next micro-batch on),
+ * memory sink tables and constant rows. Used by ad-hoc SELECT and by the
+ * micro-batch runner alike. */
+#ifndef SL_INPUTS_H
+#define SL_INPUTS_H
+
+#include "exec/stage.h"
+#include "planner/physical.h"
+#include "server/server.h"
+
+/* Fills `out` (allocated in a) with one exec_input_t per non-stream input
+ * of `p`; returns the count. Stream inputs are left to the caller. */
+int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_input_t **out);
+
+#endif

@@ -1,0 +1,191 @@
+/* INSERT and DELETE on static tables kept in the catalog. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "exec/expr.h"
+#include "exec/stage.h"
+#include "planner/bind_from.h"
+#include "planner/physical.h"
+#include "server/catalog.h"
+#include "server/inputs.h"
+#include "server/objects.h"
+#include "server/stmt_int.h"
+#include "server/table_store.h"
+
+/* The catalog-stored table `id` names, or an error saying why it cannot be changed. */
+static int writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *verb,
+                          plan_relation_t *rel, sl_error_t *err)
+{
+    int found = obj_lookup(ctx->srv->cat, id->name, ctx->arena, rel, err);
+    if (found < 0) return bind_error_at(err, id->pos);
+    cat_entry_t e;
+    if (found == 0 && cat_lookup(ctx->srv->cat, id->name, ctx->arena, &e))
+        return stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "cannot %s query \"%s\"", verb,
+                             id->name);
+    if (found == 0)
+        return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                             id->name);
+    if (rel->kind == PLAN_REL_STREAM) {
+        stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "cannot %s stream \"%s\"", verb, id->name);
+        return sl_error_hint(err, "Streams are read from their source; only tables take rows.");
+    }
+    if (rel->connector) {
+        stmt_error_at(err, id->pos, SL_ERR_FEATURE_NOT_SUPPORTED,
+                      "cannot %s table \"%s\": it is read from %s files", verb, id->name,
+                      rel->connector->name);
+        return sl_error_hint(err, "Change the files at its path instead.");
+    }
+    return 0;
+}
+
+int bind_error_at(sl_error_t *err, int pos)
+{
+    if (!err->position) err->position = pos + 1;
+    return -1;
+}
+
+/* target[i] = the table column the i-th value goes to. */
+static int insert_targets(stmt_ctx_t *ctx, const ast_insert_t *ins, const plan_relation_t *rel,
+                          int **target, sl_error_t *err)
+{
+    int n = ins->columns.n ? ins->columns.n : rel->ncols;
+    *target = SL_NEW_ARRAY(ctx->arena, int, n > 0 ? n : 1);
+    for (int i = 0; i < n; i++) {
+        if (!ins->columns.n) {
+            (*target)[i] = i;
+            continue;
+        }
+        const ast_ident_t *c = ins->columns.items[i];
+        int col = plan_relation_column(rel, c->name);
+        if (col < 0)
+            return stmt_error_at(err, c->pos, SL_ERR_UNDEFINED_COLUMN,
+                                 "column \"%s\" of relation \"%s\" does not exist", c->name, rel->name);
+        for (int j = 0; j < i; j++)
+            if ((*target)[j] == col)
+                return stmt_error_at(err, c->pos, SL_ERR_DUPLICATE_COLUMN,
+                                     "column \"%s\" specified more than once", c->name);
+        (*target)[i] = col;
+    }
+    return n;
+}
+
+/* A PROJECT converting the query's columns into the table's (missing ones NULL). */
+static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan_relation_t *rel,
+                                     const int *target, int ntarget, int pos, sl_error_t *err)
+{
+    exec_expr_t **exprs = SL_NEW_ARRAY(ctx->arena, exec_expr_t *, rel->ncols);
+    for (int c = 0; c < rel->ncols; c++) {
+        exec_value_t null = exec_value_null(rel->col_types[c]);
+        exprs[c] = exec_expr_const(ctx->arena, &null);
+    }
+    for (int i = 0; i < ntarget; i++) {
+        int c = target[i];
+        exec_expr_t *src = exec_expr_column(ctx->arena, i, q->cols[i].type, q->cols[i].name);
+        if (!(exprs[c] = exec_expr_coerce(ctx->arena, src, rel->col_types[c], err))) {
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                         "column \"%s\" is of type %s but expression is of type %s", rel->col_names[c],
+                         exec_type_pg_name(rel->col_types[c]), exec_type_pg_name(q->cols[i].type));
+            sl_error_hint(err, "You will need to rewrite or cast the expression.");
+            bind_error_at(err, pos);
+            return NULL;
+        }
+    }
+    return plan_project(ctx->arena, q, exprs, (const char **)rel->col_names, rel->ncols);
+}
+
+static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t *lp, int64_t *count,
+                       sl_error_t *err)
+{
+    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,
+                          .mode = EXEC_MODE_COMPLETE};
+    plan_physical_t *p = plan_physical(ctx->arena, lp, &o, err);
+    if (!p) return -1;
+    exec_result_t r;
+    if (stmt_run_plan(ctx, p, &r, err) < 0) return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < r.nbatches; i++) rc = tstore_insert(ctx->srv->tstore, rel, r.batches[i], err);
+    *count = r.nrows;
+    exec_result_free(&r);
+    return rc;
+}
+
+STMT_HANDLER(stmt_insert)
+{
+    const ast_insert_t *ins = &stmt->insert;
+    plan_relation_t rel;
+    if (writable_table(ctx, ins->table, "insert into", &rel, err) < 0) return -1;
+    int *target;
+    int ntarget = insert_targets(ctx, ins, &rel, &target, err);
+    if (ntarget < 0) return -1;
+    plan_catalog_t cat;
+    obj_plan_catalog(ctx->srv, &cat);
+    plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql, .nparams = ctx->nparams,
+                     .params = ctx->params};
+    plan_node_t *q = plan_bind(&pc, ins->query, err);
+    if (!q) return -1;
+    int nv = plan_visible_columns(q);
+    if (nv != ntarget)
+        return stmt_error_at(err, ins->query->pos, SL_ERR_SYNTAX_ERROR, "INSERT has %s expressions than target columns",
+                             nv > ntarget ? "more" : "fewer");
+    if (nv != q->ncols) q = plan_project_visible(ctx->arena, q);
+    q = to_table_columns(ctx, q, &rel, target, ntarget, ins->query->pos, err);
+    if (!q) return -1;
+    int64_t n = 0;
+    if (!ctx->describe_only) {
+        if (insert_rows(ctx, &rel, q, &n, err) < 0) return -1;
+        if (n > 0) cat_touch(ctx->srv->cat, rel.name, err);
+    }
+    snprintf(res->tag, sizeof res->tag, "INSERT 0 %lld", (long long)n);
+    res->kind = SESS_RES_COMMAND;
+    return 0;
+}
+
+typedef struct delete_scan {
+    stmt_ctx_t *ctx;
+    exec_prog_t *pred;       /* NULL: every row */
+    int rowid_col;
+    int64_t *ids;
+    int64_t n, cap;
+} delete_scan_t;
+
+static int collect_deleted(void *arg, exec_batch_t *b, sl_error_t *err)
+{
+    delete_scan_t *d = arg;
+    exec_ctx_t ectx = {.arena = d->ctx->arena, .cancel = d->ctx->cancel};
+    if (d->pred && exec_prog_filter(d->pred, &ectx, b, err) < 0) return -1;
+    for (uint32_t k = 0; k < exec_batch_count(b); k++) {
+        if (d->n == d->cap) {
+            int64_t cap = d->cap ? d->cap * 2 : 256;
+            d->ids = sl_arena_realloc(d->ctx->arena, d->ids, sizeof *d->ids * (size_t)d->cap,
+                                      sizeof *d->ids * (size_t)cap);
+            d->cap = cap;
+        }
+        d->ids[d->n++] = EXEC_VEC_AT(&b->cols[d->rowid_col], int64_t, exec_batch_row(b, k));
+    }
+    return 0;
+}
+
+STMT_HANDLER(stmt_delete)
+{
+    const ast_delete_t *del = &stmt->del;
+    plan_relation_t rel;
+    if (writable_table(ctx, del->table, "delete from", &rel, err) < 0) return -1;
+    delete_scan_t d = {.ctx = ctx, .rowid_col = rel.ncols};
+    if (del->where) {
+        plan_catalog_t cat;
+        obj_plan_catalog(ctx->srv, &cat);
+        plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql,
+                         .nparams = ctx->nparams, .params = ctx->params};
+        exec_expr_t *w = plan_bind_condition(&pc, &rel, del->where, "WHERE", err);
+        if (!w || !(d.pred = exec_expr_compile(ctx->arena, w, err))) return -1;
+    }
+    if (!ctx->describe_only) {
+        if (tstore_scan(ctx->srv->tstore, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0) return -1;
+        if (d.n && tstore_delete(ctx->srv->tstore, rel.name, d.ids, d.n, err) < 0) return -1;
+        if (d.n) cat_touch(ctx->srv->cat, rel.name, err);
+    }
+    snprintf(res->tag, sizeof res->tag, "DELETE %lld", (long long)d.n);
+    res->kind = SESS_RES_COMMAND;
+    return 0;
+}
