@@ -1,0 +1,467 @@
+/* Shared internals of the join, dedup, sort and limit operators (see
+ * op_join_util.h): row gathering, the join pair emitter, the build-side hash
+ * table, the byte-key set, event times and state-store plumbing. */
+#include "exec/op_join_util.h"
+
+#include <string.h>
+
+#include "common/hash.h"
+#include "exec/op_exchange.h"
+#include "exec/row.h"
+#include "exec/stage.h"
+
+/* ---- gathering ---------------------------------------------------------- */
+
+static bool vec_null(const exec_vec_t *v, uint32_t row)
+{
+    return v->type.id == EXEC_TYPE_NULL || exec_vec_is_null(v, row);
+}
+
+#define GATHER_FIXED(T)                                                               \
+    do {                                                                              \
+        const T *s_ = src;                                                            \
+        T *d_ = dst;                                                                  \
+        for (uint32_t i = 0; i < n; i++) {                                            \
+            uint32_t r_ = rows[i];                                                    \
+            if (r_ == OP_JOIN_NO_ROW) memset(&d_[i], 0, sizeof(T));                   \
+            else d_[i] = s_[r_];                                                      \
+        }                                                                             \
+    } while (0)
+
+/* Cells of width w (not NULL rows: zeroed). */
+static void gather_cells(void *dst, const void *src, size_t w, const uint32_t *rows, uint32_t n)
+{
+    switch (w) {
+    case 1: GATHER_FIXED(uint8_t); break;
+    case 4: GATHER_FIXED(uint32_t); break;
+    case 8: GATHER_FIXED(uint64_t); break;
+    case 16: GATHER_FIXED(exec_str_t); break; /* any 16-byte cell */
+    default:
+        for (uint32_t i = 0; i < n; i++) {
+            char *d = (char *)dst + (size_t)i * w;
+            if (rows[i] == OP_JOIN_NO_ROW) memset(d, 0, w);
+            else memcpy(d, (const char *)src + (size_t)rows[i] * w, w);
+        }
+    }
+}
+
+static exec_vec_t all_null_vec(sl_arena_t *a, exec_type_t t, uint32_t n)
+{
+    exec_vec_t v = exec_vec_new(a, t, n);
+    size_t w = exec_type_width(t);
+    if (w) memset(v.data, 0, w * (n ? n : 1));
+    v.nulls = sl_alloc(a, n ? n : 1);
+    memset(v.nulls, 1, n ? n : 1);
+    return v;
+}
+
+/* The gathered null map, or NULL when no gathered row is NULL. */
+static uint8_t *gather_nulls(sl_arena_t *a, const exec_vec_t *src, const uint32_t *rows, uint32_t n)
+{
+    uint8_t *nulls = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t isnull = rows[i] == OP_JOIN_NO_ROW || (src->nulls && src->nulls[rows[i]]);
+        if (isnull && !nulls) nulls = sl_alloc0(a, n ? n : 1);
+        if (nulls) nulls[i] = isnull;
+    }
+    return nulls;
+}
+
+exec_vec_t op_join_gather_vec(sl_arena_t *a, exec_type_t t, const exec_vec_t *src,
+                              const uint32_t *rows, uint32_t n)
+{
+    if (!src || t.id == EXEC_TYPE_NULL) return all_null_vec(a, t, n);
+    exec_vec_t v = {.type = t};
+    size_t w = exec_type_width(t);
+    if (w) {
+        v.data = sl_alloc(a, w * (n ? n : 1));
+        gather_cells(v.data, src->data, w, rows, n);
+    }
+    v.nulls = gather_nulls(a, src, rows, n);
+    if (t.id == EXEC_TYPE_STRUCT) {
+        v.children = SL_NEW_ARRAY(a, exec_vec_t, t.nfields ? t.nfields : 1);
+        for (int f = 0; f < t.nfields; f++)
+            v.children[f] = op_join_gather_vec(a, t.fields[f].type, &src->children[f], rows, n);
+    }
+    return v;
+}
+
+static const void *cell_at(const exec_vec_t *v, uint32_t row)
+{
+    return (const char *)v->data + (size_t)row * exec_type_width(v->type);
+}
+
+bool op_join_cells_equal(const exec_vec_t *x, uint32_t rx, const exec_vec_t *y, uint32_t ry)
+{
+    bool nx = vec_null(x, rx), ny = vec_null(y, ry);
+    if (nx || ny) return nx && ny;
+    if (x->type.id != EXEC_TYPE_STRUCT) return exec_cell_equal(x->type, cell_at(x, rx), cell_at(y, ry));
+    for (int f = 0; f < x->type.nfields; f++)
+        if (!op_join_cells_equal(&x->children[f], rx, &y->children[f], ry)) return false;
+    return true;
+}
+
+bool op_join_any_null(const exec_batch_t *b, uint32_t row, const int *cols, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (vec_null(&b->cols[cols[i]], row)) return true;
+    return false;
+}
+
+exec_batch_t *op_join_copy_batch(sl_arena_t *a, const exec_batch_t *b)
+{
+    exec_type_t types[b->ncols > 0 ? b->ncols : 1];
+    for (int c = 0; c < b->ncols; c++) types[c] = b->cols[c].type;
+    exec_builder_t bld;
+    exec_builder_init(&bld, a, b->ncols, types, exec_batch_count(b));
+    exec_builder_append_batch(&bld, b);
+    return exec_builder_finish(&bld);
+}
+
+/* ---- join output -------------------------------------------------------- */
+
+void op_join_emit_init(op_join_emit_t *e, op_t *op, const exec_prog_t *residual, int a_is_left,
+                       int a_ncols, const exec_type_t *a_types, int b_ncols,
+                       const exec_type_t *b_types)
+{
+    memset(e, 0, sizeof *e);
+    e->op = op;
+    e->residual = residual;
+    e->a_is_left = a_is_left;
+    e->a_ncols = a_ncols;
+    e->a_types = a_types;
+    e->b_ncols = b_ncols;
+    e->b_types = b_types;
+    e->arows = SL_NEW_ARRAY(op->ctx->arena, uint32_t, EXEC_BATCH_ROWS);
+    e->brows = SL_NEW_ARRAY(op->ctx->arena, uint32_t, EXEC_BATCH_ROWS);
+    e->arena = op->ctx->ectx->arena;
+}
+
+/* The pending pairs as an output batch (no selection). */
+static exec_batch_t *pairs_batch(op_join_emit_t *e)
+{
+    sl_arena_t *a = e->arena;
+    exec_batch_t *out = SL_NEW(a, exec_batch_t);
+    out->ncols = e->a_ncols + e->b_ncols;
+    out->cols = SL_NEW_ARRAY(a, exec_vec_t, out->ncols > 0 ? out->ncols : 1);
+    out->nrows = e->n;
+    out->arena = a;
+    int aoff = e->a_is_left ? 0 : e->b_ncols, boff = e->a_is_left ? e->a_ncols : 0;
+    for (int c = 0; c < e->a_ncols; c++)
+        out->cols[aoff + c] = op_join_gather_vec(a, e->a_types[c], e->a ? &e->a->cols[c] : NULL,
+                                                 e->arows, e->n);
+    for (int c = 0; c < e->b_ncols; c++)
+        out->cols[boff + c] = op_join_gather_vec(a, e->b_types[c], e->b ? &e->b->cols[c] : NULL,
+                                                 e->brows, e->n);
+    return out;
+}
+
+static void mark_matches(op_join_emit_t *e, const exec_batch_t *out)
+{
+    uint32_t n = exec_batch_count(out);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = exec_batch_row(out, k);
+        if (e->a_matched && e->arows[i] != OP_JOIN_NO_ROW) e->a_matched[e->arows[i]] = 1;
+        if (e->b_matched && e->brows[i] != OP_JOIN_NO_ROW) e->b_matched[e->brows[i]] = 1;
+    }
+}
+
+static int flush_pairs(op_join_emit_t *e, int joined, sl_error_t *err)
+{
+    if (e->n == 0) return 0;
+    exec_batch_t *out = pairs_batch(e);
+    if (joined && e->residual && exec_prog_filter(e->residual, e->op->ctx->ectx, out, err) < 0)
+        return -1;
+    if (joined) mark_matches(e, out);
+    e->n = 0;
+    int rc = op_emit(e->op, out, err);
+    if (e->reset_after_emit) sl_arena_reset(e->arena);
+    return rc;
+}
+
+int op_join_emit_flush(op_join_emit_t *e, sl_error_t *err)
+{
+    return flush_pairs(e, 1, err);
+}
+
+int op_join_emit_pair(op_join_emit_t *e, uint32_t arow, uint32_t brow, sl_error_t *err)
+{
+    e->arows[e->n] = arow;
+    e->brows[e->n] = brow;
+    if (++e->n == EXEC_BATCH_ROWS) return flush_pairs(e, 1, err);
+    return 0;
+}
+
+int op_join_emit_outer(op_join_emit_t *e, int side_b, const uint32_t *rows, uint32_t n,
+                       sl_error_t *err)
+{
+    if (flush_pairs(e, 1, err) < 0) return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        e->arows[e->n] = side_b ? OP_JOIN_NO_ROW : rows[i];
+        e->brows[e->n] = side_b ? rows[i] : OP_JOIN_NO_ROW;
+        if (++e->n == EXEC_BATCH_ROWS && flush_pairs(e, 0, err) < 0) return -1;
+    }
+    return flush_pairs(e, 0, err);
+}
+
+int op_join_emit_unmatched(op_join_emit_t *e, int side_b, const exec_batch_t *b,
+                           const uint8_t *matched, sl_arena_t *a, sl_error_t *err)
+{
+    uint32_t n = exec_batch_count(b), m = 0;
+    uint32_t *rows = sl_alloc(a, sizeof *rows * (n ? n : 1));
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t row = exec_batch_row(b, k);
+        if (!matched[row]) rows[m++] = row;
+    }
+    return op_join_emit_outer(e, side_b, rows, m, err);
+}
+
+/* ---- hash table --------------------------------------------------------- */
+
+void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, const int *keys,
+                      int nkeys)
+{
+    uint32_t n = b->nrows, nb = 16;
+    while (nb < 2 * (uint64_t)n && nb < (UINT32_C(1) << 31)) nb *= 2;
+    ht->mask = nb - 1;
+    ht->heads = SL_NEW_ARRAY(a, uint32_t, nb);
+    ht->next = SL_NEW_ARRAY(a, uint32_t, n ? n : 1);
+    ht->hashes = SL_NEW_ARRAY(a, uint64_t, n ? n : 1);
+    exec_hash_rows(b, keys, nkeys, ht->hashes);
+    for (uint32_t r = n; r-- > 0;) {
+        if (op_join_any_null(b, r, keys, nkeys)) continue;
+        uint32_t bucket = (uint32_t)(ht->hashes[r] & ht->mask);
+        ht->next[r] = ht->heads[bucket];
+        ht->heads[bucket] = r + 1;
+    }
+}
+
+/* ---- byte-key set ------------------------------------------------------- */
+
+void op_join_kset_init(op_join_kset_t *s, sl_arena_t *a)
+{
+    s->arena = a;
+    s->mask = 63;
+    s->n = 0;
+    s->slots = SL_NEW_ARRAY(a, op_join_kslot_t, s->mask + 1);
+}
+
+static void kset_place(op_join_kslot_t *slots, uint32_t mask, op_join_kslot_t k)
+{
+    uint32_t i = (uint32_t)k.hash & mask;
+    while (slots[i].key) i = (i + 1) & mask;
+    slots[i] = k;
+}
+
+static void kset_grow(op_join_kset_t *s)
+{
+    uint32_t mask = s->mask * 2 + 1;
+    op_join_kslot_t *slots = SL_NEW_ARRAY(s->arena, op_join_kslot_t, (size_t)mask + 1);
+    for (uint32_t i = 0; i <= s->mask; i++)
+        if (s->slots[i].key) kset_place(slots, mask, s->slots[i]);
+    s->slots = slots;
+    s->mask = mask;
+}
+
+int op_join_kset_add(op_join_kset_t *s, const void *key, size_t len)
+{
+    uint64_t h = sl_hash_bytes(key, len, SL_HASH_SEED);
+    uint32_t i = (uint32_t)h & s->mask;
+    for (; s->slots[i].key; i = (i + 1) & s->mask) {
+        const op_join_kslot_t *k = &s->slots[i];
+        if (k->hash == h && k->len == len && !memcmp(k->key, key, len)) return 0;
+    }
+    uint8_t *copy = sl_alloc(s->arena, len ? len : 1);
+    if (len) memcpy(copy, key, len);
+    s->slots[i] = (op_join_kslot_t){h, copy, (uint32_t)len};
+    if (++s->n * 2 > s->mask + 1) kset_grow(s);
+    return 1;
+}
+
+/* ---- event time --------------------------------------------------------- */
+
+int op_join_time_field(exec_type_t t)
+{
+    if (t.id == EXEC_TYPE_TIMESTAMP) return -1;
+    if (t.id != EXEC_TYPE_STRUCT) return -2;
+    int f = exec_type_field_index(t, "end");
+    return f >= 0 && t.fields[f].type.id == EXEC_TYPE_TIMESTAMP ? f : -2;
+}
+
+bool op_join_event_time(const exec_vec_t *v, int field, uint32_t row, int64_t *us)
+{
+    if (vec_null(v, row)) return false;
+    if (field >= 0) {
+        v = &v->children[field];
+        if (vec_null(v, row)) return false;
+    }
+    *us = EXEC_VEC_AT(v, int64_t, row);
+    return true;
+}
+
+/* ---- state stores ------------------------------------------------------- */
+
+char *op_join_schema_text(sl_arena_t *a, const exec_pnode_t *node, const int *cols, int n)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    if (!cols) n = node->ncols;
+    for (int i = 0; i < n; i++) {
+        int c = cols ? cols[i] : i;
+        sl_buf_printf(&b, "%s%s ", i ? ", " : "", node->names[c]);
+        exec_type_format(node->types[c], &b);
+    }
+    char *s = sl_strdup(a, b.data ? b.data : "");
+    sl_buf_free(&b);
+    return s;
+}
+
+store_t *op_join_store_open(op_t *op, const char *name, const char *key_schema,
+                            const char *value_schema, sl_error_t *err)
+{
+    const op_ctx_t *ctx = op->ctx;
+    int opid = op->node->op_id;
+    if (ctx->partition == 0 &&
+        store_schema_check(ctx->state_dir, opid, name, key_schema, value_schema, err) < 0)
+        return NULL;
+    store_options_t opt = {.provider = ctx->state_provider};
+    store_t *s = store_open(ctx->state_dir, opid, ctx->partition, name, &opt, err);
+    if (!s) return NULL;
+    if (store_load(s, ctx->batch_id, err) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    op->metrics->num_state_store_instances++;
+    return s;
+}
+
+static void add_custom(op_metrics_t *om, const store_metrics_t *m)
+{
+    for (int i = 0; i < m->ncustom; i++) {
+        int64_t prev = 0;
+        for (int j = 0; j < om->ncustom; j++)
+            if (!strcmp(om->custom_names[j], m->custom[i].name)) prev = om->custom_values[j];
+        op_metric_set(om, m->custom[i].name, prev + m->custom[i].value);
+    }
+}
+
+int op_join_store_commit(op_t *op, store_t *const *stores, int n, int nrows, sl_error_t *err)
+{
+    op_metrics_t *om = op->metrics;
+    for (int i = 0; i < n; i++) {
+        if (store_commit(stores[i], err) < 0 || store_maintenance(stores[i], err) < 0) return -1;
+        store_metrics_t m;
+        store_metrics(stores[i], &m);
+        if (i < nrows) {
+            om->num_rows_total += m.num_keys;
+            om->num_rows_updated += m.num_rows_updated;
+            om->num_rows_removed += m.num_rows_removed;
+        }
+        om->memory_used_bytes += m.memory_used_bytes;
+        om->all_updates_time_ms += m.all_updates_time_ms;
+        om->all_removals_time_ms += m.all_removals_time_ms;
+        om->commit_time_ms += m.commit_time_ms;
+        add_custom(om, &m);
+    }
+    return 0;
+}
+
+void op_join_put_be64(sl_buf_t *b, uint64_t v)
+{
+    sl_buf_put_u64be(b, v);
+}
+
+uint64_t op_join_get_be64(const void *p)
+{
+    const unsigned char *c = p;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | c[i];
+    return v;
+}
+
+/* ---- join planning and setup ------------------------------------------- */
+
+exec_pnode_t *op_join_node(sl_arena_t *a, const op_ops_t *ops, exec_pnode_t *probe,
+                           exec_pnode_t *build, int probe_is_left, void *config)
+{
+    exec_pnode_t *l = probe_is_left ? probe : build, *r = probe_is_left ? build : probe;
+    exec_pnode_t *n = exec_pnode_new(a, ops, l->ncols + r->ncols, config);
+    for (int i = 0; i < n->ncols; i++) {
+        const exec_pnode_t *src = i < l->ncols ? l : r;
+        int c = i < l->ncols ? i : i - l->ncols;
+        n->names[i] = sl_strdup(a, src->names[c]);
+        n->types[i] = src->types[c];
+    }
+    n->nchildren = 2;
+    n->children[0] = probe;
+    n->children[1] = build;
+    return n;
+}
+
+int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out,
+                         sl_error_t *err)
+{
+    *out = NULL;
+    if (!e) return 0;
+    if (e->type.id != EXEC_TYPE_BOOLEAN && e->type.id != EXEC_TYPE_NULL)
+        return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                            "argument of JOIN/ON must be type boolean, not type %s",
+                            exec_type_pg_name(e->type));
+    *out = exec_expr_compile(a, e, err);
+    return *out ? 0 : -1;
+}
+
+int op_join_check_keys(const exec_pnode_t *l, const int *lk, const exec_pnode_t *r,
+                       const int *rk, int n, sl_error_t *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (lk[i] < 0 || lk[i] >= l->ncols || rk[i] < 0 || rk[i] >= r->ncols)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                                "join key %d names no column", i + 1);
+        if (!exec_type_equal(l->types[lk[i]], r->types[rk[i]]))
+            return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                                "join key %s (%s) and %s (%s) differ in type", l->names[lk[i]],
+                                exec_type_pg_name(l->types[lk[i]]), r->names[rk[i]],
+                                exec_type_pg_name(r->types[rk[i]]));
+    }
+    return 0;
+}
+
+int *op_join_copy_ints(sl_arena_t *a, const int *v, int n)
+{
+    int *c = SL_NEW_ARRAY(a, int, n > 0 ? n : 1);
+    if (n > 0) memcpy(c, v, sizeof *c * (size_t)n);
+    return c;
+}
+
+bool op_join_is_broadcast(const exec_pnode_t *n)
+{
+    return op_is_exchange(n) && ((const op_exchange_config_t *)n->config)->broadcast;
+}
+
+bool op_join_is_gather(const exec_pnode_t *n)
+{
+    return op_is_exchange(n) && !op_join_is_broadcast(n) &&
+           ((const op_exchange_config_t *)n->config)->npartitions == 1;
+}
+
+exec_batch_t *op_join_broadcast_rows(op_t *op, const exec_pnode_t *exchange)
+{
+    exec_batch_t **bs;
+    int nb = exec_broadcast_batches(op, exchange, &bs);
+    if (nb == 1 && !bs[0]->sel) return bs[0];
+    exec_builder_t bld;
+    uint32_t total = 0;
+    for (int i = 0; i < nb; i++) total += exec_batch_count(bs[i]);
+    exec_builder_init(&bld, op->ctx->arena, exchange->ncols, exchange->types, total);
+    for (int i = 0; i < nb; i++) exec_builder_append_batch(&bld, bs[i]);
+    return exec_builder_finish(&bld);
+}
+
+void op_join_explain_keys(sl_buf_t *out, const exec_pnode_t *l, const int *lk,
+                          const exec_pnode_t *r, const int *rk, int n)
+{
+    sl_buf_puts(out, " (");
+    for (int i = 0; i < n; i++)
+        sl_buf_printf(out, "%s%s = %s", i ? ", " : "", l->names[lk[i]], r->names[rk[i]]);
+    sl_buf_putc(out, ')');
+}
