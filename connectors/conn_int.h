@@ -166,11 +166,12 @@ int sink_console_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_erro
 int sink_console_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
                           const conn_kv_t *opts, int nopts, sl_error_t *err);
 int sink_memory_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
-int sink_memory_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
-                         const conn_kv_t *opts, int nopts, sl_error_t *err);
 int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
 int sink_file_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
                        const conn_kv_t *opts, int nopts, sl_error_t *err);
+
+/* A deep copy of a type (struct field names and nested fields) in `a`. */
+exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t);
 
 /* Column `name` of a stream with the given type: its index, -1 when the
  * stream does not declare it; 42804 when declared with another type. */

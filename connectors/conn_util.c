@@ -340,6 +340,18 @@ int64_t conn_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t)
+{
+    if (t.id != EXEC_TYPE_STRUCT) return t;
+    exec_field_t *f = SL_NEW_ARRAY(a, exec_field_t, t.nfields ? t.nfields : 1);
+    for (int i = 0; i < t.nfields; i++) {
+        f[i].name = sl_strdup(a, t.fields[i].name);
+        f[i].type = conn_type_copy(a, t.fields[i].type);
+    }
+    t.fields = f;
+    return t;
+}
+
 /* ---- columns ---------------------------------------------------------------- */
 
 int conn_stream_column(const plan_relation_t *rel, const char *name, exec_type_id_t type,

@@ -50,19 +50,6 @@ int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
     return 0;
 }
 
-/* Deep copy of a type (struct fields) into `a`. */
-static exec_type_t type_copy(sl_arena_t *a, exec_type_t t)
-{
-    if (t.id != EXEC_TYPE_STRUCT) return t;
-    exec_field_t *f = SL_NEW_ARRAY(a, exec_field_t, t.nfields ? t.nfields : 1);
-    for (int i = 0; i < t.nfields; i++) {
-        f[i].name = sl_strdup(a, t.fields[i].name);
-        f[i].type = type_copy(a, t.fields[i].type);
-    }
-    t.fields = f;
-    return t;
-}
-
 /* Finds _corrupt_record and lays out the data columns. */
 static int decoder_columns(format_decoder_t *d, sl_arena_t *a, sl_error_t *err)
 {
@@ -106,7 +93,7 @@ format_decoder_t *format_decoder_new(const format_options_t *o, int ncols,
     d->types = SL_NEW_ARRAY(a, exec_type_t, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) {
         d->names[i] = sl_strdup(a, names[i]);
-        d->types[i] = type_copy(a, types[i]);
+        d->types[i] = conn_type_copy(a, types[i]);
     }
     return decoder_columns(d, a, err) < 0 ? NULL : d;
 }

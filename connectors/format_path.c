@@ -74,7 +74,6 @@ static int manifest_load(const char *meta_dir, sl_arena_t *a, conn_map_t *live, 
     sl_buf_t b = SL_BUF_INIT;
     int rc = 0;
     for (int i = first; i < n && rc == 0; i++) {
-        if (i > first && files[i].id == files[i - 1].id) continue; /* delta beside its compaction */
         char *path = sl_printf(a, "%s/%lld%s", meta_dir, (long long)files[i].id,
                                files[i].compact ? ".compact" : "");
         rc = conn_read_file(path, &b, err);

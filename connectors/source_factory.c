@@ -1,0 +1,58 @@
+/* source_create() and source_validate(): the table of source
+ * implementations by connector name. A new source (Kafka) adds one line to
+ * `impls` and its two functions to conn_int.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "connectors/conn_int.h"
+#include "connectors/validate.h"
+
+static const source_impl_t impls[] = {
+    {"rate", source_rate_create, source_rate_validate},
+    {"file", source_file_create, source_file_validate},
+    {"nexmark", source_nexmark_create, source_nexmark_validate},
+};
+
+static const source_impl_t *impl_find(const plan_relation_t *rel, sl_error_t *err)
+{
+    if (!rel->connector) {
+        sl_error_set(err, SL_ERR_INTERNAL_ERROR, "stream \"%s\" has no connector",
+                     rel->name ? rel->name : "?");
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++)
+        if (!strcasecmp(impls[i].name, rel->connector->name)) return &impls[i];
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the %s source is not available",
+                 rel->connector->name);
+    sl_error_hint(err, "This build reads streams from: rate, file, nexmark.");
+    return NULL;
+}
+
+int source_validate(const plan_relation_t *rel, sl_error_t *err)
+{
+    const source_impl_t *impl = impl_find(rel, err);
+    if (!impl) return -1;
+    int bad;
+    if (conn_check_options(rel->connector, rel->opts, rel->nopts, &bad, err) < 0) return -1;
+    return impl->validate(rel, err);
+}
+
+int source_create(const plan_relation_t *rel, int index, const char *dir, const char *query_name,
+                  sl_arena_t *a, source_t **out, sl_error_t *err)
+{
+    *out = NULL;
+    const source_impl_t *impl = impl_find(rel, err);
+    if (!impl || source_validate(rel, err) < 0) return -1;
+    source_t *s = SL_NEW(a, source_t);
+    s->rel = rel;
+    s->index = index;
+    s->dir = dir ? sl_strdup(a, dir) : NULL;
+    s->query_name = sl_strdup(a, query_name ? query_name : "");
+    s->now_ms = conn_wall_ms;
+    atomic_init(&s->malformed, 0);
+    atomic_init(&s->dropped, 0);
+    if (impl->create(s, a, err) < 0) return -1;
+    *out = s;
+    return 0;
+}
