@@ -1,0 +1,367 @@
+/* Skip list + hash index for the memory state store (see store_map.h).
+ *
+ * Skip list: levels chosen with p = 1/4 (expected 1.33 links per entry),
+ * at most SMAP_MAX_LEVEL. Hash index: open addressing with linear probing,
+ * slots hold the 64-bit hash and the entry, load factor kept under 0.7,
+ * deletion by backward shifting (no tombstones). */
+#include "state/store_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/arena.h"
+
+#define SMAP_MAX_LEVEL 24
+#define SMAP_MIN_SLOTS 64
+
+struct smap_node {
+    uint32_t klen;
+    uint32_t vlen;
+    uint32_t vcap;   /* room for the value where it is now: inline or vext */
+    uint32_t icap;   /* inline room allocated after the key */
+    uint32_t level;  /* number of links in next[] */
+    uint32_t unused;
+    char *vext;      /* value buffer once the value outgrew the inline room */
+    smap_node_t *next[]; /* then: key bytes, inline value room */
+};
+
+typedef struct smap_slot {
+    uint64_t hash;
+    smap_node_t *node; /* NULL = empty */
+} smap_slot_t;
+
+struct smap {
+    smap_node_t *head; /* sentinel with SMAP_MAX_LEVEL links */
+    int level;         /* highest level in use */
+    uint64_t rng;
+    smap_slot_t *slots;
+    size_t mask;       /* slots - 1 */
+    size_t count;
+    size_t mem;        /* bytes allocated */
+    size_t data;       /* key + value bytes */
+    uint64_t mods;
+};
+
+/* ---- keys and hashing ---- */
+
+int smap_keycmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c) return c;
+    return (alen > blen) - (alen < blen);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+static uint64_t key_hash(const void *key, size_t len)
+{
+    const unsigned char *p = key;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (len * 0x100000001b3ULL);
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
+        p += 8;
+        len -= 8;
+    }
+    uint64_t w = 0;
+    if (len) memcpy(&w, p, len);
+    return mix64(h ^ w ^ ((uint64_t)len << 56));
+}
+
+static char *node_key(const smap_node_t *n)
+{
+    return (char *)&n->next[n->level];
+}
+
+static char *node_val(const smap_node_t *n)
+{
+    return n->vext ? n->vext : node_key(n) + n->klen;
+}
+
+const void *smap_key(const smap_node_t *n, size_t *klen)
+{
+    *klen = n->klen;
+    return node_key(n);
+}
+
+const void *smap_value(const smap_node_t *n, size_t *vlen)
+{
+    *vlen = n->vlen;
+    return node_val(n);
+}
+
+static size_t node_size(uint32_t level, size_t klen, size_t vcap)
+{
+    return sizeof(smap_node_t) + sizeof(smap_node_t *) * level + klen + vcap;
+}
+
+/* ---- construction ---- */
+
+static void slots_alloc(smap_t *m, size_t n)
+{
+    m->slots = sl_xcalloc(n, sizeof *m->slots);
+    m->mask = n - 1;
+    m->mem += n * sizeof *m->slots;
+}
+
+smap_t *smap_new(uint64_t seed)
+{
+    smap_t *m = sl_xcalloc(1, sizeof *m);
+    m->head = sl_xcalloc(1, node_size(SMAP_MAX_LEVEL, 0, 0));
+    m->head->level = SMAP_MAX_LEVEL;
+    m->level = 1;
+    m->rng = seed ? seed : 0x2545f4914f6cdd1dULL;
+    slots_alloc(m, SMAP_MIN_SLOTS);
+    return m;
+}
+
+static void free_entries(smap_t *m)
+{
+    smap_node_t *n = m->head->next[0];
+    while (n) {
+        smap_node_t *next = n->next[0];
+        free(n->vext);
+        free(n);
+        n = next;
+    }
+    memset(m->head->next, 0, sizeof(smap_node_t *) * SMAP_MAX_LEVEL);
+}
+
+void smap_clear(smap_t *m)
+{
+    free_entries(m);
+    m->mem = 0;
+    free(m->slots);
+    slots_alloc(m, SMAP_MIN_SLOTS);
+    m->level = 1;
+    m->count = m->data = 0;
+    m->mods++;
+}
+
+void smap_free(smap_t *m)
+{
+    if (!m) return;
+    free_entries(m);
+    free(m->head);
+    free(m->slots);
+    free(m);
+}
+
+size_t smap_count(const smap_t *m)
+{
+    return m->count;
+}
+
+size_t smap_memory(const smap_t *m)
+{
+    return m->mem;
+}
+
+size_t smap_data_bytes(const smap_t *m)
+{
+    return m->data;
+}
+
+uint64_t smap_modcount(const smap_t *m)
+{
+    return m->mods;
+}
+
+/* ---- hash index ---- */
+
+static smap_slot_t *slot_find(const smap_t *m, uint64_t h, const void *key, size_t klen)
+{
+    for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+        smap_slot_t *s = &m->slots[i];
+        if (!s->node) return NULL;
+        if (s->hash == h && s->node->klen == klen &&
+            (klen == 0 || !memcmp(node_key(s->node), key, klen)))
+            return s;
+    }
+}
+
+static void slot_put(smap_slot_t *slots, size_t mask, uint64_t h, smap_node_t *n)
+{
+    size_t i = h & mask;
+    while (slots[i].node) i = (i + 1) & mask;
+    slots[i].hash = h;
+    slots[i].node = n;
+}
+
+static void slots_grow(smap_t *m)
+{
+    size_t old_n = m->mask + 1;
+    smap_slot_t *old = m->slots;
+    m->mem -= old_n * sizeof *old;
+    slots_alloc(m, old_n * 2);
+    for (size_t i = 0; i < old_n; i++)
+        if (old[i].node) slot_put(m->slots, m->mask, old[i].hash, old[i].node);
+    free(old);
+}
+
+/* Empties slot `s`, shifting back later entries of its probe run. */
+static void slot_remove(smap_t *m, smap_slot_t *s)
+{
+    size_t i = (size_t)(s - m->slots);
+    for (size_t j = (i + 1) & m->mask; m->slots[j].node; j = (j + 1) & m->mask) {
+        size_t home = m->slots[j].hash & m->mask;
+        int movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+        if (!movable) continue;
+        m->slots[i] = m->slots[j];
+        i = j;
+    }
+    m->slots[i].node = NULL;
+}
+
+/* ---- skip list ---- */
+
+static uint32_t random_level(smap_t *m)
+{
+    m->rng ^= m->rng << 13;
+    m->rng ^= m->rng >> 7;
+    m->rng ^= m->rng << 17;
+    uint64_t r = m->rng | (1ULL << (2 * (SMAP_MAX_LEVEL - 1)));
+    return 1 + (uint32_t)__builtin_ctzll(r) / 2;
+}
+
+/* Fills prev[] with, per level, the last node whose key is < key (or <= key
+ * with `after`). Returns the level-0 successor. */
+static smap_node_t *find_prev(smap_t *m, const void *key, size_t klen, int after,
+                              smap_node_t **prev)
+{
+    smap_node_t *x = m->head;
+    for (int l = m->level - 1; l >= 0; l--) {
+        for (smap_node_t *n = x->next[l]; n; n = x->next[l]) {
+            int c = smap_keycmp(node_key(n), n->klen, key, klen);
+            if (c > 0 || (c == 0 && !after)) break;
+            x = n;
+        }
+        if (prev) prev[l] = x;
+    }
+    return x->next[0];
+}
+
+smap_node_t *smap_find(smap_t *m, const void *key, size_t klen)
+{
+    smap_slot_t *s = slot_find(m, key_hash(key, klen), key, klen);
+    return s ? s->node : NULL;
+}
+
+smap_node_t *smap_seek(smap_t *m, const void *key, size_t klen, int after)
+{
+    if (!key) return m->head->next[0];
+    return find_prev(m, key, klen, after, NULL);
+}
+
+smap_node_t *smap_next(const smap_node_t *n)
+{
+    return n->next[0];
+}
+
+void smap_set(smap_t *m, smap_node_t *n, const void *val, size_t vlen)
+{
+    m->mods++;
+    m->data += vlen;
+    m->data -= n->vlen;
+    if (vlen > n->vcap) {
+        size_t cap = vlen > 2 * (size_t)n->vcap ? vlen : 2 * (size_t)n->vcap;
+        if (n->vext) m->mem -= n->vcap;
+        free(n->vext);
+        n->vext = sl_xmalloc(cap);
+        n->vcap = (uint32_t)cap;
+        m->mem += cap;
+    }
+    if (vlen) memcpy(node_val(n), val, vlen);
+    n->vlen = (uint32_t)vlen;
+}
+
+smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+{
+    smap_node_t *prev[SMAP_MAX_LEVEL];
+    find_prev(m, key, klen, 0, prev);
+    uint32_t level = random_level(m);
+    for (int l = m->level; l < (int)level; l++) prev[l] = m->head;
+    if ((int)level > m->level) m->level = (int)level;
+    size_t size = node_size(level, klen, vlen);
+    smap_node_t *n = sl_xmalloc(size);
+    uint64_t h = key_hash(key, klen);
+    n->klen = (uint32_t)klen;
+    n->vlen = n->vcap = n->icap = (uint32_t)vlen;
+    n->level = level;
+    n->vext = NULL;
+    if (klen) memcpy(node_key(n), key, klen);
+    if (vlen) memcpy(node_val(n), val, vlen);
+    for (uint32_t l = 0; l < level; l++) {
+        n->next[l] = prev[l]->next[l];
+        prev[l]->next[l] = n;
+    }
+    if ((m->count + 1) * 10 > (m->mask + 1) * 7) slots_grow(m);
+    slot_put(m->slots, m->mask, h, n);
+    m->count++;
+    m->mem += size;
+    m->data += klen + vlen;
+    m->mods++;
+    return n;
+}
+
+void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+{
+    smap_node_t *n = smap_find(m, key, klen);
+    if (n)
+        smap_set(m, n, val, vlen);
+    else
+        smap_insert(m, key, klen, val, vlen);
+}
+
+/* Unlinks `n` (whose predecessors are prev[]) and frees it. */
+static void remove_node(smap_t *m, smap_node_t *n, smap_node_t **prev)
+{
+    for (uint32_t l = 0; l < n->level; l++)
+        if (prev[l]->next[l] == n) prev[l]->next[l] = n->next[l];
+    while (m->level > 1 && !m->head->next[m->level - 1]) m->level--;
+    slot_remove(m, slot_find(m, key_hash(node_key(n), n->klen), node_key(n), n->klen));
+    m->count--;
+    m->mem -= node_size(n->level, n->klen, n->icap) + (n->vext ? n->vcap : 0);
+    m->data -= n->klen + n->vlen;
+    m->mods++;
+    free(n->vext);
+    free(n);
+}
+
+int smap_delete(smap_t *m, const void *key, size_t klen)
+{
+    if (!smap_find(m, key, klen)) return 0;
+    smap_node_t *prev[SMAP_MAX_LEVEL];
+    smap_node_t *n = find_prev(m, key, klen, 0, prev);
+    remove_node(m, n, prev);
+    return 1;
+}
+
+int64_t smap_delete_range(smap_t *m, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                          void (*cb)(void *arg, const void *key, size_t klen), void *arg)
+{
+    smap_node_t *prev[SMAP_MAX_LEVEL];
+    smap_node_t *n = lo ? find_prev(m, lo, lolen, 0, prev) : m->head->next[0];
+    if (!lo)
+        for (int l = 0; l < SMAP_MAX_LEVEL; l++) prev[l] = m->head;
+    int64_t removed = 0;
+    /* Every entry of the range directly follows prev[l] at each of its
+     * levels, so unlinking them in order keeps prev[] valid. */
+    while (n && (!hi || smap_keycmp(node_key(n), n->klen, hi, hilen) < 0)) {
+        smap_node_t *next = n->next[0];
+        if (cb) cb(arg, node_key(n), n->klen);
+        remove_node(m, n, prev);
+        removed++;
+        n = next;
+    }
+    return removed;
+}

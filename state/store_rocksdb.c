@@ -1,0 +1,620 @@
+/* The "rocksdb" state store provider (librocksdb's C API).
+ *
+ * Layout of a store directory:
+ *   work/        the live RocksDB instance (scratch: rebuilt from a checkpoint)
+ *   <v>.ckpt/    version v: a RocksDB checkpoint (SST files hard-linked, the
+ *                small MANIFEST/CURRENT/OPTIONS files copied) plus sluice.meta
+ *                ("v1\n{"numKeys":N}")
+ *
+ * A batch's changes go to a write batch with index (overwrite mode) so that
+ * gets and scans see them before commit and abort just clears it. commit(v)
+ * writes the batch (no WAL), flushes the memtable, takes a RocksDB
+ * checkpoint into a temporary directory, adds sluice.meta, and renames it to
+ * <v>.ckpt. load(v) is free when the live instance is at v with nothing
+ * pending; otherwise it reopens the instance from a copy of <v>.ckpt (hard
+ * links again). A re-run of batch v-1 after a crash therefore loads v-1 and
+ * its commit replaces <v>.ckpt, removing any newer ones first.
+ *
+ * The key count (numRowsTotal) is exact: puts and deletes look the key up
+ * first, as Spark's RocksDB store does when it tracks the row count. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <rocksdb/c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "state/state_int.h"
+#include "state/store_int.h"
+
+/* RocksDB statistics reported as Spark's custom metrics (deltas since load). */
+enum { ST_CACHE_HIT, ST_CACHE_MISS, ST_BYTES_READ, ST_BYTES_WRITTEN, ST_ITER_BYTES, ST_STALL_US,
+       ST_COMPACT_READ, ST_COMPACT_WRITE, ST_FLUSH_WRITE, ST_COMPACT_US, ST_N };
+
+static const struct {
+    const char *ticker; /* name in RocksDB's statistics dump */
+    const char *metric; /* Spark's custom metric */
+    int histogram_us;   /* a histogram whose SUM (microseconds) is reported in ms */
+} rdb_stats[ST_N] = {
+    {"rocksdb.block.cache.hit", "rocksdbReadBlockCacheHitCount", 0},
+    {"rocksdb.block.cache.miss", "rocksdbReadBlockCacheMissCount", 0},
+    {"rocksdb.bytes.read", "rocksdbTotalBytesRead", 0},
+    {"rocksdb.bytes.written", "rocksdbTotalBytesWritten", 0},
+    {"rocksdb.db.iter.bytes.read", "rocksdbTotalBytesReadThroughIterator", 0},
+    {"rocksdb.stall.micros", "rocksdbWriterStallLatencyMs", 1},
+    {"rocksdb.compact.read.bytes", "rocksdbTotalBytesReadByCompaction", 0},
+    {"rocksdb.compact.write.bytes", "rocksdbTotalBytesWrittenByCompaction", 0},
+    {"rocksdb.flush.write.bytes", "rocksdbTotalBytesWrittenByFlush", 0},
+    {"rocksdb.compaction.times.micros", "rocksdbTotalCompactionLatencyMs", 1},
+};
+
+typedef struct rdb_store {
+    char *dir;                 /* the store directory */
+    char *work;                /* <dir>/work */
+    store_options_t opt;
+    rocksdb_options_t *dbopt;
+    rocksdb_block_based_table_options_t *table;
+    rocksdb_cache_t *cache;
+    rocksdb_readoptions_t *ropt;
+    rocksdb_writeoptions_t *wopt; /* WAL disabled: durability comes from checkpoints */
+    rocksdb_flushoptions_t *fopt;
+    rocksdb_t *db;             /* NULL until the first load */
+    rocksdb_writebatch_wi_t *wb; /* uncommitted changes */
+    int64_t version;           /* version of the live instance (with wb empty); -1 = unknown */
+    int64_t keys;              /* key count including wb */
+    int64_t loaded_keys;       /* key count of the loaded version */
+    char *got;                 /* value of the last get (rocksdb_free) */
+    uint64_t mods;             /* bumped by every change (iterators re-seek) */
+    /* metrics since load */
+    int64_t gets, puts, get_ns, put_ns;
+    int64_t write_ms, flush_ms, checkpoint_ms, sync_ms;
+    int64_t files_copied, files_reused, bytes_copied;
+    int64_t stats_base[ST_N];
+} rdb_store_t;
+
+typedef struct rdb_iter {
+    rdb_store_t *st;
+    rocksdb_iterator_t *it;
+    uint64_t mods;  /* store mods at the last positioning */
+    sl_buf_t pos;   /* lo, then the last key returned */
+    int has_pos, after;
+    sl_buf_t val;   /* copy of the last value returned */
+    char *hi;
+    size_t hilen;
+    int started;
+} rdb_iter_t;
+
+static int rdb_error(sl_error_t *err, const char *what, const char *dir, char *msg)
+{
+    sl_error_set(err, SL_ERR_IO_ERROR, "could not %s RocksDB state store \"%s\"", what, dir);
+    sl_error_detail(err, "%s", msg ? msg : "unknown error");
+    free(msg);
+    return -1;
+}
+
+static int keycmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen;
+    int c = n ? memcmp(a, b, n) : 0;
+    return c ? c : (alen > blen) - (alen < blen);
+}
+
+/* ---- statistics ---- */
+
+/* Reads the current value of every rdb_stats entry from the dump. */
+static void read_stats(rdb_store_t *st, int64_t out[ST_N])
+{
+    memset(out, 0, sizeof(int64_t) * ST_N);
+    char *dump = rocksdb_options_statistics_get_string(st->dbopt);
+    if (!dump) return;
+    for (char *line = dump; line && *line;) {
+        char *nl = strchr(line, '\n');
+        char *sp = strchr(line, ' ');
+        for (int i = 0; sp && i < ST_N; i++) {
+            if ((size_t)(sp - line) != strlen(rdb_stats[i].ticker) ||
+                memcmp(line, rdb_stats[i].ticker, (size_t)(sp - line)))
+                continue;
+            const char *field = strstr(sp, rdb_stats[i].histogram_us ? "SUM : " : "COUNT : ");
+            if (field && (!nl || field < nl))
+                out[i] = strtoll(field + (rdb_stats[i].histogram_us ? 6 : 8), NULL, 10);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    rocksdb_free(dump);
+}
+
+static int64_t prop_int(rdb_store_t *st, const char *name)
+{
+    uint64_t v = 0;
+    if (!st->db || rocksdb_property_int(st->db, name, &v) != 0) return 0;
+    return (int64_t)v;
+}
+
+/* ---- instance lifecycle ---- */
+
+static void *rdb_open(const char *dir, const store_options_t *opt, sl_error_t *err)
+{
+    if (state_remove_temps(dir, err) < 0) return NULL;
+    rdb_store_t *st = sl_xcalloc(1, sizeof *st);
+    st->dir = sl_xstrdup(dir);
+    st->work = state_path(dir, "work");
+    st->opt = *opt;
+    st->version = -1;
+    st->dbopt = rocksdb_options_create();
+    rocksdb_options_set_create_if_missing(st->dbopt, 1);
+    rocksdb_options_enable_statistics(st->dbopt);
+    rocksdb_options_set_info_log_level(st->dbopt, 2 /* WARN */);
+    rocksdb_options_set_keep_log_file_num(st->dbopt, 2);
+    rocksdb_options_set_max_log_file_size(st->dbopt, 1 << 20);
+    st->cache = rocksdb_cache_create_lru((size_t)opt->rocksdb_block_cache_mb << 20);
+    st->table = rocksdb_block_based_options_create();
+    rocksdb_block_based_options_set_block_cache(st->table, st->cache);
+    rocksdb_block_based_options_set_filter_policy(st->table, rocksdb_filterpolicy_create_bloom(10));
+    rocksdb_options_set_block_based_table_factory(st->dbopt, st->table);
+    st->ropt = rocksdb_readoptions_create();
+    st->wopt = rocksdb_writeoptions_create();
+    rocksdb_writeoptions_disable_WAL(st->wopt, 1);
+    st->fopt = rocksdb_flushoptions_create();
+    rocksdb_flushoptions_set_wait(st->fopt, 1);
+    st->wb = rocksdb_writebatch_wi_create(0, 1 /* overwrite keys */);
+    return st;
+}
+
+static void close_db(rdb_store_t *st)
+{
+    if (st->db) rocksdb_close(st->db);
+    st->db = NULL;
+    st->version = -1;
+}
+
+static void rdb_close(void *impl)
+{
+    rdb_store_t *st = impl;
+    close_db(st);
+    rocksdb_free(st->got);
+    rocksdb_writebatch_wi_destroy(st->wb);
+    rocksdb_flushoptions_destroy(st->fopt);
+    rocksdb_writeoptions_destroy(st->wopt);
+    rocksdb_readoptions_destroy(st->ropt);
+    rocksdb_options_destroy(st->dbopt);
+    rocksdb_block_based_options_destroy(st->table);
+    rocksdb_cache_destroy(st->cache);
+    free(st->work);
+    free(st->dir);
+    free(st);
+}
+
+static char *ckpt_name(int64_t version)
+{
+    char *p = sl_xmalloc(32);
+    snprintf(p, 32, "%" PRId64 ".ckpt", version);
+    return p;
+}
+
+/* Copies one file (the small non-SST files of a checkpoint). */
+static int copy_file(const char *from, const char *to, int64_t *bytes, sl_error_t *err)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    int rc = state_read_file(from, &b, err);
+    if (rc == 0) rc = sl_error_set(err, SL_ERR_IO_ERROR, "file \"%s\" vanished", from);
+    int fd = rc > 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+    if (rc > 0 && (fd < 0 || write(fd, b.data, b.len) != (ssize_t)b.len))
+        rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not write file \"%s\": %s", to,
+                          strerror(errno));
+    if (fd >= 0) close(fd);
+    *bytes += (int64_t)b.len;
+    sl_buf_free(&b);
+    return rc < 0 ? -1 : 0;
+}
+
+static int is_sst(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 4 && !strcmp(name + n - 4, ".sst")) || (n > 5 && !strcmp(name + n - 5, ".blob"));
+}
+
+/* Fills `to` with the files of checkpoint directory `from`: immutable
+ * SST/blob files as hard links, the rest as copies. */
+static int clone_dir(rdb_store_t *st, const char *from, const char *to, sl_error_t *err)
+{
+    DIR *d = opendir(from);
+    if (!d) return sl_error_set(err, SL_ERR_IO_ERROR, "could not open directory \"%s\": %s",
+                                from, strerror(errno));
+    int rc = state_mkdirs(to, err);
+    struct dirent *de;
+    int64_t bytes = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.' || !strcmp(de->d_name, "sluice.meta")) continue;
+        char *src = state_path(from, de->d_name), *dst = state_path(to, de->d_name);
+        if (is_sst(de->d_name) && link(src, dst) == 0)
+            st->files_reused++;
+        else if ((rc = copy_file(src, dst, &bytes, err)) == 0)
+            st->files_copied++;
+        free(src);
+        free(dst);
+    }
+    st->bytes_copied += bytes;
+    closedir(d);
+    return rc;
+}
+
+static int read_meta(rdb_store_t *st, const char *ckpt, sl_error_t *err)
+{
+    char *path = state_path(ckpt, "sluice.meta");
+    sl_buf_t b = SL_BUF_INIT;
+    int rc = state_read_file(path, &b, err);
+    json_t *root = rc > 0 && b.len > 3 && !memcmp(b.data, "v1\n", 3)
+                       ? json_loadb(b.data + 3, b.len - 3, 0, NULL)
+                       : NULL;
+    json_t *n = json_object_get(root, "numKeys");
+    if (rc >= 0 && !json_is_integer(n))
+        rc = sl_error_set(err, SL_ERR_IO_ERROR, "state file \"%s\" is missing or corrupt", path);
+    else if (rc >= 0)
+        st->keys = st->loaded_keys = (int64_t)json_integer_value(n);
+    json_decref(root);
+    sl_buf_free(&b);
+    free(path);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Rebuilds work/ from <version>.ckpt (empty for version 0) and opens it. */
+static int restore(rdb_store_t *st, int64_t version, sl_error_t *err)
+{
+    close_db(st);
+    if (state_rmtree(st->work, err) < 0) return -1;
+    st->keys = st->loaded_keys = 0;
+    if (version > 0) {
+        char *name = ckpt_name(version), *ckpt = state_path(st->dir, name);
+        int rc = state_exists(ckpt) ? 0 : -1;
+        if (rc < 0) {
+            sl_error_set(err, SL_ERR_IO_ERROR, "state checkpoint \"%s\" is missing", ckpt);
+            sl_error_detail(err, "Loading version %" PRId64 " of the state store needs it.",
+                            version);
+        }
+        if (rc == 0) rc = read_meta(st, ckpt, err);
+        if (rc == 0) rc = clone_dir(st, ckpt, st->work, err);
+        free(name);
+        free(ckpt);
+        if (rc < 0) return -1;
+    }
+    char *msg = NULL;
+    st->db = rocksdb_open(st->dbopt, st->work, &msg);
+    if (msg) return rdb_error(err, "open", st->work, msg);
+    st->version = version;
+    return 0;
+}
+
+static void reset_batch_metrics(rdb_store_t *st)
+{
+    st->gets = st->puts = st->get_ns = st->put_ns = 0;
+    st->files_copied = st->files_reused = st->bytes_copied = 0;
+    read_stats(st, st->stats_base);
+}
+
+static int rdb_load(void *impl, int64_t version, int *hit, sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    /* Pending changes live only in the write batch: clearing it is enough. */
+    rocksdb_writebatch_wi_clear(st->wb);
+    st->keys = st->loaded_keys;
+    st->mods++;
+    *hit = st->db && st->version == version;
+    if (!*hit) {
+        st->files_copied = st->files_reused = st->bytes_copied = 0;
+        if (restore(st, version, err) < 0) return -1;
+    }
+    int64_t copied = st->files_copied, reused = st->files_reused, bytes = st->bytes_copied;
+    reset_batch_metrics(st);
+    st->files_copied = copied, st->files_reused = reused, st->bytes_copied = bytes;
+    return 0;
+}
+
+/* ---- reads and writes ---- */
+
+/* Looks `key` up in the write batch and the instance; the value (or NULL)
+ * replaces st->got. */
+static int lookup(rdb_store_t *st, const void *key, size_t klen, size_t *vlen, sl_error_t *err)
+{
+    char *msg = NULL;
+    rocksdb_free(st->got);
+    st->got = rocksdb_writebatch_wi_get_from_batch_and_db(st->wb, st->db, st->ropt, key, klen,
+                                                          vlen, &msg);
+    if (msg) return rdb_error(err, "read", st->dir, msg);
+    return st->got != NULL;
+}
+
+static int rdb_get(void *impl, const void *key, size_t klen, const void **val, size_t *vlen,
+                   sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    int64_t t0 = state_now_ns();
+    int rc = lookup(st, key, klen, vlen, err);
+    st->get_ns += state_now_ns() - t0;
+    st->gets++;
+    if (rc > 0) *val = st->got ? st->got : "";
+    return rc;
+}
+
+static int rdb_put(void *impl, const void *key, size_t klen, const void *val, size_t vlen,
+                   sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    size_t old;
+    int64_t t0 = state_now_ns();
+    int rc = lookup(st, key, klen, &old, err);
+    if (rc >= 0) rocksdb_writebatch_wi_put(st->wb, key, klen, val, vlen);
+    st->put_ns += state_now_ns() - t0;
+    if (rc < 0) return -1;
+    st->keys += rc == 0;
+    st->puts++;
+    st->mods++;
+    return 0;
+}
+
+static int rdb_del(void *impl, const void *key, size_t klen, sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    size_t old;
+    int rc = lookup(st, key, klen, &old, err);
+    if (rc <= 0) return rc;
+    rocksdb_writebatch_wi_delete(st->wb, key, klen);
+    st->keys--;
+    st->mods++;
+    return 1;
+}
+
+/* ---- commit ---- */
+
+/* Removes <v>.ckpt for every v >= from (a re-run replaces them). */
+static int remove_ckpts_from(rdb_store_t *st, int64_t from, int below, sl_error_t *err)
+{
+    int64_t *ids;
+    int n = state_list_ids(st->dir, ".ckpt", &ids, err);
+    int rc = n < 0 ? -1 : 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (below ? ids[i] >= from : ids[i] < from) continue;
+        char *name = ckpt_name(ids[i]), *path = state_path(st->dir, name);
+        rc = state_rmtree(path, err);
+        free(name);
+        free(path);
+    }
+    free(ids);
+    return rc;
+}
+
+/* Writes the batch and flushes the memtable into SST files. */
+static int write_and_flush(rdb_store_t *st, sl_error_t *err)
+{
+    char *msg = NULL;
+    int64_t t0 = state_now_ns();
+    rocksdb_write_writebatch_wi(st->db, st->wopt, st->wb, &msg);
+    if (msg) return rdb_error(err, "write", st->dir, msg);
+    rocksdb_writebatch_wi_clear(st->wb);
+    int64_t t1 = state_now_ns();
+    rocksdb_flush(st->db, st->fopt, &msg);
+    if (msg) return rdb_error(err, "flush", st->dir, msg);
+    st->write_ms = (t1 - t0) / 1000000;
+    st->flush_ms = (state_now_ns() - t1) / 1000000;
+    return 0;
+}
+
+/* Counts files of the new checkpoint shared with the previous one (same
+ * inode: reused) and new ones (copied, with their bytes). */
+static void count_new_files(rdb_store_t *st, const char *ckpt, int64_t version)
+{
+    char *pname = ckpt_name(version - 1), *prev = state_path(st->dir, pname);
+    DIR *d = opendir(ckpt);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.') continue;
+        char *a = state_path(ckpt, de->d_name), *b = state_path(prev, de->d_name);
+        struct stat sa, sb;
+        int shared = stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_ino == sb.st_ino;
+        st->files_reused += shared;
+        st->files_copied += !shared;
+        st->bytes_copied += shared ? 0 : (int64_t)sa.st_size;
+        free(a);
+        free(b);
+    }
+    if (d) closedir(d);
+    free(pname);
+    free(prev);
+}
+
+/* Takes the RocksDB checkpoint of `version` into a temporary directory,
+ * adds sluice.meta, and renames it into place. */
+static int take_checkpoint(rdb_store_t *st, int64_t version, sl_error_t *err)
+{
+    char tmpname[64];
+    snprintf(tmpname, sizeof tmpname, ".ckpt-%" PRId64 ".tmp", version);
+    char *tmp = state_path(st->dir, tmpname), *name = ckpt_name(version);
+    char *final = state_path(st->dir, name), *msg = NULL;
+    int rc = state_rmtree(tmp, err);
+    int64_t t0 = state_now_ns();
+    rocksdb_checkpoint_t *cp = rc == 0 ? rocksdb_checkpoint_object_create(st->db, &msg) : NULL;
+    if (cp) rocksdb_checkpoint_create(cp, tmp, 0, &msg);
+    if (cp) rocksdb_checkpoint_object_destroy(cp);
+    if (rc == 0 && msg) rc = rdb_error(err, "checkpoint", st->dir, msg);
+    int64_t t1 = state_now_ns();
+    char meta[64];
+    int n = snprintf(meta, sizeof meta, "v1\n{\"numKeys\":%" PRId64 "}", st->keys);
+    if (rc == 0) rc = state_write_file(tmp, "sluice.meta", meta, (size_t)n, 0, NULL, NULL, err);
+    if (rc == 0 && rename(tmp, final) < 0)
+        rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not rename \"%s\": %s", tmp,
+                          strerror(errno));
+    if (rc == 0) rc = state_fsync_dir(st->dir, err);
+    st->checkpoint_ms = (t1 - t0) / 1000000;
+    st->sync_ms = (state_now_ns() - t1) / 1000000;
+    if (rc == 0) count_new_files(st, final, version);
+    free(tmp);
+    free(name);
+    free(final);
+    return rc;
+}
+
+static int rdb_commit(void *impl, int64_t version, sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    st->files_copied = st->files_reused = st->bytes_copied = 0;
+    int rc = write_and_flush(st, err);
+    if (rc == 0) rc = remove_ckpts_from(st, version, 0, err);
+    if (rc == 0) rc = take_checkpoint(st, version, err);
+    if (rc < 0) {
+        close_db(st); /* the instance no longer matches a version */
+        return -1;
+    }
+    st->version = version;
+    st->loaded_keys = st->keys;
+    st->mods++;
+    return 0;
+}
+
+static void rdb_abort(void *impl)
+{
+    rdb_store_t *st = impl;
+    rocksdb_writebatch_wi_clear(st->wb);
+    st->keys = st->loaded_keys;
+    st->mods++;
+}
+
+static int rdb_maintenance(void *impl, sl_error_t *err)
+{
+    rdb_store_t *st = impl;
+    if (st->version <= 0) return 0;
+    return remove_ckpts_from(st, st->version - st->opt.min_versions_to_retain, 1, err);
+}
+
+/* ---- metrics ---- */
+
+static void rdb_metrics(void *impl, store_metrics_t *m)
+{
+    rdb_store_t *st = impl;
+    size_t wb_bytes = 0;
+    rocksdb_writebatch_wi_data(st->wb, &wb_bytes);
+    m->num_keys = st->keys;
+    m->memory_used_bytes = prop_int(st, "rocksdb.cur-size-all-mem-tables") +
+                           prop_int(st, "rocksdb.estimate-table-readers-mem") +
+                           (int64_t)rocksdb_cache_get_usage(st->cache) + (int64_t)wb_bytes;
+    int64_t now[ST_N];
+    read_stats(st, now);
+    for (int i = 0; i < ST_N; i++) {
+        int64_t d = now[i] - st->stats_base[i];
+        store_metric_add(m, rdb_stats[i].metric, rdb_stats[i].histogram_us ? d / 1000 : d);
+    }
+    store_metric_add(m, "rocksdbGetCount", st->gets);
+    store_metric_add(m, "rocksdbPutCount", st->puts);
+    store_metric_add(m, "rocksdbGetLatency", st->get_ns / 1000000);
+    store_metric_add(m, "rocksdbPutLatency", st->put_ns / 1000000);
+    store_metric_add(m, "rocksdbCommitWriteBatchLatency", st->write_ms);
+    store_metric_add(m, "rocksdbCommitFlushLatency", st->flush_ms);
+    store_metric_add(m, "rocksdbCommitCompactLatency", 0);
+    store_metric_add(m, "rocksdbCommitCheckpointLatency", st->checkpoint_ms);
+    store_metric_add(m, "rocksdbCommitFileSyncLatencyMs", st->sync_ms);
+    store_metric_add(m, "rocksdbFilesCopied", st->files_copied);
+    store_metric_add(m, "rocksdbFilesReused", st->files_reused);
+    store_metric_add(m, "rocksdbBytesCopied", st->bytes_copied);
+    store_metric_add(m, "rocksdbSstFileSize", prop_int(st, "rocksdb.total-sst-files-size"));
+    store_metric_add(m, "rocksdbPinnedBlocksMemoryUsage",
+                     (int64_t)rocksdb_cache_get_pinned_usage(st->cache));
+}
+
+/* ---- iterators ---- */
+
+static void iter_seek(rdb_iter_t *it)
+{
+    if (it->has_pos)
+        rocksdb_iter_seek(it->it, it->pos.data, it->pos.len);
+    else
+        rocksdb_iter_seek_to_first(it->it);
+    if (!it->after || !rocksdb_iter_valid(it->it)) return;
+    size_t kl;
+    const char *k = rocksdb_iter_key(it->it, &kl);
+    if (keycmp(k, kl, it->pos.data, it->pos.len) == 0) rocksdb_iter_next(it->it);
+}
+
+static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void *hi,
+                           size_t hilen, sl_error_t *err)
+{
+    (void)err;
+    rdb_store_t *st = impl;
+    rdb_iter_t *it = sl_xcalloc(1, sizeof *it);
+    it->st = st;
+    rocksdb_iterator_t *base = rocksdb_create_iterator(st->db, st->ropt);
+    it->it = rocksdb_writebatch_wi_create_iterator_with_base(st->wb, base);
+    if (lo) {
+        sl_buf_append(&it->pos, lo, lolen);
+        it->has_pos = 1;
+    }
+    if (hi) {
+        it->hi = sl_xmalloc(hilen + 1);
+        if (hilen) memcpy(it->hi, hi, hilen);
+        it->hilen = hilen;
+    }
+    iter_seek(it);
+    it->mods = st->mods;
+    return it;
+}
+
+static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void **val,
+                         size_t *vlen, sl_error_t *err)
+{
+    rdb_iter_t *it = iter;
+    if (it->mods != it->st->mods)
+        iter_seek(it); /* the batch changed under us: position again after pos */
+    else if (it->started && rocksdb_iter_valid(it->it))
+        rocksdb_iter_next(it->it);
+    it->mods = it->st->mods;
+    it->started = 1;
+    char *msg = NULL;
+    rocksdb_iter_get_error(it->it, &msg);
+    if (msg) return rdb_error(err, "scan", it->st->dir, msg);
+    if (!rocksdb_iter_valid(it->it)) return 0;
+    size_t kl, vl;
+    const char *k = rocksdb_iter_key(it->it, &kl);
+    if (it->hi && keycmp(k, kl, it->hi, it->hilen) >= 0) return 0;
+    const char *v = rocksdb_iter_value(it->it, &vl);
+    sl_buf_clear(&it->pos);
+    sl_buf_append(&it->pos, k, kl);
+    sl_buf_clear(&it->val);
+    sl_buf_append(&it->val, v, vl);
+    it->has_pos = it->after = 1;
+    *key = it->pos.data;
+    *klen = kl;
+    *val = it->val.data;
+    *vlen = vl;
+    return 1;
+}
+
+static void rdb_iter_close(void *iter)
+{
+    rdb_iter_t *it = iter;
+    rocksdb_iter_destroy(it->it);
+    sl_buf_free(&it->pos);
+    sl_buf_free(&it->val);
+    free(it->hi);
+    free(it);
+}
+
+const store_ops_t store_rocksdb_ops = {
+    .name = "rocksdb",
+    .open = rdb_open,
+    .load = rdb_load,
+    .get = rdb_get,
+    .put = rdb_put,
+    .del = rdb_del,
+    .delete_range = NULL,
+    .iter_open = rdb_iter_open,
+    .iter_next = rdb_iter_next,
+    .iter_close = rdb_iter_close,
+    .commit = rdb_commit,
+    .abort = rdb_abort,
+    .metrics = rdb_metrics,
+    .maintenance = rdb_maintenance,
+    .close = rdb_close,
+};
