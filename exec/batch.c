@@ -248,6 +248,11 @@ static void vset_value(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
     vset_present(v, row);
 }
 
+void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row, const exec_value_t *val)
+{
+    vset_value(a, v, nrows, row, val);
+}
+
 static void vcopy_cell(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row, const exec_vec_t *src,
                        uint32_t srow)
 {

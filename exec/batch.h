@@ -102,6 +102,11 @@ bool exec_vec_text(const exec_vec_t *v, uint32_t row, sl_buf_t *buf);
  * field arrays are allocated in `a`. */
 void exec_vec_get_value(const exec_vec_t *v, uint32_t row, sl_arena_t *a, exec_value_t *out);
 
+/* Writes a value (any type, struct fields recursively; strings copied into
+ * `a`) into cell `row` of a vector of nrows rows, allocating its null map
+ * (and its children's) in `a` when a NULL is written. */
+void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row, const exec_value_t *val);
+
 /* ---- builder: appending rows ---------------------------------------------
  * Used by sources, state decoding and the result encoder. Every cell of a
  * new row must be set (to a value or NULL) before exec_builder_finish. The

@@ -16,16 +16,52 @@ typedef struct u256 {
     u128 hi, lo;
 } u256_t;
 
+/* 10^0 .. 10^38 as constant expressions (no run-time initialisation). */
+static const exec_dec_t pow10_table[39] = {
+    (exec_dec_t)1ULL,
+    (exec_dec_t)10ULL,
+    (exec_dec_t)100ULL,
+    (exec_dec_t)1000ULL,
+    (exec_dec_t)10000ULL,
+    (exec_dec_t)100000ULL,
+    (exec_dec_t)1000000ULL,
+    (exec_dec_t)10000000ULL,
+    (exec_dec_t)100000000ULL,
+    (exec_dec_t)1000000000ULL,
+    (exec_dec_t)10000000000ULL,
+    (exec_dec_t)100000000000ULL,
+    (exec_dec_t)1000000000000ULL,
+    (exec_dec_t)10000000000000ULL,
+    (exec_dec_t)100000000000000ULL,
+    (exec_dec_t)1000000000000000ULL,
+    (exec_dec_t)10000000000000000ULL,
+    (exec_dec_t)100000000000000000ULL,
+    (exec_dec_t)1000000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10ULL,
+    (exec_dec_t)10000000000000000000ULL * 100ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000ULL,
+    (exec_dec_t)10000000000000000000ULL * 100000ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 100000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 100000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 100000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 100000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 1000000000000000000ULL,
+    (exec_dec_t)10000000000000000000ULL * 10000000000000000000ULL,
+};
+
 exec_dec_t exec_dec_pow10(int n)
 {
-    static exec_dec_t table[39];
-    static int ready;
-    if (!ready) {
-        exec_dec_t v = 1;
-        for (int i = 0; i <= 38; i++, v *= 10) table[i] = v;
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
-    return table[n];
+    return pow10_table[n];
 }
 
 static u128 uabs(exec_dec_t v)
