@@ -362,10 +362,14 @@ static uint32_t distinct_rows(exec_agg_state_t *st, const exec_vec_t *arg, const
     uint32_t *ids = sl_alloc(scratch, sizeof *ids * cap);
     int kc[2] = {0, 1};
     exec_hash_rows(&b, kc, 2, h);
-    uint32_t before = exec_ht_size(st->seen), m = 0;
+    uint32_t next = exec_ht_size(st->seen), m = 0;
     exec_ht_upsert(st->seen, &b, kc, h, ids);
     uint32_t *keep = sl_alloc(scratch, sizeof *keep * (n ? n : 1));
-    FOR_ROWS(if (ids[r] >= before) keep[m++] = r;);
+    /* New ids are handed out in row order: a pair's first row gets the next one. */
+    FOR_ROWS(if (ids[r] == next) {
+        keep[m++] = r;
+        next++;
+    });
     *out = keep;
     return m;
 }
