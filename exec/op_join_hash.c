@@ -4,9 +4,10 @@
  * BROADCAST shape (build is a broadcast exchange): open() gathers every
  * build row into one batch (exec_broadcast_batches) and builds a chained
  * hash table over it in the task arena, so each micro-batch re-reads the
- * static table. push() hashes the probe batch's keys (exec_hash_rows, the
- * same function for both sides), walks the chains comparing hashes then
- * key cells, and queues (probe row, build row) pairs in an op_join_emit_t,
+ * static table (exec/hashtable.h maps each distinct key to an id, duplicate
+ * build rows chain off it). push() probes the table with the batch's keys
+ * (exec_hash_rows, the same function for both sides), walks the chains and
+ * queues (probe row, build row) pairs in an op_join_emit_t,
  * which gathers them into output batches in scratch memory, applies the
  * residual and records which rows joined. Unmatched probe rows of a
  * preserved probe side follow, null-extended, before push() returns.
@@ -92,43 +93,21 @@ static int hj_open(op_t *op, sl_error_t *err)
     return 0;
 }
 
-/* True when probe row pr and build row br have equal keys. */
-static bool hj_keys_equal(const hj_config_t *cfg, const exec_batch_t *p, uint32_t pr,
-                          const exec_batch_t *b, uint32_t br)
-{
-    for (int i = 0; i < cfg->nkeys; i++)
-        if (!op_join_cells_equal(&p->cols[cfg->probe_keys[i]], pr, &b->cols[cfg->build_keys[i]], br))
-            return false;
-    return true;
-}
-
-/* Queues every build row matching present row `row` of b. */
-static int hj_probe_row(op_t *op, hj_state_t *st, const exec_batch_t *b, uint32_t row, uint64_t h,
-                        sl_error_t *err)
-{
-    const hj_config_t *cfg = op->node->config;
-    for (uint32_t r = op_join_ht_first(&st->ht, h); r != OP_JOIN_NO_ROW; r = op_join_ht_next(&st->ht, r)) {
-        if (st->ht.hashes[r] != h || !hj_keys_equal(cfg, b, row, st->build, r)) continue;
-        if (op_join_emit_pair(&st->emit, row, r, err) < 0) return -1;
-    }
-    return 0;
-}
-
 /* Joins one probe batch; temporaries in `a`. */
 static int hj_probe(op_t *op, exec_batch_t *b, sl_arena_t *a, sl_error_t *err)
 {
     const hj_config_t *cfg = op->node->config;
     hj_state_t *st = op->state;
     uint32_t n = exec_batch_count(b);
-    uint64_t *h = sl_alloc(a, sizeof *h * (b->nrows ? b->nrows : 1));
-    exec_hash_rows(b, cfg->probe_keys, cfg->nkeys, h);
+    uint32_t *first = sl_alloc(a, sizeof *first * (b->nrows ? b->nrows : 1));
+    op_join_ht_probe(&st->ht, a, b, cfg->probe_keys, cfg->nkeys, first);
     uint8_t *matched = cfg->probe_preserved ? sl_alloc0(a, b->nrows ? b->nrows : 1) : NULL;
     st->emit.a = b;
     st->emit.a_matched = matched;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t row = exec_batch_row(b, k);
-        if (op_join_any_null(b, row, cfg->probe_keys, cfg->nkeys)) continue;
-        if (hj_probe_row(op, st, b, row, h[row], err) < 0) return -1;
+        for (uint32_t r = first[row]; r != OP_JOIN_NO_ROW; r = op_join_ht_next(&st->ht, r))
+            if (op_join_emit_pair(&st->emit, row, r, err) < 0) return -1;
     }
     if (op_join_emit_flush(&st->emit, err) < 0) return -1;
     if (matched && op_join_emit_unmatched(&st->emit, 0, b, matched, a, err) < 0) return -1;

@@ -218,21 +218,57 @@ int op_join_emit_unmatched(op_join_emit_t *e, int side_b, const exec_batch_t *b,
 
 /* ---- hash table --------------------------------------------------------- */
 
+/* A shallow copy of b selecting its present rows without a NULL key. */
+static exec_batch_t *non_null_keys(sl_arena_t *a, const exec_batch_t *b, const int *keys, int nkeys)
+{
+    uint32_t n = exec_batch_count(b), m = 0;
+    uint32_t *sel = sl_alloc(a, sizeof *sel * (n ? n : 1));
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t row = exec_batch_row(b, k);
+        if (!op_join_any_null(b, row, keys, nkeys)) sel[m++] = row;
+    }
+    exec_batch_t *s = exec_batch_shallow_copy(b, a);
+    s->sel = sel;
+    s->nsel = m;
+    return s;
+}
+
 void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, const int *keys,
                       int nkeys)
 {
-    uint32_t n = b->nrows, nb = 16;
-    while (nb < 2 * (uint64_t)n && nb < (UINT32_C(1) << 31)) nb *= 2;
-    ht->mask = nb - 1;
-    ht->heads = SL_NEW_ARRAY(a, uint32_t, nb);
+    uint32_t n = b->nrows;
+    exec_type_t types[nkeys > 0 ? nkeys : 1];
+    for (int i = 0; i < nkeys; i++) types[i] = b->cols[keys[i]].type;
+    ht->ht = exec_ht_new(a, nkeys, types, n);
+    uint64_t *hashes = sl_alloc(a, sizeof *hashes * (n ? n : 1));
+    uint32_t *ids = sl_alloc(a, sizeof *ids * (n ? n : 1));
+    exec_batch_t *s = non_null_keys(a, b, keys, nkeys);
+    exec_hash_rows(s, keys, nkeys, hashes);
+    uint32_t nids = exec_ht_upsert(ht->ht, s, keys, hashes, ids);
+    ht->head = SL_NEW_ARRAY(a, uint32_t, nids ? nids : 1);
     ht->next = SL_NEW_ARRAY(a, uint32_t, n ? n : 1);
-    ht->hashes = SL_NEW_ARRAY(a, uint64_t, n ? n : 1);
-    exec_hash_rows(b, keys, nkeys, ht->hashes);
-    for (uint32_t r = n; r-- > 0;) {
-        if (op_join_any_null(b, r, keys, nkeys)) continue;
-        uint32_t bucket = (uint32_t)(ht->hashes[r] & ht->mask);
-        ht->next[r] = ht->heads[bucket];
-        ht->heads[bucket] = r + 1;
+    for (uint32_t k = s->nsel; k-- > 0;) {
+        uint32_t r = s->sel[k];
+        ht->next[r] = ht->head[ids[r]];
+        ht->head[ids[r]] = r + 1;
+    }
+}
+
+void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b,
+                      const int *keys, int nkeys, uint32_t *first)
+{
+    uint32_t n = b->nrows ? b->nrows : 1;
+    uint64_t *hashes = sl_alloc(a, sizeof *hashes * n);
+    exec_batch_t *s = non_null_keys(a, b, keys, nkeys);
+    exec_hash_rows(s, keys, nkeys, hashes);
+    exec_ht_probe(ht->ht, s, keys, hashes, first);
+    for (uint32_t k = 0; k < exec_batch_count(b); k++) {
+        uint32_t row = exec_batch_row(b, k);
+        if (op_join_any_null(b, row, keys, nkeys)) first[row] = OP_JOIN_NO_ROW;
+    }
+    for (uint32_t k = 0; k < s->nsel; k++) {
+        uint32_t row = s->sel[k];
+        first[row] = first[row] == EXEC_HT_NONE ? OP_JOIN_NO_ROW : ht->head[first[row]] - 1;
     }
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exec/hashtable.h"
 #include "exec/op.h"
 #include "state/store.h"
 
@@ -107,27 +108,27 @@ void op_join_explain_keys(sl_buf_t *out, const exec_pnode_t *l, const int *lk,
 int op_join_emit_unmatched(op_join_emit_t *e, int side_b, const exec_batch_t *b,
                            const uint8_t *matched, sl_arena_t *a, sl_error_t *err);
 
-/* ---- hash table over a build batch -------------------------------------- */
+/* ---- hash table over a build batch ------------------------------------ */
 
-/* Chained hash table over the rows of a batch without selection, keyed by
- * key columns; rows with a NULL key are left out (they never match).
- * Chains list rows in ascending order, so matches come in build order. */
+/* The build side of a hash join: exec/hashtable.h maps each distinct key to
+ * an id; duplicates hang off it as a chain of build rows. Rows with a NULL
+ * key are left out (they never match). Chains list rows in ascending order,
+ * so matches come in build order. */
 typedef struct op_join_ht {
-    uint32_t mask;       /* buckets - 1 (buckets a power of two) */
-    uint32_t *heads;     /* bucket -> first row + 1; 0 = empty */
-    uint32_t *next;      /* row -> next row of its chain + 1; 0 = end */
-    uint64_t *hashes;    /* row -> hash of its key (exec_hash_rows) */
+    exec_ht_t *ht;
+    uint32_t *head;      /* key id -> first build row + 1 */
+    uint32_t *next;      /* build row -> next row of its chain + 1; 0 = end */
 } op_join_ht_t;
 
 /* Builds the table over every row of b (b->sel must be NULL) in `a`. */
 void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, const int *keys,
                       int nkeys);
-/* First row of the chain for hash h, or OP_JOIN_NO_ROW. */
-static inline uint32_t op_join_ht_first(const op_join_ht_t *ht, uint64_t h)
-{
-    return ht->heads[h & ht->mask] - 1;
-}
-/* Row after `row` in its chain, or OP_JOIN_NO_ROW. */
+/* For every present row of b: first[row] = the first build row with an
+ * equal key, or OP_JOIN_NO_ROW (always for NULL keys). first has b->nrows
+ * entries; temporaries in `a`. */
+void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b,
+                      const int *keys, int nkeys, uint32_t *first);
+/* Build row after `row` in its chain, or OP_JOIN_NO_ROW. */
 static inline uint32_t op_join_ht_next(const op_join_ht_t *ht, uint32_t row)
 {
     return ht->next[row] - 1;
