@@ -3,9 +3,11 @@
 #include "exec/runner_int.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -77,6 +79,30 @@ static int recover(runner_t *r, sl_error_t *err)
                 (long long)rec.next_batch);
     }
     return 0;
+}
+
+int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
+                       const char **watermark_policy, sl_error_t *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/offsets", dir);
+    struct stat st;
+    if (stat(path, &st) < 0) return 0;
+    ckpt_t *c = ckpt_open(dir, err);
+    if (!c) return -1;
+    int64_t latest = -1;
+    ckpt_offsets_t o;
+    int found = ckpt_offsets_latest(c, &latest, err);
+    int rc = found < 0 ? -1 : 0;
+    if (found == 1) rc = ckpt_offsets_read(c, latest, a, &o, err);
+    if (found == 1 && rc == 0) {
+        const char *v = ckpt_conf_get(&o.meta, CKPT_CONF_SHUFFLE_PARTITIONS);
+        if (v) *npartitions = atoi(v);
+        if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_STATE_STORE))) *state_store = v;
+        if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_WATERMARK_POLICY))) *watermark_policy = v;
+    }
+    ckpt_close(c);
+    return rc < 0 ? -1 : found == 1;
 }
 
 runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
@@ -152,6 +178,12 @@ const char *runner_last_progress(const runner_t *r, int *is_new)
 {
     if (is_new) *is_new = r->progress_new;
     return r->progress.len ? r->progress.data : NULL;
+}
+
+void runner_last_rates(const runner_t *r, double *input, double *processed)
+{
+    *input = r->progress.len ? r->in_rate : NAN;
+    *processed = r->progress.len ? r->proc_rate : NAN;
 }
 
 int runner_prepare_available_now(runner_t *r, sl_error_t *err)

@@ -71,6 +71,11 @@ typedef enum {
     RUNNER_RAN = 1     /* ran (or re-ran) a batch */
 } runner_outcome_t;
 
+/* The settings pinned by an existing checkpoint (at its latest offsets):
+ * returns 1 and fills those found (others untouched), 0 when `dir` holds
+ * no batch yet (nothing is created then). */
+int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
+                       const char **watermark_policy, sl_error_t *err);
 /* Opens the checkpoint, checks the pinned settings against the spec, and
  * recovers the position (the first trigger re-runs an uncommitted batch). */
 runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err);
@@ -96,6 +101,8 @@ int runner_has_watermark(const runner_t *r);
  * whether the last trigger produced a new report (idle triggers report at
  * most every 10 s, as Spark). */
 const char *runner_last_progress(const runner_t *r, int *is_new);
+/* inputRowsPerSecond and processedRowsPerSecond of the last report (NaN when not finite). */
+void runner_last_rates(const runner_t *r, double *input, double *processed);
 /* StreamingQueryStatus pieces of the current state. */
 const char *runner_status_message(const runner_t *r);
 int runner_data_available(const runner_t *r);

@@ -52,6 +52,7 @@ struct runner {
     op_metrics_t *last_metrics;   /* of the last executed batch (idle reports reuse them) */
     int last_nnodes;
     sl_buf_t progress;            /* last report (compact JSON) */
+    double in_rate, proc_rate;    /* its rates (NaN when not finite) */
     int progress_new;
 };
 

@@ -168,6 +168,10 @@ void runner_progress_build(runner_t *r, const runner_trigger_info_t *t)
     double in_sec = r->last_trigger_start ? (double)(t->start_ms - r->last_trigger_start) / 1000.0
                                           : INFINITY;
     double proc_sec = (double)(t->d.trigger_execution > 0 ? t->d.trigger_execution : 1) / 1000.0;
+    r->in_rate = (double)t->total_rows / in_sec;
+    r->proc_rate = (double)t->total_rows / proc_sec;
+    if (!isfinite(r->in_rate)) r->in_rate = NAN;
+    if (!isfinite(r->proc_rate)) r->proc_rate = NAN;
     sl_buf_clear(&r->progress);
     sl_json_t j;
     sl_json_init(&j, &r->progress, false);

@@ -147,6 +147,10 @@ exec_expr_t *plan_bind_condition(plan_ctx_t *pc, const plan_relation_t *rel, con
  * the table's columns). */
 plan_node_t *plan_project(sl_arena_t *a, plan_node_t *child, exec_expr_t **exprs,
                           const char **names, int n);
+/* For an aggregated result: the output columns holding every grouping key
+ * (the upsert key of update mode), in key order. Returns their count, 0 when
+ * there is no aggregation, -1 when some key is not in the output. */
+int plan_output_keys(sl_arena_t *a, const plan_node_t *root, int **keys);
 /* The user-visible columns (not hidden) of a node. */
 int plan_visible_columns(const plan_node_t *n);
 /* Appends the logical plan as an indented tree (EXPLAIN). */

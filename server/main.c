@@ -20,7 +20,9 @@
 #include "server/session.h"
 #include "server/startup.h"
 #include "server/table_store.h"
+#include "connectors/memtable.h"
 #include "exec/pool.h"
+#include "server/qm.h"
 
 #define SLUICE_VERSION "0.1.0"
 
@@ -127,12 +129,18 @@ static void on_handle_closed(uv_handle_t *h)
     (void)h;
 }
 
-static void on_endpoints_stopped(srv_t *s)
+static void on_queries_stopped(srv_t *s)
 {
-    SL_INFO("server", "all connections closed; stopping");
+    (void)s;
+    SL_INFO("server", "every query stopped at a batch boundary");
     uv_close((uv_handle_t *)&sig_term, on_handle_closed);
     uv_close((uv_handle_t *)&sig_int, on_handle_closed);
-    (void)s;
+}
+
+static void on_endpoints_stopped(srv_t *s)
+{
+    SL_INFO("server", "all connections closed; stopping queries");
+    qm_shutdown(s->qm, on_queries_stopped);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -176,6 +184,8 @@ int main(int argc, char **argv)
         return 1;
     }
     srv.pool = exec_pool_new(srv.worker_threads);
+    srv.memtables = memtable_registry_new();
+    srv.qm = qm_new(&srv);
     if (pgw_start(&srv, &err) < 0) {
         SL_ERROR("server", "%s", err.message);
         return 1;
@@ -184,12 +194,15 @@ int main(int argc, char **argv)
     uv_signal_init(srv.loop, &sig_int);
     uv_signal_start(&sig_term, on_signal, SIGTERM);
     uv_signal_start(&sig_int, on_signal, SIGINT);
+    qm_resume_all(srv.qm);
     if (c->startup_file[0]) startup_run_file(&srv, c->startup_file);
 
     SL_INFO("server", "sluiced " SLUICE_VERSION " ready data_directory=%s worker_threads=%d",
             c->data_directory, srv.worker_threads);
     uv_run(srv.loop, UV_RUN_DEFAULT);
 
+    qm_free(srv.qm);
+    memtable_registry_free(srv.memtables);
     exec_pool_free(srv.pool);
     tstore_close(srv.tstore);
     cat_close(srv.cat);

@@ -44,9 +44,13 @@ typedef struct qm_info {
     const char *last_progress;    /* StreamingQueryProgress JSON, or NULL */
 } qm_info_t;
 
+/* Creates the manager on the loop (loop thread). */
 qm_t *qm_new(srv_t *srv);
 /* Stops every query at a batch boundary (their desired state stays as it
- * was, so a restart resumes them), then frees the manager. Blocks. */
+ * was, so a restart resumes them) and closes the manager's loop handle;
+ * `done` runs on the loop when everything is closed. Loop thread. */
+void qm_shutdown(qm_t *qm, void (*done)(srv_t *srv));
+/* Frees a shut-down manager. */
 void qm_free(qm_t *qm);
 /* Starts every query whose desired state in the catalog is ACTIVE (daemon
  * start). Failures are logged and leave that query FAILED. */
@@ -61,10 +65,27 @@ int qm_get(qm_t *qm, const char *name, sl_arena_t *a, qm_info_t *out);
 int qm_progress(qm_t *qm, const char *name, int recent, sl_arena_t *a, const char ***out,
                 sl_error_t *err);
 
+/* Registers a new query (its catalog entry exists) and starts it. */
+int qm_launch(qm_t *qm, const char *name, sl_error_t *err);
+/* DROP QUERY: stops the query and forgets it (the catalog entry is the caller's). */
+int qm_drop(qm_t *qm, const char *name, sl_error_t *err);
+
+/* AWAIT QUERY. cb runs on the loop thread, exactly once unless the wait is
+ * cancelled first: with err NULL when every row available at the call was
+ * processed and committed (including due no-data batches) or the query
+ * stopped or finished; with an error when it failed. Starts a trigger at
+ * once if the query is waiting for its next one. */
+typedef void (*qm_await_cb)(void *arg, const sl_error_t *err);
+int qm_await(qm_t *qm, const char *name, qm_await_cb cb, void *arg, uint64_t *wait_id,
+             sl_error_t *err);
+/* Forgets a wait; its callback will not run. Loop thread. */
+void qm_await_cancel(qm_t *qm, uint64_t wait_id);
 /* STOP QUERY: asks the driver to stop at the next batch boundary and waits
- * for it (at most `timeout_ms`); the desired state becomes STOPPED. */
+ * for it; the desired state becomes STOPPED. 1 when it was running, 0 when
+ * it was not. */
 int qm_stop(qm_t *qm, const char *name, sl_error_t *err);
-/* START QUERY: resumes a STOPPED, FAILED or FINISHED query from its checkpoint. */
+/* START QUERY: resumes a STOPPED, FAILED or FINISHED query from its
+ * checkpoint. 1 when started, 0 when it was already active. */
 int qm_start(qm_t *qm, const char *name, sl_error_t *err);
 
 #endif

@@ -1,5 +1,7 @@
 /* Sessions: copying a submission, running it on the worker pool (parse, then
- * each statement in turn), and handing the reply back on the loop thread. */
+ * each statement in turn), pausing at AWAIT QUERY until the query manager
+ * answers (on the loop thread, with a timer for its TIMEOUT), and handing
+ * the reply back on the loop thread. */
 #include "server/session.h"
 
 #include <stdatomic.h>
@@ -9,6 +11,7 @@
 
 #include "common/log.h"
 #include "parser/parser.h"
+#include "server/qm.h"
 #include "server/stmt.h"
 
 typedef struct sess_setting {
@@ -22,7 +25,7 @@ struct sess {
     char *user;
     char *database;
     uv_work_t work;
-    int in_flight;            /* a submission is queued or running */
+    int in_flight;            /* a submission is queued, running or awaiting */
     int closing;              /* sess_close() called while in flight */
     atomic_int cancel;
     sess_setting_t *settings; /* SET values, touched only by the running statement */
@@ -33,8 +36,19 @@ struct sess {
     char **params;
     int *param_lens;
     sess_reply_t *reply;
+    sess_result_t *tail;       /* last result of the reply */
     sess_done_cb cb;
     void *cb_arg;
+    sl_arena_t *parse_arena;   /* the parsed statements, kept across an AWAIT */
+    ast_stmt_list_t list;
+    int next_stmt;             /* index of the next statement to run */
+    /* AWAIT QUERY in progress (loop thread) */
+    char await_name[256];
+    int64_t await_timeout_ms;
+    int awaiting;
+    uint64_t wait_id;
+    uv_timer_t timer;
+    int timer_init;
 };
 
 sess_t *sess_new(srv_t *srv, const char *user, const char *database)
@@ -53,12 +67,14 @@ static void submission_free(sess_t *s)
     free(s->params);
     free(s->param_lens);
     free(s->sql);
+    sl_arena_free(s->parse_arena);
+    s->parse_arena = NULL;
     s->params = NULL;
     s->param_lens = NULL;
     s->sql = NULL;
 }
 
-static void sess_free(sess_t *s)
+static void sess_free_now(sess_t *s)
 {
     submission_free(s);
     while (s->settings) {
@@ -73,25 +89,40 @@ static void sess_free(sess_t *s)
     free(s);
 }
 
+static void on_timer_closed(uv_handle_t *h)
+{
+    sess_free_now(h->data);
+}
+
+/* Frees the session, after closing its timer handle when it has one. Loop thread. */
+static void sess_free(sess_t *s)
+{
+    if (s->timer_init) uv_close((uv_handle_t *)&s->timer, on_timer_closed);
+    else sess_free_now(s);
+}
+
 void sess_reply_free(sess_reply_t *reply)
 {
     if (!reply) return;
     for (sess_result_t *r = reply->first; r; r = r->next) sl_buf_free(&r->rows);
     sl_arena_free(reply->arena);
+    free(reply);
 }
 
-static sess_result_t *result_append(sess_reply_t *reply, sess_result_t **tail)
+static sess_result_t *result_append(sess_t *s)
 {
-    sess_result_t *r = SL_NEW(reply->arena, sess_result_t);
-    if (*tail) (*tail)->next = r;
-    else reply->first = r;
-    *tail = r;
+    sess_result_t *r = SL_NEW(s->reply->arena, sess_result_t);
+    if (s->tail) s->tail->next = r;
+    else s->reply->first = r;
+    s->tail = r;
     return r;
 }
 
 /* A statement error: converts its byte position into characters. */
 static void result_error(sess_t *s, sess_result_t *r, const sl_error_t *err)
 {
+    sl_buf_free(&r->rows);
+    r->nrows = 0;
     r->kind = SESS_RES_ERROR;
     sl_error_copy(&r->error, err);
     if (err->position > 0)
@@ -99,25 +130,31 @@ static void result_error(sess_t *s, sess_result_t *r, const sl_error_t *err)
     if (!r->error.sqlstate[0]) snprintf(r->error.sqlstate, 6, "%s", SL_ERR_INTERNAL_ERROR);
 }
 
-static void run_statements(sess_t *s, const ast_stmt_list_t *list, sess_reply_t *reply)
+/* Runs statements from s->next_stmt until the end, an error or an AWAIT. */
+static void run_statements(sess_t *s)
 {
-    sess_result_t *tail = NULL;
     stmt_ctx_t ctx = {
         .srv = s->srv, .sess = s, .arena = sl_arena_new("statement"),
-        .reply_arena = reply->arena, .sql = s->sql, .len = s->len,
+        .reply_arena = s->reply->arena, .sql = s->sql, .len = s->len,
         .nparams = s->req.nparams, .params = (const char *const *)s->params,
         .param_lens = s->param_lens, .cancel = &s->cancel, .describe_only = s->req.describe_only,
     };
-    for (int i = 0; i < list->n; i++) {
-        sess_result_t *r = result_append(reply, &tail);
+    while (s->next_stmt < s->list.n) {
+        sess_result_t *r = result_append(s);
         sl_error_t err;
         sl_error_clear(&err);
+        ctx.await_query = NULL;
         if (atomic_load(&s->cancel))
             sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
-        if (sl_error_isset(&err) || stmt_execute(&ctx, list->items[i], r, &err) < 0) {
-            sl_buf_free(&r->rows);
-            r->nrows = 0;
+        if (sl_error_isset(&err) || stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) < 0) {
             result_error(s, r, &err);
+            s->next_stmt = s->list.n;
+            break;
+        }
+        if (ctx.await_query) {
+            snprintf(s->await_name, sizeof s->await_name, "%s", ctx.await_query);
+            s->await_timeout_ms = ctx.await_timeout_ms;
+            s->awaiting = 1;
             break;
         }
         sl_arena_reset(ctx.arena);
@@ -125,49 +162,122 @@ static void run_statements(sess_t *s, const ast_stmt_list_t *list, sess_reply_t 
     sl_arena_free(ctx.arena);
 }
 
+/* The first run of a submission: parse, then run. */
+static void parse_submission(sess_t *s)
+{
+    sl_error_t err;
+    sl_error_clear(&err);
+    s->parse_arena = sl_arena_new("parse");
+    if (parse_sql(s->sql, s->len, s->parse_arena, &s->list, &err) < 0) {
+        sess_result_t *r = result_append(s);
+        r->kind = SESS_RES_ERROR;
+        sl_error_copy(&r->error, &err); /* the parser reports character positions */
+        s->list.n = 0;
+    } else if (s->list.n == 0) {
+        result_append(s)->kind = SESS_RES_EMPTY;
+    } else if (s->req.single && s->list.n > 1) {
+        sl_error_set(&err, SL_ERR_SYNTAX_ERROR,
+                     "cannot insert multiple commands into a prepared statement");
+        result_error(s, result_append(s), &err);
+        s->list.n = 0;
+    } else {
+        s->reply->nparams = s->list.max_param;
+    }
+}
+
 static void work_cb(uv_work_t *w)
 {
     sess_t *s = w->data;
-    sess_reply_t *reply = sl_xcalloc(1, sizeof *reply);
-    reply->arena = sl_arena_new("reply");
-    s->reply = reply;
-    sl_arena_t *parse_arena = sl_arena_new("parse");
-    ast_stmt_list_t list;
-    sl_error_t err;
-    sl_error_clear(&err);
-    sess_result_t *tail = NULL;
-    if (parse_sql(s->sql, s->len, parse_arena, &list, &err) < 0) {
-        sess_result_t *r = result_append(reply, &tail);
-        r->kind = SESS_RES_ERROR;
-        sl_error_copy(&r->error, &err); /* the parser reports character positions */
-    } else if (list.n == 0) {
-        result_append(reply, &tail)->kind = SESS_RES_EMPTY;
-    } else if (s->req.single && list.n > 1) {
-        sl_error_set(&err, SL_ERR_SYNTAX_ERROR,
-                     "cannot insert multiple commands into a prepared statement");
-        result_error(s, result_append(reply, &tail), &err);
-    } else {
-        reply->nparams = list.max_param;
-        run_statements(s, &list, reply);
+    if (!s->reply) {
+        s->reply = sl_xcalloc(1, sizeof *s->reply);
+        s->reply->arena = sl_arena_new("reply");
+        s->tail = NULL;
+        s->next_stmt = 0;
+        parse_submission(s);
     }
-    sl_arena_free(parse_arena);
+    run_statements(s);
 }
 
-static void after_work_cb(uv_work_t *w, int status)
+/* Hands the reply over and ends the submission. Loop thread. */
+static void finish_submission(sess_t *s)
 {
-    (void)status;
-    sess_t *s = w->data;
     sess_reply_t *reply = s->reply;
     s->reply = NULL;
     s->in_flight = 0;
     submission_free(s);
     if (s->closing) {
         sess_reply_free(reply);
-        free(reply);
         sess_free(s);
         return;
     }
     s->cb(s, reply, s->cb_arg);
+}
+
+static void after_work_cb(uv_work_t *w, int status);
+
+static void continue_submission(sess_t *s)
+{
+    if (s->next_stmt < s->list.n && !s->closing) {
+        uv_queue_work(s->srv->loop, &s->work, work_cb, after_work_cb);
+        return;
+    }
+    finish_submission(s);
+}
+
+/* The end of an AWAIT: its result, then the rest of the submission. */
+static void await_done(sess_t *s, const sl_error_t *err)
+{
+    s->awaiting = 0;
+    if (s->timer_init) uv_timer_stop(&s->timer);
+    if (err) {
+        result_error(s, s->tail, err);
+        s->next_stmt = s->list.n;
+    }
+    continue_submission(s);
+}
+
+static void on_await(void *arg, const sl_error_t *err)
+{
+    await_done(arg, err);
+}
+
+static void on_await_timeout(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    qm_await_cancel(s->srv->qm, s->wait_id);
+    sl_error_t err;
+    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "timed out waiting for query \"%s\" to process all "
+                 "available data", s->await_name);
+    sl_error_hint(&err, "SHOW PROGRESS %s shows what the query is doing.", s->await_name);
+    await_done(s, &err);
+}
+
+static void start_await(sess_t *s)
+{
+    sl_error_t err;
+    if (qm_await(s->srv->qm, s->await_name, on_await, s, &s->wait_id, &err) < 0) {
+        await_done(s, &err);
+        return;
+    }
+    if (s->await_timeout_ms < 0) return;
+    if (!s->timer_init) {
+        uv_timer_init(s->srv->loop, &s->timer);
+        s->timer.data = s;
+        s->timer_init = 1;
+    }
+    uv_timer_start(&s->timer, on_await_timeout, (uint64_t)s->await_timeout_ms, 0);
+}
+
+static void after_work_cb(uv_work_t *w, int status)
+{
+    (void)status;
+    sess_t *s = w->data;
+    if (s->awaiting && !s->closing) {
+        start_await(s);
+        return;
+    }
+    s->awaiting = 0;
+    continue_submission(s);
 }
 
 int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg)
@@ -199,6 +309,12 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
 void sess_cancel(sess_t *s)
 {
     atomic_store(&s->cancel, 1);
+    if (!s->awaiting || !s->wait_id) return;
+    /* Loop thread: the session is parked in AWAIT, not on a worker. */
+    qm_await_cancel(s->srv->qm, s->wait_id);
+    sl_error_t err;
+    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+    await_done(s, &err);
 }
 
 int sess_busy(const sess_t *s)
@@ -209,6 +325,13 @@ int sess_busy(const sess_t *s)
 void sess_close(sess_t *s)
 {
     if (!s) return;
+    if (s->in_flight && s->awaiting && s->wait_id) {
+        qm_await_cancel(s->srv->qm, s->wait_id);
+        s->awaiting = 0;
+        s->closing = 1;
+        finish_submission(s);
+        return;
+    }
     if (s->in_flight) {
         s->closing = 1;
         atomic_store(&s->cancel, 1);

@@ -25,6 +25,10 @@ typedef struct stmt_ctx {
     const int *param_lens;
     atomic_int *cancel;           /* set when the client asked to cancel */
     int describe_only;            /* fill columns only; run nothing */
+    /* Set by AWAIT QUERY: the session pauses after this statement until the
+     * query manager says the query caught up (or ended), then resumes. */
+    const char *await_query;      /* in arena */
+    int64_t await_timeout_ms;     /* -1: none */
 } stmt_ctx_t;
 
 /* Runs one statement into `res`. On error returns -1 with err filled; a

@@ -93,6 +93,7 @@ STMT_HANDLER(stmt_drop)
         stmt_result_command(res, tags[kind]);
         return 0;
     }
+    if (kind == CAT_QUERY) return stmt_drop_query(ctx, stmt, res, err);
     if (cat_drop(ctx->srv->cat, kind, d->name->name, err) < 0) return at_name(err, d->name);
     if (kind == CAT_TABLE) tstore_drop(ctx->srv->tstore, d->name->name);
     stmt_result_command(res, tags[kind]);

@@ -23,6 +23,12 @@ STMT_HANDLER(stmt_stop_query);
 STMT_HANDLER(stmt_await_query);
 STMT_HANDLER(stmt_transaction);
 STMT_HANDLER(stmt_set);
+STMT_HANDLER(stmt_drop_query);
+int stmt_show_queries(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
+int stmt_show_progress(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
+struct cat_entry;
+int stmt_describe_query(stmt_ctx_t *ctx, const struct cat_entry *e, sess_result_t *res,
+                        sl_error_t *err);
 
 /* Sets err with a position at byte offset `byte_pos` of the statement text. Returns -1. */
 int stmt_error_at(sl_error_t *err, int byte_pos, const char *sqlstate, const char *fmt, ...)

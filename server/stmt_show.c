@@ -70,10 +70,6 @@ static int list_relations(stmt_ctx_t *ctx, sess_result_t *res, cat_kind_t kind)
 
 int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
                        sl_error_t *err);
-int stmt_show_queries(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
-                      sl_error_t *err);
-int stmt_show_progress(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
-                       sl_error_t *err);
 
 STMT_HANDLER(stmt_show)
 {
@@ -88,8 +84,10 @@ STMT_HANDLER(stmt_show)
         stmt_result_columns(ctx, res, 4, names, NULL);
         return ctx->describe_only ? 0 : list_relations(ctx, res, CAT_TABLE);
     }
+    case AST_SHOW_QUERIES: return stmt_show_queries(ctx, stmt, res, err);
+    case AST_SHOW_PROGRESS:
+    case AST_SHOW_RECENT_PROGRESS: return stmt_show_progress(ctx, stmt, res, err);
     case AST_SHOW_VARIABLE: return stmt_show_variable(ctx, stmt, res, err);
-    default: break;
     }
     return stmt_error_at(err, stmt->pos, SL_ERR_FEATURE_NOT_SUPPORTED, "unknown SHOW form");
 }
@@ -119,8 +117,6 @@ static void describe_relation(stmt_ctx_t *ctx, sess_result_t *res, const plan_re
     for (int i = 0; i < r->nopts; i++) describe_row(res, "Option", r->opts[i].key, r->opts[i].value);
 }
 
-int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *res,
-                        sl_error_t *err);
 
 STMT_HANDLER(stmt_describe)
 {
@@ -132,6 +128,7 @@ STMT_HANDLER(stmt_describe)
     if (!cat_lookup(ctx->srv->cat, id->name, ctx->arena, &e))
         return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
                              id->name);
+    if (e.kind == CAT_QUERY) return stmt_describe_query(ctx, &e, res, err);
     plan_relation_t r;
     if (obj_lookup(ctx->srv->cat, id->name, ctx->arena, &r, err) < 0) return -1;
     describe_relation(ctx, res, &r, cat_kind_name(e.kind));

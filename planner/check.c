@@ -1,0 +1,178 @@
+/* The streaming checks: which queries can run incrementally, Spark's
+ * UnsupportedOperationChecker in sluice's words. Every refusal is 0A000,
+ * points at the clause, names the operator and says what to do instead. */
+#include "planner/check.h"
+
+#include <string.h>
+
+#include "exec/op.h"
+
+static const char *mode_name(exec_mode_t m)
+{
+    return m == EXEC_MODE_UPDATE ? "update" : m == EXEC_MODE_COMPLETE ? "complete" : "append";
+}
+
+static int refuse(sl_error_t *err, const plan_node_t *n, const char *msg, const char *hint)
+{
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "%s", msg);
+    if (hint) sl_error_hint(err, "%s", hint);
+    if (!err->position) err->position = n->pos + 1;
+    return -1;
+}
+
+static int has_kind(const plan_node_t *n, plan_kind_t kind)
+{
+    if (n->kind == kind && n->streaming) return 1;
+    for (int i = 0; i < n->nchildren; i++)
+        if (has_kind(n->children[i], kind)) return 1;
+    return 0;
+}
+
+static int has_watermark_col(const plan_node_t *n)
+{
+    for (int i = 0; i < n->ncols; i++)
+        if (n->cols[i].wm_delay_ms >= 0) return 1;
+    return 0;
+}
+
+static int check_aggregate(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+{
+    for (int i = 0; i < n->agg.naggs; i++)
+        if (n->agg.aggs[i].distinct)
+            return refuse(err, n, "count(DISTINCT ...) and other DISTINCT aggregates are not supported on a stream",
+                          "Use approx_count_distinct(x), which keeps a fixed-size sketch per group.");
+    if (mode == EXEC_MODE_APPEND && n->agg.event_key < 0)
+        return refuse(err, n,
+                      "append output mode needs a watermark on a grouping column of this aggregation",
+                      "Append mode emits a group once, when the watermark passes it: declare WATERMARK "
+                      "col DELAY OF INTERVAL '...' on the stream and GROUP BY that column or "
+                      "window(col, ...); or use OUTPUT MODE update or complete.");
+    return 0;
+}
+
+/* Outer stream-stream joins need state that can be dropped: a watermarked
+ * join key, or watermarks on both sides bounded against each other. */
+static int join_is_bounded(const plan_node_t *n)
+{
+    const plan_node_t *l = n->children[0], *r = n->children[1];
+    for (int k = 0; k < n->join.nkeys; k++)
+        if (l->cols[n->join.lkeys[k]].wm_delay_ms >= 0 || r->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
+            return 1;
+    if (!n->join.residual || !has_watermark_col(l) || !has_watermark_col(r)) return 0;
+    int ncols = l->ncols + r->ncols;
+    bool used[ncols > 0 ? ncols : 1];
+    memset(used, 0, sizeof used);
+    exec_expr_columns(n->join.residual, used, ncols);
+    int lt = 0, rt = 0;
+    for (int i = 0; i < l->ncols; i++) lt |= used[i] && l->cols[i].wm_delay_ms >= 0;
+    for (int i = 0; i < r->ncols; i++) rt |= used[l->ncols + i] && r->cols[i].wm_delay_ms >= 0;
+    return lt && rt;
+}
+
+static int check_join(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+{
+    int ls = n->children[0]->streaming, rs = n->children[1]->streaming;
+    plan_join_t t = n->join.type;
+    if (ls && rs) {
+        if (mode != EXEC_MODE_APPEND)
+            return refuse(err, n, "a join of two streams runs only in append output mode",
+                          "Use OUTPUT MODE append (the default).");
+        if ((t == PLAN_JOIN_LEFT || t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL) && !join_is_bounded(n))
+            return refuse(err, n,
+                          "an outer join of two streams needs watermarks and a time bound between them",
+                          "Declare a WATERMARK on both streams and join on a watermarked column, or "
+                          "bound the event times in ON, e.g. AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR.");
+        return 0;
+    }
+    if (ls && (t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL))
+        return refuse(err, n, "a RIGHT or FULL join that keeps the rows of a static table is not supported "
+                              "with a stream on the left",
+                      "Put the stream on the preserved side: FROM stream LEFT JOIN table.");
+    if (rs && (t == PLAN_JOIN_LEFT || t == PLAN_JOIN_FULL))
+        return refuse(err, n, "a LEFT or FULL join that keeps the rows of a static table is not supported "
+                              "with a stream on the right",
+                      "Put the stream on the preserved side: FROM stream LEFT JOIN table.");
+    return 0;
+}
+
+static int check_continuous(const plan_node_t *n, sl_error_t *err)
+{
+    static const char *const names[] = {"", "", "VALUES", "", "", "", "window", "aggregation", "join",
+                                        "UNION", "DISTINCT ON", "ORDER BY", "LIMIT"};
+    if (n->kind == LP_SCAN || n->kind == LP_WATERMARK || n->kind == LP_FILTER || n->kind == LP_PROJECT)
+        return 0;
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                 "a continuous trigger runs only projections and filters, not %s", names[n->kind]);
+    sl_error_hint(err, "Use TRIGGER PROCESSING TIME '...' (micro-batches) for this query.");
+    if (!err->position) err->position = n->pos + 1;
+    return -1;
+}
+
+/* A stateful operator above an aggregation may see rows older than the
+ * watermark unless the aggregation only emits final rows (append mode). */
+static int check_chain(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+{
+    if (mode == EXEC_MODE_APPEND) return 0;
+    int stateful = n->kind == LP_AGGREGATE || n->kind == LP_DEDUP ||
+                   (n->kind == LP_JOIN && n->children[0]->streaming && n->children[1]->streaming);
+    if (!stateful) return 0;
+    for (int i = 0; i < n->nchildren; i++)
+        if (has_kind(n->children[i], LP_AGGREGATE))
+            return refuse(err, n, "a stateful operator after an aggregation runs only in append output mode",
+                          "In update and complete modes an aggregation emits rows that later stateful "
+                          "operators would count as late; use OUTPUT MODE append.");
+    return 0;
+}
+
+static int check_node(const plan_node_t *n, exec_mode_t mode, int continuous, sl_error_t *err)
+{
+    for (int i = 0; i < n->nchildren; i++)
+        if (check_node(n->children[i], mode, continuous, err) < 0) return -1;
+    if (!n->streaming) return 0;
+    if (continuous && check_continuous(n, err) < 0) return -1;
+    if (check_chain(n, mode, err) < 0) return -1;
+    switch (n->kind) {
+    case LP_AGGREGATE: return check_aggregate(n, mode, err);
+    case LP_JOIN: return check_join(n, mode, err);
+    case LP_SORT:
+        if (mode == EXEC_MODE_COMPLETE && has_kind(n, LP_AGGREGATE)) return 0;
+        return refuse(err, n, "ORDER BY on a stream is supported only after an aggregation in complete output mode",
+                      "A stream never ends, so its rows cannot be sorted; sort the aggregated result "
+                      "with OUTPUT MODE complete, or sort when you SELECT from the query's table.");
+    case LP_LIMIT:
+        if (mode != EXEC_MODE_UPDATE) return 0;
+        return refuse(err, n, "LIMIT on a stream is not supported in update output mode",
+                      "Use OUTPUT MODE append or complete.");
+    case LP_UNION:
+        if (n->children[0]->streaming && n->children[1]->streaming) return 0;
+        return refuse(err, n, "UNION ALL of a stream and a static table is not supported",
+                      "Union streams with streams; join static tables instead.");
+    case LP_DEDUP:
+        if (n->dedup.within_watermark && !has_watermark_col(n->children[0]))
+            return refuse(err, n, "DISTINCT ON ... WITHIN WATERMARK needs a watermark on its input",
+                          "Declare WATERMARK col DELAY OF INTERVAL '...' on the stream.");
+        return 0;
+    default: return 0;
+    }
+}
+
+int plan_check_streaming(const plan_node_t *root, exec_mode_t mode, int continuous,
+                         const char *sink, sl_error_t *err)
+{
+    if (!root->streaming)
+        return refuse(err, root, "a continuous query must read a stream",
+                      "FROM names only static tables here; read them with an ordinary SELECT.");
+    if (mode == EXEC_MODE_COMPLETE && !has_kind(root, LP_AGGREGATE))
+        return refuse(err, root, "complete output mode needs an aggregation",
+                      "Complete mode rewrites the whole result every batch, which is only bounded for "
+                      "aggregated results; use OUTPUT MODE append (the default) or update.");
+    if (sink && !strcmp(sink, "file") && mode != EXEC_MODE_APPEND)
+        return refuse(err, root, "the file sink supports only append output mode",
+                      "Files are written once per batch; use a memory or kafka sink for update or complete.");
+    return check_node(root, mode, continuous, err);
+}
+
+const char *plan_mode_name(exec_mode_t m)
+{
+    return mode_name(m);
+}

@@ -1,0 +1,298 @@
+/* The driver thread of a continuous query (Spark's stream execution
+ * thread): plans the query, creates its sources, sink and runner, then
+ * runs triggers on schedule until it is stopped, finishes (ONCE, AVAILABLE
+ * NOW) or fails, publishing status and progress after every trigger. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "connectors/memtable.h"
+#include "exec/runner.h"
+#include "server/catalog.h"
+#include "server/inputs.h"
+#include "server/qm_int.h"
+#include "server/query_plan.h"
+
+#define IDLE_POLL_MIN_MS 10
+#define IDLE_POLL_MAX_MS 200
+
+typedef struct qrun {
+    sl_arena_t *arena;
+    qplan_t plan;
+    int nsources;
+    source_t **sources;
+    sink_t *sink;
+    runner_t *runner;
+} qrun_t;
+
+static int mkdir_p(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) < 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return (mkdir(tmp, 0700) < 0 && errno != EEXIST) ? -1 : 0;
+}
+
+static int create_sources(qm_query_t *q, qrun_t *r, sl_error_t *err)
+{
+    const plan_physical_t *p = r->plan.phys;
+    r->nsources = p->nsources;
+    r->sources = SL_NEW_ARRAY(r->arena, source_t *, p->nsources + 1);
+    for (int i = 0; i < p->nsources; i++) {
+        const char *dir = sl_printf(r->arena, "%s/sources/%d", r->plan.def.checkpoint, i);
+        if (mkdir_p(dir) < 0)
+            return sl_error_set(err, SL_ERR_IO_ERROR, "could not create directory \"%s\": %s", dir,
+                                strerror(errno));
+        if (source_create(p->sources[i], i, dir, q->name, r->arena, &r->sources[i], err) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Runner inputs: streams by source index, everything else from inputs.c. */
+static runner_input_t *runner_inputs(srv_t *srv, qrun_t *r, int *n)
+{
+    const plan_physical_t *p = r->plan.phys;
+    exec_input_t *statics;
+    int ns = inputs_static(srv, p, r->arena, &statics), k = 0;
+    runner_input_t *v = SL_NEW_ARRAY(r->arena, runner_input_t, p->ninputs + 1);
+    for (int i = 0; i < p->ninputs; i++)
+        if (p->inputs[i].kind == PLAN_INPUT_STREAM)
+            v[k++] = (runner_input_t){.leaf = p->inputs[i].leaf, .source = p->inputs[i].source};
+    for (int i = 0; i < ns; i++)
+        v[k++] = (runner_input_t){.leaf = statics[i].leaf, .source = -1,
+                                  .produce = statics[i].produce, .arg = statics[i].arg};
+    *n = k;
+    return v;
+}
+
+static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err)
+{
+    srv_t *srv = q->qm->srv;
+    r->arena = sl_arena_new("query");
+    if (qplan_from_text(srv, sql, r->arena, &r->plan, err) < 0) return -1;
+    const qdef_t *d = &r->plan.def;
+    if (mkdir_p(d->checkpoint) < 0)
+        return sl_error_set(err, SL_ERR_IO_ERROR, "could not create checkpoint directory \"%s\": %s",
+                            d->checkpoint, strerror(errno));
+    if (create_sources(q, r, err) < 0) return -1;
+    sink_env_t env = {.memtables = srv->memtables};
+    if (sink_create(d->sink, q->name, srv->conf->data_directory, d->mode, &r->plan.schema,
+                    d->sink_opts, d->nsink_opts, &env, r->arena, &r->sink, err) < 0)
+        return -1;
+    runner_spec_t spec = {
+        .name = q->name, .checkpoint = d->checkpoint, .root = r->plan.phys->root,
+        .nsources = r->nsources, .sources = r->sources, .sink = r->sink,
+        .nwatermarks = r->plan.phys->nwatermarks, .watermarks = r->plan.phys->watermarks,
+        .wm_delays = r->plan.phys->wm_delays, .nstateful = r->plan.phys->nstateful,
+        .stateful = r->plan.phys->stateful, .mode = r->plan.mode,
+        .npartitions = d->shuffle_partitions, .state_provider = d->state_store,
+        .watermark_policy = d->watermark_policy,
+        .limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT,
+        .min_batches_to_retain = d->min_batches_to_retain, .pool = srv->pool, .cancel = &q->cancel,
+    };
+    spec.inputs = runner_inputs(srv, r, &spec.ninputs);
+    if (!(r->runner = runner_open(&spec, err))) return -1;
+    if (d->trigger == QTRIG_AVAILABLE_NOW && runner_prepare_available_now(r->runner, err) < 0) return -1;
+    return 0;
+}
+
+static void qrun_teardown(qrun_t *r)
+{
+    runner_close(r->runner);
+    for (int i = 0; i < r->nsources; i++)
+        if (r->sources && r->sources[i] && r->sources[i]->ops->destroy) r->sources[i]->ops->destroy(r->sources[i]);
+    if (r->sink && r->sink->ops->destroy) r->sink->ops->destroy(r->sink);
+    sl_arena_free(r->arena);
+}
+
+static void set_str(char **slot, const char *v)
+{
+    free(*slot);
+    *slot = v ? sl_xstrdup(v) : NULL;
+}
+
+/* After setup: what SHOW QUERIES and the HTTP API show of the definition. */
+static void publish_definition(qm_query_t *q, qrun_t *r)
+{
+    const qdef_t *d = &r->plan.def;
+    set_str(&q->id, runner_query_id(r->runner));
+    set_str(&q->run_id, runner_run_id(r->runner));
+    set_str(&q->sink, d->sink->name);
+    set_str(&q->mode, qdef_mode_name(d->mode));
+    set_str(&q->trigger, qdef_trigger_text(d, r->arena));
+    set_str(&q->checkpoint, d->checkpoint);
+    q->has_watermark = runner_has_watermark(r->runner);
+    q->watermark_ms = runner_watermark(r->runner);
+    q->last_batch_id = runner_next_batch(r->runner) - 1;
+}
+
+static void publish_trigger(qm_query_t *q, qrun_t *r, int64_t index)
+{
+    int is_new;
+    const char *p = runner_last_progress(r->runner, &is_new);
+    if (p && is_new) {
+        int slot = (q->recent_head + q->nrecent) % QM_RECENT;
+        if (q->nrecent == QM_RECENT) {
+            free(q->recent[q->recent_head]);
+            q->recent_head = (q->recent_head + 1) % QM_RECENT;
+        } else {
+            q->nrecent++;
+        }
+        q->recent[slot] = sl_xstrdup(p);
+        runner_last_rates(r->runner, &q->in_rate, &q->proc_rate);
+    }
+    q->last_batch_id = runner_next_batch(r->runner) - 1;
+    q->watermark_ms = runner_watermark(r->runner);
+    q->data_available = runner_data_available(r->runner);
+    q->trigger_active = 0;
+    set_str(&q->status_msg, runner_status_message(r->runner));
+    q->caught_up = runner_caught_up(r->runner);
+    q->last_done = index;
+    qm_waits_on_trigger_locked(q);
+}
+
+static void fail_locked(qm_query_t *q, const sl_error_t *err)
+{
+    q->status = QM_FAILED;
+    set_str(&q->last_error, err->message);
+    snprintf(q->last_error_state, sizeof q->last_error_state, "%s", err->sqlstate);
+    char msg[600];
+    snprintf(msg, sizeof msg, "Terminated with exception: %s", err->message);
+    set_str(&q->status_msg, msg);
+    SL_ERROR("qm", "query=%s failed: %s", q->name, err->message);
+}
+
+/* How long to wait before the next trigger (ms), by the trigger kind. */
+static int64_t next_delay(const qrun_t *r, runner_outcome_t out, int64_t start_ms, int64_t *idle_ms)
+{
+    const qdef_t *d = &r->plan.def;
+    if (d->trigger == QTRIG_PROCESSING_TIME && d->interval_ms > 0) {
+        int64_t next = (start_ms / d->interval_ms + 1) * d->interval_ms;
+        int64_t now = sl_now_ms();
+        if (now > next)
+            SL_WARN("qm", "query=%s current batch is falling behind: the trigger interval is %lld ms "
+                    "but the batch took %lld ms", d->name, (long long)d->interval_ms,
+                    (long long)(now - start_ms));
+        return next > now ? next - now : 0;
+    }
+    if (out == RUNNER_RAN) {
+        *idle_ms = IDLE_POLL_MIN_MS;
+        return 0;
+    }
+    int64_t w = *idle_ms;
+    *idle_ms = w * 2 > IDLE_POLL_MAX_MS ? IDLE_POLL_MAX_MS : w * 2;
+    return w;
+}
+
+/* Sleeps until the delay passes or the query is woken (stop, await). Lock held. */
+static void wait_locked(qm_query_t *q, int64_t delay_ms)
+{
+    if (delay_ms <= 0 || q->stop || q->wake) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += delay_ms / 1000;
+    ts.tv_nsec += (delay_ms % 1000) * 1000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    while (!q->stop && !q->wake)
+        if (pthread_cond_timedwait(&q->cond, &q->qm->lock, &ts) == ETIMEDOUT) break;
+}
+
+/* The trigger loop; returns with the lock held. */
+static void trigger_loop(qm_query_t *q, qrun_t *r)
+{
+    qm_t *qm = q->qm;
+    int64_t idle_ms = IDLE_POLL_MIN_MS;
+    qdef_trigger_t kind = r->plan.def.trigger;
+    pthread_mutex_lock(&qm->lock);
+    while (!q->stop) {
+        int64_t index = ++q->triggers_started;
+        q->wake = false;
+        q->trigger_active = 1;
+        pthread_mutex_unlock(&qm->lock);
+        int64_t start = sl_now_ms();
+        runner_outcome_t out;
+        sl_error_t err;
+        sl_error_clear(&err);
+        int rc = runner_trigger(r->runner, &out, &err);
+        pthread_mutex_lock(&qm->lock);
+        publish_trigger(q, r, index);
+        if (rc < 0) {
+            fail_locked(q, &err);
+            return;
+        }
+        if (kind == QTRIG_ONCE || (kind == QTRIG_AVAILABLE_NOW && out == RUNNER_IDLE)) {
+            q->status = QM_FINISHED;
+            return;
+        }
+        wait_locked(q, next_delay(r, out, start, &idle_ms));
+    }
+}
+
+static void *driver_main(void *arg)
+{
+    qm_query_t *q = arg;
+    qm_t *qm = q->qm;
+    pthread_mutex_lock(&qm->lock);
+    char *sql = sl_xstrdup(q->sql);
+    pthread_mutex_unlock(&qm->lock);
+    qrun_t r = {0};
+    sl_error_t err;
+    sl_error_clear(&err);
+    if (qrun_setup(q, sql, &r, &err) < 0) {
+        pthread_mutex_lock(&qm->lock);
+        fail_locked(q, &err);
+    } else {
+        pthread_mutex_lock(&qm->lock);
+        publish_definition(q, &r);
+        pthread_mutex_unlock(&qm->lock);
+        SL_INFO("qm", "query=%s started id=%s run_id=%s", q->name, runner_query_id(r.runner),
+                runner_run_id(r.runner));
+        trigger_loop(q, &r);
+    }
+    qm_status_t st = q->status == QM_ACTIVE ? QM_STOPPED : q->status;
+    q->status = st;
+    q->trigger_active = 0;
+    if (st == QM_STOPPED) set_str(&q->status_msg, "Stopped");
+    q->exited = true;
+    qm_waits_on_end_locked(q);
+    pthread_mutex_unlock(&qm->lock);
+    if (st == QM_FINISHED || st == QM_FAILED)
+        cat_set_state(qm->srv->cat, q->name, st == QM_FINISHED ? "FINISHED" : "FAILED", &err);
+    SL_INFO("qm", "query=%s %s", q->name, st == QM_STOPPED ? "stopped" : st == QM_FINISHED ? "finished" : "failed");
+    qrun_teardown(&r);
+    free(sql);
+    return NULL;
+}
+
+int qm_driver_start_locked(qm_query_t *q, sl_error_t *err)
+{
+    q->status = QM_ACTIVE;
+    q->stop = false;
+    q->exited = false;
+    q->wake = false;
+    free(q->last_error);
+    q->last_error = NULL;
+    set_str(&q->status_msg, "Initializing sources");
+    q->refs++; /* the driver's */
+    if (pthread_create(&q->thread, NULL, driver_main, q) != 0) {
+        q->refs--;
+        q->status = QM_FAILED;
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "could not start the driver thread of query \"%s\"",
+                            q->name);
+    }
+    q->thread_live = true;
+    return 0;
+}

@@ -1,0 +1,99 @@
+/* Continuous query planning: definition, binding, streaming checks,
+ * pinned settings, physical plan, sink schema. */
+#include "server/query_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/runner.h"
+#include "parser/parser.h"
+#include "planner/check.h"
+#include "server/objects.h"
+
+static exec_mode_t exec_mode(sink_mode_t m)
+{
+    return m == SINK_UPDATE ? EXEC_MODE_UPDATE : m == SINK_COMPLETE ? EXEC_MODE_COMPLETE : EXEC_MODE_APPEND;
+}
+
+/* Update mode upserts by the grouping keys, which must be in the output. */
+static int sink_schema(qplan_t *p, sl_arena_t *a, sl_error_t *err)
+{
+    sink_schema_t *s = &p->schema;
+    s->ncols = p->phys->ncols;
+    s->names = p->phys->names;
+    s->types = p->phys->types;
+    int *keys = NULL;
+    int nk = plan_output_keys(a, p->logical, &keys);
+    if (p->def.mode == SINK_UPDATE && nk < 0) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "update output mode needs every grouping column in the select list");
+        sl_error_hint(err, "Update mode replaces result rows by their grouping key; select the "
+                           "GROUP BY columns too.");
+        err->position = p->def.ast->select->pos + 1;
+        return -1;
+    }
+    s->nkeys = nk > 0 ? nk : 0;
+    s->keys = keys;
+    return 0;
+}
+
+static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
+{
+    p->deps = SL_NEW_ARRAY(a, const char *, pc->nrels + 1);
+    for (int i = 0; i < pc->nrels; i++) {
+        int dup = 0;
+        for (int j = 0; j < p->ndeps; j++) dup |= !strcmp(p->deps[j], pc->rels[i]->name);
+        if (!dup) p->deps[p->ndeps++] = pc->rels[i]->name;
+    }
+}
+
+/* The checkpoint's pinned settings replace the options of the definition. */
+static int apply_pinned(qdef_t *d, sl_arena_t *a, sl_error_t *err)
+{
+    return runner_read_pinned(d->checkpoint, a, &d->shuffle_partitions, &d->state_store,
+                              &d->watermark_policy, err) < 0 ? -1 : 0;
+}
+
+int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_arena_t *a,
+                qplan_t *out, sl_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (qdef_from_ast(srv, cq, sql, a, &out->def, err) < 0) return -1;
+    if (apply_pinned(&out->def, a, err) < 0) return -1;
+    plan_catalog_t cat;
+    obj_plan_catalog(srv, &cat);
+    plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = sql, .allow_streams = 1};
+    if (!(out->logical = plan_bind(&pc, cq->select, err))) return -1;
+    record_deps(out, &pc, a);
+    out->mode = exec_mode(out->def.mode);
+    if (plan_check_streaming(out->logical, out->mode, out->def.trigger == QTRIG_CONTINUOUS,
+                             out->def.sink->name, err) < 0)
+        return -1;
+    plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
+    if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
+    return sink_schema(out, a, err);
+}
+
+int qplan_from_text(srv_t *srv, const char *sql, sl_arena_t *a, qplan_t *out, sl_error_t *err)
+{
+    ast_stmt_list_t list;
+    if (parse_sql(sql, strlen(sql), a, &list, err) < 0) return -1;
+    if (list.n != 1 || list.items[0]->kind != AST_STMT_CREATE_QUERY)
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "stored query text is not one CREATE QUERY");
+    return qplan_build(srv, &list.items[0]->create_query, sql, a, out, err);
+}
+
+void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out)
+{
+    const qdef_t *d = &p->def;
+    sl_buf_printf(out, "Query %s: sink %s, output mode %s, trigger %s\n", d->name, d->sink->name,
+                  qdef_mode_name(d->mode), qdef_trigger_text(d, a));
+    sl_buf_puts(out, "Logical plan:\n");
+    plan_explain_logical(p->logical, out);
+    sl_buf_printf(out, "Incremental plan (%d shuffle partitions, state store %s):\n",
+                  d->shuffle_partitions, d->state_store);
+    plan_explain_physical(p->phys, out);
+    sl_buf_printf(out, "Stateful operators: %d; watermarks: %d", p->phys->nstateful, p->phys->nwatermarks);
+    if (p->phys->nwatermarks > 1) sl_buf_printf(out, " (combined by %s)", d->watermark_policy);
+    sl_buf_printf(out, "\nOutput mode %s: supported\n", qdef_mode_name(d->mode));
+}
