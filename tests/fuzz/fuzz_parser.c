@@ -7,7 +7,7 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ibuild/obj/gen -Iparser \
  *     tests/fuzz/fuzz_parser.c parser/[a-z]*.c build/obj/gen/grammar.c \
  *     common/arena.c common/buf.c common/sl_error.c common/log.c -o /tmp/fuzz_parser
- *   sed -n 's/^KW("\([a-z]*\)".*/"\1"/p' parser/keywords.def > /tmp/parser.dict
+ *   sed -n 's/^KW("\([a-z]\{1,\}\)".\{1,\}$/"\1"/p' parser/keywords.def > /tmp/parser.dict
  *   mkdir -p /tmp/parser_corpus
  *   /tmp/fuzz_parser -dict=/tmp/parser.dict -max_total_time=300 -max_len=4096 \
  *     /tmp/parser_corpus tests/fuzz/corpus/parser
