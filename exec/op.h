@@ -88,6 +88,8 @@ typedef struct op_ctx {
     const char *state_provider;  /* "memory" | "rocksdb" */
     int is_replay;               /* re-running a batch logged before a crash */
     void *run;                   /* the execution this task belongs to (exec/stage.h) */
+    struct exec_store_cache *stores; /* state stores kept open across batches (exec/store_cache.h),
+                                        NULL: open and close per batch */
 } op_ctx_t;
 
 typedef struct op_ops {

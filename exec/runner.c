@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/uuid.h"
+#include "exec/store_cache.h"
 #include "state/failpoint.h"
 
 #define IDLE_REPORT_INTERVAL_MS 10000
@@ -114,6 +115,7 @@ runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
     r->evicted_wm = -1;
     r->status = "Initializing sources";
     r->node_wm = SL_NEW_ARRAY(r->arena, int64_t, spec->nwatermarks + 1);
+    r->stores = exec_store_cache_new();
     if (sl_uuid_v4(r->run_id, err) < 0 || !(r->ckpt = ckpt_open(spec->checkpoint, err)) ||
         recover(r, err) < 0) {
         runner_close(r);
@@ -126,6 +128,7 @@ runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
 void runner_close(runner_t *r)
 {
     if (!r) return;
+    exec_store_cache_free(r->stores);
     ckpt_close(r->ckpt);
     sl_arena_free(r->trigger_arena);
     sl_arena_free(r->arena);
@@ -374,7 +377,7 @@ static int run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error
         .wm_late_ms = has_wm ? r->prev_batch_wm : INT64_MIN,
         .wm_evict_ms = has_wm ? r->watermark_ms : INT64_MIN,
         .state_dir = ckpt_state_dir(r->ckpt), .state_provider = r->spec.state_provider,
-        .is_replay = r->rerun,
+        .is_replay = r->rerun, .stores = r->stores,
     };
     int64_t t0 = sl_mono_ms();
     exec_result_t res;

@@ -34,6 +34,7 @@ struct runner {
     sl_arena_t *arena;            /* lives with the runner */
     sl_arena_t *trigger_arena;    /* reset at each trigger */
     ckpt_t *ckpt;
+    struct exec_store_cache *stores; /* stateful operators' stores, open across batches */
     char run_id[37];
     int64_t next_batch;
     int rerun;                    /* the next trigger re-runs next_batch over rerun_end */
