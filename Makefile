@@ -24,7 +24,7 @@ endif
 # Debian packages the build, the daemon and the tests use.
 DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-dev \
   librocksdb-dev libmicrohttpd-dev libssl-dev libjansson-dev libpq-dev libedit-dev \
-  postgresql-client postgresql kcat tmux chromium curl procps
+  postgresql-client postgresql kcat tmux chromium curl procps wrk
 
 SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
 CLI_PKGS := libpq libedit
@@ -39,7 +39,10 @@ CLI_LIBS = $(shell pkg-config --libs $(CLI_PKGS))
 
 MODULES := common parser planner exec state connectors server
 LIB_SRC := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
-LIB_OBJ := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/grammar.o
+# The web UI's files are embedded in the binary (server/ui/embed.sh writes a C table).
+UI_FILES := $(sort $(wildcard server/ui/*.html server/ui/*.js server/ui/*.css server/ui/*.svg))
+UI_OBJ := $(if $(UI_FILES),$(O)/gen/ui_assets.o)
+LIB_OBJ := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/grammar.o $(UI_OBJ)
 CLI_SRC := $(wildcard clients/*.c)
 CLI_OBJ := $(patsubst %.c,$(O)/%.o,$(CLI_SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -74,6 +77,13 @@ $(LIB_OBJ) $(O)/server/main.o: | $(O)/gen/grammar.h
 
 $(O)/gen/grammar.o: $(O)/gen/grammar.c
 	$(CC) $(SRV_CFLAGS) -Wno-unused-parameter -Wno-unused-variable -Wno-shadow -Iparser -c $< -o $@
+
+$(O)/gen/ui_assets.c: $(UI_FILES) server/ui/embed.sh
+	@mkdir -p $(O)/gen
+	sh server/ui/embed.sh $(UI_FILES) > $@.tmp && mv $@.tmp $@
+
+$(O)/gen/ui_assets.o: $(O)/gen/ui_assets.c
+	$(CC) $(SRV_CFLAGS) -c $< -o $@
 
 $(O)/clients/%.o: clients/%.c
 	@mkdir -p $(dir $@)
