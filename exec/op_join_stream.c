@@ -341,47 +341,30 @@ static int outer_add(op_t *op, sj_state_t *st, int s, sj_outer_t *o, const uint8
     return 0;
 }
 
-/* The time of a key-based eviction key (first key column), or false. A
- * window key is a struct of TIMESTAMP fields: marker, then per field a
- * marker and 8 bytes when not NULL. */
-static bool key_time(const sj_config_t *cfg, const uint8_t *k, size_t len, int64_t *us)
+typedef struct sj_evict_arg {
+    op_t *op;
+    sj_state_t *st;
+    int s;
+    sj_outer_t *o;
+} sj_evict_arg_t;
+
+static int evict_key_cb(void *arg, const void *k, size_t klen, const void *v, size_t vlen,
+                        sl_error_t *err)
 {
-    size_t p = 0;
-    if (len < 1 || k[p++] != 1) return false;
-    for (int f = 0; cfg->key_time_field >= 0 && f < cfg->key_time_field; f++) {
-        if (p >= len) return false;
-        p += k[p] == 1 ? 9 : 1;
-    }
-    if (cfg->key_time_field >= 0 && (p >= len || k[p++] != 1)) return false;
-    if (p + 8 > len) return false;
-    *us = (int64_t)(op_join_get_be64(k + p) ^ (UINT64_C(1) << 63));
-    return true;
+    (void)k;
+    (void)klen;
+    sj_evict_arg_t *ea = arg;
+    return outer_add(ea->op, ea->st, ea->s, ea->o, v, vlen, err);
 }
 
-/* Key-based eviction of side s: rows whose key time <= the watermark. The
- * scan stops at the first key whose time (a window's start) passes it. */
+/* Key-based eviction of side s: rows whose key time <= the watermark. */
 static int evict_by_key(op_t *op, sj_state_t *st, int s, int64_t bound_us, sl_error_t *err)
 {
     const sj_config_t *cfg = op->node->config;
-    sl_buf_t hi = SL_BUF_INIT;
-    sl_buf_putc(&hi, 1);
-    if (cfg->key_time_field >= 0) sl_buf_putc(&hi, 1);
-    op_join_put_be64(&hi, op_join_time_key(cfg->key_time_field >= 0 ? bound_us : bound_us + 1));
-    store_iter_t *it = store_iter_range(st->rows[s], NULL, 0, hi.data, hi.len, err);
-    sl_buf_free(&hi);
-    if (!it) return -1;
     sj_outer_t o = {0};
-    const void *k, *v;
-    size_t klen, vlen;
-    int rc;
-    while ((rc = store_iter_next(it, &k, &klen, &v, &vlen, err)) > 0) {
-        int64_t us;
-        if (!key_time(cfg, k, klen, &us) || us > bound_us) continue;
-        if ((rc = outer_add(op, st, s, &o, v, vlen, err)) < 0) break;
-        if ((rc = store_delete(st->rows[s], k, klen, err)) < 0) break;
-    }
-    store_iter_close(it);
-    if (rc < 0) return -1;
+    sj_evict_arg_t ea = {op, st, s, &o};
+    if (op_join_evict_by_key_time(st->rows[s], cfg->key_time_field, bound_us, evict_key_cb, &ea, err) < 0)
+        return -1;
     return outer_flush(op, st, s, &o, err);
 }
 
@@ -496,10 +479,7 @@ static int check_evict_key(sj_config_t *cfg, const exec_pnode_t *l, const op_str
     if (sp->evict_key < 0) return 0;
     if (sp->evict_key >= sp->nkeys)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "evict key %d out of range", sp->evict_key);
-    exec_type_t t = l->types[sp->left_keys[sp->evict_key]];
-    cfg->key_time_field = op_join_time_field(t);
-    for (int f = 0; t.id == EXEC_TYPE_STRUCT && f < t.nfields; f++)
-        if (t.fields[f].type.id != EXEC_TYPE_TIMESTAMP) cfg->key_time_field = -2;
+    cfg->key_time_field = op_join_key_time_field(l->types[sp->left_keys[sp->evict_key]]);
     if (cfg->key_time_field == -2)
         return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                             "watermarked join key must be a timestamp or a window");

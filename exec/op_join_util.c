@@ -335,6 +335,55 @@ bool op_join_event_time(const exec_vec_t *v, int field, uint32_t row, int64_t *u
     return true;
 }
 
+int op_join_key_time_field(exec_type_t t)
+{
+    int f = op_join_time_field(t);
+    for (int i = 0; t.id == EXEC_TYPE_STRUCT && i < t.nfields; i++)
+        if (t.fields[i].type.id != EXEC_TYPE_TIMESTAMP) f = -2;
+    return f;
+}
+
+/* Layout (exec/row.h key format): marker 1, then for a struct per field a
+ * marker and 8 bytes when not NULL. */
+bool op_join_key_time(const uint8_t *k, size_t len, int field, int64_t *us)
+{
+    size_t p = 0;
+    if (len < 1 || k[p++] != 1) return false;
+    for (int f = 0; f < field; f++) {
+        if (p >= len) return false;
+        p += k[p] == 1 ? 9 : 1;
+    }
+    if (field >= 0 && (p >= len || k[p++] != 1)) return false;
+    if (p + 8 > len) return false;
+    *us = (int64_t)(op_join_get_be64(k + p) ^ (UINT64_C(1) << 63));
+    return true;
+}
+
+int op_join_evict_by_key_time(store_t *s, int field, int64_t bound_us, op_join_evict_cb cb,
+                              void *arg, sl_error_t *err)
+{
+    /* A TIMESTAMP key sorts by time: stop past the bound. A window sorts by
+     * start, and end > start: stop at the first start at or past it. */
+    sl_buf_t hi = SL_BUF_INIT;
+    sl_buf_putc(&hi, 1);
+    if (field >= 0) sl_buf_putc(&hi, 1);
+    op_join_put_be64(&hi, op_join_time_key(field >= 0 || bound_us == INT64_MAX ? bound_us : bound_us + 1));
+    store_iter_t *it = store_iter_range(s, "\x01", 1, hi.data, hi.len, err);
+    sl_buf_free(&hi);
+    if (!it) return -1;
+    const void *k, *v;
+    size_t klen, vlen;
+    int rc;
+    while ((rc = store_iter_next(it, &k, &klen, &v, &vlen, err)) > 0) {
+        int64_t us;
+        if (!op_join_key_time(k, klen, field, &us) || us > bound_us) continue;
+        if (cb && (rc = cb(arg, k, klen, v, vlen, err)) < 0) break;
+        if ((rc = store_delete(s, k, klen, err)) < 0) break;
+    }
+    store_iter_close(it);
+    return rc < 0 ? -1 : 0;
+}
+
 /* ---- state stores ------------------------------------------------------- */
 
 char *op_join_schema_text(sl_arena_t *a, const exec_pnode_t *node, const int *cols, int n)

@@ -162,6 +162,25 @@ int op_join_time_field(exec_type_t t);
 /* Event time (microseconds) of cell `row`: the TIMESTAMP, or the window's
  * end when field >= 0. False when NULL. */
 bool op_join_event_time(const exec_vec_t *v, int field, uint32_t row, int64_t *us);
+/* For a key column that orders state by time (the first column of a state
+ * key): -1 for TIMESTAMP, the index of `end` for a struct of TIMESTAMP
+ * fields (a window), -2 otherwise. */
+int op_join_key_time_field(exec_type_t t);
+/* The time in a state key whose first column is such a column (field as
+ * op_join_key_time_field gives it): a TIMESTAMP, or the window's end. False
+ * when NULL or malformed. */
+bool op_join_key_time(const uint8_t *k, size_t len, int field, int64_t *us);
+
+/* Called for each state entry an eviction removes, before removal. */
+typedef int (*op_join_evict_cb)(void *arg, const void *key, size_t klen, const void *val,
+                                size_t vlen, sl_error_t *err);
+/* Removes the entries of s whose key time (see op_join_key_time) is <=
+ * bound_us, calling cb (may be NULL) for each first. A range scan: from
+ * the first non-NULL time up to the bound (for a window, up to the first
+ * start past it). */
+int op_join_evict_by_key_time(store_t *s, int field, int64_t bound_us, op_join_evict_cb cb,
+                              void *arg, sl_error_t *err);
+
 /* A time at or before the watermark (ms; INT64_MIN = none) is late/final. */
 static inline bool op_join_at_or_before(int64_t us, int64_t wm_ms)
 {
