@@ -1,0 +1,173 @@
+/* bench_groupby: hash aggregation throughput, single thread.
+ *
+ *   build/obj/bench/bench_groupby [-n rows] [-g groups[,groups...]] [-r repeats]
+ *
+ * Data (the same formula bench/duckdb/groupby.mjs uses, so both engines see
+ * identical rows): for i in 0..rows-1, k = (i * 2654435761) % groups and
+ * v = i % 100, as BIGINT columns in batches of 4096 rows built before the
+ * clock starts. Query: SELECT k, sum(v), count(*), avg(v) GROUP BY k.
+ * Two plans are timed:
+ *   single   INPUT -> HashAggregate(batch)            (one phase)
+ *   planned  INPUT -> HashAggregate(partial) -> Exchange(1) -> HashAggregate(final)
+ *            (what the planner builds for an ad-hoc SELECT)
+ * Each is run `repeats` times on a one-thread pool; the median wall time,
+ * rows/s and the median process CPU time (steadier than wall time on a
+ * shared machine) are printed with a checksum of the result (sum of the sums,
+ * of the counts and of the averages) to compare with DuckDB's. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/op_agg.h"
+#include "exec/stage.h"
+
+typedef struct data {
+    exec_batch_t **batches;
+    int n;
+} data_t;
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static data_t make_data(sl_arena_t *a, int64_t rows, int64_t groups)
+{
+    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
+    data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
+    d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
+    for (int b = 0; b < d.n; b++) {
+        int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
+        uint32_t n = (uint32_t)(rows - first < EXEC_BATCH_ROWS ? rows - first : EXEC_BATCH_ROWS);
+        exec_batch_t *batch = exec_batch_new(a, 2, t, n);
+        for (uint32_t r = 0; r < n; r++) {
+            int64_t i = first + r;
+            EXEC_VEC_AT(&batch->cols[0], int64_t, r) = (i * 2654435761LL) % groups;
+            EXEC_VEC_AT(&batch->cols[1], int64_t, r) = i % 100;
+        }
+        d.batches[b] = batch;
+    }
+    return d;
+}
+
+static int produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+{
+    (void)a;
+    data_t *d = arg;
+    for (int i = 0; i < d->n; i++)
+        if (emit(emit_arg, d->batches[i], err) < 0) return -1;
+    return 0;
+}
+
+/* Builds the plan: single phase, or the planner's partial -> exchange -> final. */
+static exec_pnode_t *build(sl_arena_t *a, exec_pnode_t *leaf, int planned)
+{
+    static const op_agg_call_t calls[3] = {{.func = "sum", .arg = 1}, {.func = "count", .arg = -1},
+                                           {.func = "avg", .arg = 1}};
+    static const char *const names[] = {"k", "s", "c", "a"};
+    int key = 0;
+    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 3, .calls = calls, .names = names, .event_key = -1};
+    sl_error_t err;
+    exec_pnode_t *root = planned ? op_agg_plan(a, leaf, &spec, 1, 0, &err)
+                                 : op_agg_plan_phase(a, leaf, OP_AGG_BATCH, &spec, &err);
+    if (!root) {
+        fprintf(stderr, "plan: %s\n", err.message);
+        exit(1);
+    }
+    exec_plan_number(root);
+    return root;
+}
+
+typedef struct sums {
+    int64_t rows, sum, count;
+    double avg;
+} sums_t;
+
+static sums_t checksum(const exec_result_t *r)
+{
+    sums_t s = {0};
+    for (int i = 0; i < r->nbatches; i++) {
+        const exec_batch_t *b = r->batches[i];
+        for (uint32_t k = 0; k < b->nrows; k++) {
+            s.sum += EXEC_VEC_AT(&b->cols[1], int64_t, k);
+            s.count += EXEC_VEC_AT(&b->cols[2], int64_t, k);
+            s.avg += EXEC_VEC_AT(&b->cols[3], double, k);
+        }
+        s.rows += b->nrows;
+    }
+    return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void run(exec_pool_t *pool, data_t *d, int64_t rows, int64_t groups, int planned, int repeats)
+{
+    sl_arena_t *a = sl_arena_new("plan");
+    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
+    const char *cols[] = {"k", "v"};
+    exec_pnode_t *leaf = op_input_plan(a, 2, cols, t, "data");
+    exec_pnode_t *root = build(a, leaf, planned);
+    op_ctx_t base;
+    memset(&base, 0, sizeof base);
+    base.wm_late_ms = base.wm_evict_ms = INT64_MIN;
+    base.mode = EXEC_MODE_COMPLETE;
+    base.npartitions = 1;
+    exec_input_t in = {leaf, produce, d, 0};
+    double times[32], cpu[32];
+    sums_t s = {0};
+    for (int i = 0; i < repeats; i++) {
+        exec_result_t res;
+        sl_error_t err;
+        double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (exec_run(root, &base, 0, NULL, pool, &in, 1, &res, &err) < 0) {
+            fprintf(stderr, "run: %s\n", err.message);
+            exit(1);
+        }
+        s = checksum(&res);
+        times[i] = clock_s(CLOCK_MONOTONIC) - t0;
+        cpu[i] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        exec_result_free(&res);
+    }
+    qsort(times, (size_t)repeats, sizeof times[0], cmp_double);
+    qsort(cpu, (size_t)repeats, sizeof cpu[0], cmp_double);
+    double med = times[repeats / 2], mcpu = cpu[repeats / 2];
+    printf("sluice  %-7s groups=%-8" PRId64 " rows=%" PRId64 "  median wall %.3f s (%.1f M rows/s)  cpu %.3f s  "
+           "result rows=%" PRId64 " sum(s)=%" PRId64 " sum(c)=%" PRId64 " sum(a)=%.6f\n",
+           planned ? "planned" : "single", groups, rows, med, (double)rows / med / 1e6, mcpu, s.rows, s.sum,
+           s.count, s.avg);
+    sl_arena_free(a);
+}
+
+int main(int argc, char **argv)
+{
+    int64_t rows = 10000000;
+    int64_t groups[8] = {1000, 1000000};
+    int ngroups = 2, repeats = 5, c;
+    while ((c = getopt(argc, argv, "n:g:r:")) != -1) {
+        if (c == 'n') rows = atoll(optarg);
+        if (c == 'r') repeats = atoi(optarg) < 1 ? 1 : atoi(optarg) > 32 ? 32 : atoi(optarg);
+        if (c == 'g') {
+            ngroups = 0;
+            for (char *p = strtok(optarg, ","); p && ngroups < 8; p = strtok(NULL, ",")) groups[ngroups++] = atoll(p);
+        }
+    }
+    exec_pool_t *pool = exec_pool_new(1);
+    for (int g = 0; g < ngroups; g++) {
+        sl_arena_t *a = sl_arena_new("data");
+        data_t d = make_data(a, rows, groups[g]);
+        run(pool, &d, rows, groups[g], 0, repeats);
+        run(pool, &d, rows, groups[g], 1, repeats);
+        sl_arena_free(a);
+    }
+    exec_pool_free(pool);
+    return 0;
+}
