@@ -11,11 +11,22 @@
 #include "parser/parser.h"
 #include "planner/plan.h"
 
-conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a)
+/* The key as the user spelled it: the parser folds unquoted keys, but
+ * messages should quote what was written (the registry matches keys
+ * case-insensitively either way). */
+static const char *written_key(const ast_option_t *o, const char *sql, sl_arena_t *a)
+{
+    if (o->key_quoted || !sql) return o->key;
+    size_t n = strlen(o->key);
+    const char *p = sql + o->pos;
+    return strncasecmp(p, o->key, n) ? o->key : sl_strndup(a, p, n);
+}
+
+conn_kv_t *obj_options(const ast_option_list_t *l, const char *sql, sl_arena_t *a)
 {
     conn_kv_t *kv = SL_NEW_ARRAY(a, conn_kv_t, l->n + 1);
     for (int i = 0; i < l->n; i++) {
-        kv[i].key = l->items[i]->key;
+        kv[i].key = written_key(l->items[i], sql, a);
         kv[i].value = l->items[i]->value;
     }
     return kv;
@@ -64,11 +75,11 @@ static int columns_from_defs(const ast_column_def_list_t *defs, const char *sql,
 }
 
 static int check_options(const conn_desc_t *d, const ast_option_list_t *l, conn_kv_t *kv,
-                         sl_error_t *err)
+                         int fallback_pos, sl_error_t *err)
 {
     int bad;
     if (conn_check_options(d, kv, l->n, &bad, err) < 0) {
-        if (bad >= 0) err->position = l->items[bad]->pos + 1;
+        err->position = (bad >= 0 ? l->items[bad]->pos : fallback_pos) + 1;
         return -1;
     }
     for (int i = 0; i < l->n; i++) kv[i].key = conn_canonical_key(d, kv[i].key);
@@ -88,6 +99,7 @@ static int stream_columns(const ast_create_stream_t *cs, const char *sql, sl_are
     if (!strcmp(d->name, "nexmark") && !fixed) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "unknown nexmark table \"%s\"",
                      conn_option(d, out->opts, out->nopts, "table"));
+        err->position = cs->connector->pos + 1;
         return sl_error_hint(err, "The nexmark connector has the tables bid, auction and person.");
     }
     if (fixed && cs->has_columns) {
@@ -145,8 +157,8 @@ int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t
         return -1;
     }
     out->nopts = cs->options.n;
-    out->opts = obj_options(&cs->options, a);
-    if (check_options(out->connector, &cs->options, out->opts, err) < 0) return -1;
+    out->opts = obj_options(&cs->options, sql, a);
+    if (check_options(out->connector, &cs->options, out->opts, cs->connector->pos, err) < 0) return -1;
     if (stream_columns(cs, sql, a, out, err) < 0) return -1;
     return stream_watermark(cs->watermark, a, out, err);
 }
@@ -165,8 +177,8 @@ int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *
             return -1;
         }
         out->nopts = ct->options.n;
-        out->opts = obj_options(&ct->options, a);
-        if (check_options(out->connector, &ct->options, out->opts, err) < 0) return -1;
+        out->opts = obj_options(&ct->options, sql, a);
+        if (check_options(out->connector, &ct->options, out->opts, ct->format->pos, err) < 0) return -1;
     } else if (ct->options.n) {
         sl_error_set(err, SL_ERR_SYNTAX_ERROR, "OPTIONS need a USING format");
         err->position = ct->options.items[0]->pos + 1;

@@ -25,6 +25,6 @@ void obj_plan_catalog(srv_t *srv, plan_catalog_t *out);
 /* Parses the CREATE text of a catalog entry (one statement) into `a`. */
 const ast_stmt_t *obj_parse_entry(const cat_entry_t *e, sl_arena_t *a, sl_error_t *err);
 /* The options of a clause as key/value pairs in `a`. */
-conn_kv_t *obj_options(const ast_option_list_t *l, sl_arena_t *a);
+conn_kv_t *obj_options(const ast_option_list_t *l, const char *sql, sl_arena_t *a);
 
 #endif
