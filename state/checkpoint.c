@@ -71,6 +71,23 @@ static int load_metadata(ckpt_t *c, sl_error_t *err)
 
 /* ---- open / close ---- */
 
+/* Removes temporary files of interrupted writes in sources/<i>/. */
+static int clean_source_logs(ckpt_t *c, sl_error_t *err)
+{
+    int64_t *ids;
+    int n = state_list_ids(c->sources_dir, "", &ids, err);
+    int rc = n < 0 ? -1 : 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "%" PRId64, ids[i]);
+        char *dir = state_path(c->sources_dir, name);
+        rc = state_remove_temps(dir, err);
+        free(dir);
+    }
+    free(ids);
+    return rc;
+}
+
 static int make_dirs(ckpt_t *c, sl_error_t *err)
 {
     const char *dirs[] = {c->dir, c->offsets_dir, c->commits_dir, c->sources_dir, c->state_dir};
@@ -79,7 +96,7 @@ static int make_dirs(ckpt_t *c, sl_error_t *err)
     const char *logs[] = {c->dir, c->offsets_dir, c->commits_dir};
     for (size_t i = 0; i < sizeof logs / sizeof *logs; i++)
         if (state_remove_temps(logs[i], err) < 0) return -1;
-    return 0;
+    return clean_source_logs(c, err);
 }
 
 ckpt_t *ckpt_open(const char *dir, sl_error_t *err)

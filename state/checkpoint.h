@@ -79,7 +79,8 @@ typedef struct ckpt_batch_meta {
 
 /* The content of one offsets/<N> file. */
 typedef struct ckpt_offsets {
-    int has_meta;             /* 0 when the metadata line is empty (very old Spark files) */
+    int has_meta;             /* read: 0 when the metadata line is empty (very old Spark
+                                 files); ckpt_offsets_write always writes `meta` */
     ckpt_batch_meta_t meta;
     int nsources;             /* one entry per source, in source-id order */
     const char **sources;     /* each source's end offset as compact JSON text, or NULL

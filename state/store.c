@@ -24,7 +24,7 @@ struct store {
     int64_t removed;  /* keys removed since load */
     int64_t update_ns;
     int64_t remove_ns;
-    int64_t commit_ns; /* last commit */
+    int64_t commit_ns; /* the commit after the last load */
 };
 
 struct store_iter {
@@ -130,7 +130,7 @@ int store_load(store_t *s, int64_t version, sl_error_t *err)
     s->version = -1;
     if (s->ops->load(s->impl, version, &hit, err) < 0) return -1;
     s->version = version;
-    s->updated = s->removed = s->update_ns = s->remove_ns = 0;
+    s->updated = s->removed = s->update_ns = s->remove_ns = s->commit_ns = 0;
     return 0;
 }
 

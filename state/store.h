@@ -67,7 +67,7 @@ typedef struct store_metrics {
     int64_t num_rows_updated;     /* numRowsUpdated: puts since store_load */
     int64_t num_rows_removed;     /* numRowsRemoved: keys deleted since store_load */
     int64_t memory_used_bytes;    /* memoryUsedBytes: memory held by the store */
-    int64_t commit_time_ms;       /* commitTimeMs: time in the last store_commit */
+    int64_t commit_time_ms;       /* commitTimeMs: time in store_commit since store_load */
     int64_t all_updates_time_ms;  /* allUpdatesTimeMs: time in puts since store_load */
     int64_t all_removals_time_ms; /* allRemovalsTimeMs: time in deletes since store_load */
     int ncustom;                  /* entries in custom, sorted by name */

@@ -169,9 +169,21 @@ static int remove_versions(mem_store_t *st, const char *suffix, int64_t from, in
 
 /* ---- vtable ---- */
 
+/* Refuses a directory the rocksdb provider wrote. */
+static int check_not_rocksdb_store(const char *dir, sl_error_t *err)
+{
+    int64_t *ids;
+    int n = state_list_ids(dir, ".ckpt", &ids, err);
+    free(ids);
+    if (n <= 0) return n;
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                 "state store \"%s\" was written by the \"rocksdb\" provider", dir);
+    return sl_error_hint(err, "Open it with the provider the checkpoint was created with.");
+}
+
 static void *mem_open(const char *dir, const store_options_t *opt, sl_error_t *err)
 {
-    if (state_remove_temps(dir, err) < 0) return NULL;
+    if (state_remove_temps(dir, err) < 0 || check_not_rocksdb_store(dir, err) < 0) return NULL;
     int64_t *d, *s;
     int nd = state_list_ids(dir, ".delta", &d, err);
     int ns = nd < 0 ? -1 : state_list_ids(dir, ".snapshot", &s, err);

@@ -69,7 +69,10 @@ typedef struct rdb_store {
     int64_t version;           /* version of the live instance (with wb empty); -1 = unknown */
     int64_t keys;              /* key count including wb */
     int64_t loaded_keys;       /* key count of the loaded version */
-    char *got;                 /* value of the last get (rocksdb_free) */
+    char *got;                 /* value of the last lookup (rocksdb_free) */
+    sl_buf_t last_key;         /* key of the last lookup ... */
+    int last_found;            /* ... whether it existed ... */
+    uint64_t last_mods;        /* ... as of this `mods` (saves the put's lookup after a get) */
     uint64_t mods;             /* bumped by every change (iterators re-seek) */
     /* metrics since load */
     int64_t gets, puts, get_ns, put_ns;
@@ -138,9 +141,22 @@ static int64_t prop_int(rdb_store_t *st, const char *name)
 
 /* ---- instance lifecycle ---- */
 
+/* Refuses a directory the memory provider wrote (the checkpoint pins the
+ * provider; a mismatch means a wrong setting or a wrong directory). */
+static int check_not_memory_store(const char *dir, sl_error_t *err)
+{
+    int64_t *ids;
+    int n = state_list_ids(dir, ".delta", &ids, err);
+    free(ids);
+    if (n <= 0) return n;
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                 "state store \"%s\" was written by the \"memory\" provider", dir);
+    return sl_error_hint(err, "Open it with the provider the checkpoint was created with.");
+}
+
 static void *rdb_open(const char *dir, const store_options_t *opt, sl_error_t *err)
 {
-    if (state_remove_temps(dir, err) < 0) return NULL;
+    if (state_remove_temps(dir, err) < 0 || check_not_memory_store(dir, err) < 0) return NULL;
     rdb_store_t *st = sl_xcalloc(1, sizeof *st);
     st->dir = sl_xstrdup(dir);
     st->work = state_path(dir, "work");
@@ -178,6 +194,7 @@ static void rdb_close(void *impl)
     rdb_store_t *st = impl;
     close_db(st);
     rocksdb_free(st->got);
+    sl_buf_free(&st->last_key);
     rocksdb_writebatch_wi_destroy(st->wb);
     rocksdb_flushoptions_destroy(st->fopt);
     rocksdb_writeoptions_destroy(st->wopt);
@@ -293,8 +310,8 @@ static int restore(rdb_store_t *st, int64_t version, sl_error_t *err)
 static void reset_batch_metrics(rdb_store_t *st)
 {
     st->gets = st->puts = st->get_ns = st->put_ns = 0;
+    st->write_ms = st->flush_ms = st->checkpoint_ms = st->sync_ms = 0;
     st->files_copied = st->files_reused = st->bytes_copied = 0;
-    read_stats(st, st->stats_base);
 }
 
 static int rdb_load(void *impl, int64_t version, int *hit, sl_error_t *err)
@@ -304,14 +321,10 @@ static int rdb_load(void *impl, int64_t version, int *hit, sl_error_t *err)
     rocksdb_writebatch_wi_clear(st->wb);
     st->keys = st->loaded_keys;
     st->mods++;
-    *hit = st->db && st->version == version;
-    if (!*hit) {
-        st->files_copied = st->files_reused = st->bytes_copied = 0;
-        if (restore(st, version, err) < 0) return -1;
-    }
-    int64_t copied = st->files_copied, reused = st->files_reused, bytes = st->bytes_copied;
     reset_batch_metrics(st);
-    st->files_copied = copied, st->files_reused = reused, st->bytes_copied = bytes;
+    *hit = st->db && st->version == version;
+    if (!*hit && restore(st, version, err) < 0) return -1;
+    read_stats(st, st->stats_base);
     return 0;
 }
 
@@ -326,7 +339,22 @@ static int lookup(rdb_store_t *st, const void *key, size_t klen, size_t *vlen, s
     st->got = rocksdb_writebatch_wi_get_from_batch_and_db(st->wb, st->db, st->ropt, key, klen,
                                                           vlen, &msg);
     if (msg) return rdb_error(err, "read", st->dir, msg);
+    sl_buf_clear(&st->last_key);
+    sl_buf_append(&st->last_key, key, klen);
+    st->last_found = st->got != NULL;
+    st->last_mods = st->mods;
     return st->got != NULL;
+}
+
+/* Whether `key` exists, reusing the previous lookup when it was of the same
+ * key with no change since (the get-then-put of an aggregation). */
+static int exists(rdb_store_t *st, const void *key, size_t klen, sl_error_t *err)
+{
+    if (st->last_mods == st->mods && st->last_key.len == klen &&
+        (klen == 0 || !memcmp(st->last_key.data, key, klen)))
+        return st->last_found;
+    size_t vlen;
+    return lookup(st, key, klen, &vlen, err);
 }
 
 static int rdb_get(void *impl, const void *key, size_t klen, const void **val, size_t *vlen,
@@ -345,9 +373,8 @@ static int rdb_put(void *impl, const void *key, size_t klen, const void *val, si
                    sl_error_t *err)
 {
     rdb_store_t *st = impl;
-    size_t old;
     int64_t t0 = state_now_ns();
-    int rc = lookup(st, key, klen, &old, err);
+    int rc = exists(st, key, klen, err);
     if (rc >= 0) rocksdb_writebatch_wi_put(st->wb, key, klen, val, vlen);
     st->put_ns += state_now_ns() - t0;
     if (rc < 0) return -1;
@@ -360,8 +387,7 @@ static int rdb_put(void *impl, const void *key, size_t klen, const void *val, si
 static int rdb_del(void *impl, const void *key, size_t klen, sl_error_t *err)
 {
     rdb_store_t *st = impl;
-    size_t old;
-    int rc = lookup(st, key, klen, &old, err);
+    int rc = exists(st, key, klen, err);
     if (rc <= 0) return rc;
     rocksdb_writebatch_wi_delete(st->wb, key, klen);
     st->keys--;

@@ -676,6 +676,37 @@ STORE_TEST(metrics_counts)
     rm_tmp();
 }
 
+STORE_TEST(key_count_follows_get_then_change)
+{
+    store_t *s = open_store(provider, 0, 0, NULL, 0, 0);
+    load(s, 0);
+    store_metrics_t m;
+    CHECK(get(s, "k") == NULL);
+    put(s, "k", "1"); /* absent when looked up: +1 */
+    CHECK_STR(get(s, "k"), "1");
+    put(s, "k", "2"); /* present: +0 */
+    CHECK(get(s, "other") == NULL);
+    put(s, "k", "3"); /* the last lookup was another key */
+    CHECK_STR(get(s, "k"), "3");
+    CHECK_INT(del(s, "k"), 1);
+    CHECK_INT(del(s, "k"), 0);
+    put(s, "k", "4");
+    store_metrics(s, &m);
+    CHECK_INT(m.num_keys, 1);
+    commit(s);
+    load(s, 1);
+    CHECK_STR(get(s, "k"), "4");
+    CHECK_INT(del(s, "k"), 1);
+    store_metrics(s, &m);
+    CHECK_INT(m.num_keys, 0);
+    store_abort(s);
+    load(s, 1);
+    store_metrics(s, &m);
+    CHECK_INT(m.num_keys, 1);
+    store_close(s);
+    rm_tmp();
+}
+
 /* ---- schema and options ---- */
 
 TEST(schema_records)
@@ -719,6 +750,26 @@ TEST(unknown_provider_is_refused)
     CHECK_STR(err.sqlstate, SL_ERR_INVALID_PARAMETER_VALUE);
     CHECK(strstr(err.message, "leveldb") != NULL);
     CHECK(store_provider("memory") && store_provider("rocksdb") && !store_provider("x"));
+    rm_tmp();
+}
+
+TEST(provider_mismatch_is_refused)
+{
+    store_t *s = open_store("memory", 0, 0, NULL, 0, 0);
+    load(s, 0);
+    commit(s);
+    store_close(s);
+    s = open_store("rocksdb", 0, 1, NULL, 0, 0);
+    load(s, 0);
+    commit(s);
+    store_close(s);
+    store_options_t opt = {"rocksdb", 0, 0, 0};
+    sl_error_t err;
+    CHECK(store_open(tmpdir(), 0, 0, NULL, &opt, &err) == NULL);
+    CHECK(strstr(err.message, "written by the \"memory\" provider") != NULL);
+    opt.provider = "memory";
+    CHECK(store_open(tmpdir(), 0, 1, NULL, &opt, &err) == NULL);
+    CHECK(strstr(err.message, "written by the \"rocksdb\" provider") != NULL);
     rm_tmp();
 }
 
