@@ -471,7 +471,7 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
     if (q->distinct == AST_DISTINCT_ON && add_distinct_on(&b, q, &o, &dkeys, err) < 0) return NULL;
     if (q->order_by.n && bind_order(&b, &q->order_by, &o, &keys, err) < 0) return NULL;
     if (b.agg) {
-        n = build_aggregate(pc->arena, n, &ag, q->pos);
+        n = build_aggregate(pc->arena, n, &ag, q->group_by.n ? q->group_by.items[0]->pos : q->pos);
         if (having) n = add_filter(pc->arena, n, having, q->having->pos);
     }
     n = make_project(pc->arena, n, o.exprs, o.names, o.n, q->pos);

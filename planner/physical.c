@@ -172,7 +172,6 @@ static void explain_node(const exec_pnode_t *n, int depth, sl_buf_t *out)
     sl_buf_puts(out, depth ? "-> " : "");
     sl_buf_puts(out, n->ops->name);
     if (n->ops->explain) n->ops->explain(n, out);
-    if (n->op_id >= 0) sl_buf_printf(out, " [state %d]", n->op_id);
     sl_buf_putc(out, '\n');
     for (int i = 0; i < n->nchildren; i++) explain_node(n->children[i], depth + 1, out);
 }

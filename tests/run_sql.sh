@@ -16,10 +16,10 @@ for name in "${names[@]}"; do
     if ! start_daemon "$work"; then
         echo "FAIL $name (daemon did not start)"; failed=$((failed + 1)); continue
     fi
-    # Scripts may write input files under :testdir (e.g. with \! or \copy-free
-    # shell commands) and find fixtures under :srcdir.
+    # Scripts write input files under :testdir (in SQL) = $TESTDIR (in \! shell
+    # commands, which psql does not interpolate) and find fixtures under :srcdir.
     mkdir -p "$work/files"
-    PGTZ=UTC timeout 300 psql -X -a -q -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice \
+    PGTZ=UTC TESTDIR="$work/files" timeout 300 psql -X -a -q -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice \
         -v testdir="$work/files" -v srcdir="$PWD/tests" \
         -f "tests/sql/$name.sql" >"tests/results/$name.out" 2>&1
     stop_daemon >>"tests/results/$name.out" 2>&1
