@@ -110,7 +110,7 @@ static inline bool dec_addsub(exec_dec_t x, exec_dec_t fa, int sa, exec_dec_t y,
     if (__builtin_mul_overflow(x, fa, &xs) || __builtin_mul_overflow(y, fb, &ys) ||
         (sub ? __builtin_sub_overflow(xs, ys, &v) : __builtin_add_overflow(xs, ys, &v))) {
         if (!exec_dec_rescale(x, sa, so, &xs) || !exec_dec_rescale(y, sb, so, &ys)) return false;
-        v = sub ? xs - ys : xs + ys;
+        if (sub ? __builtin_sub_overflow(xs, ys, &v) : __builtin_add_overflow(xs, ys, &v)) return false;
         sm = so;
     }
     return exec_dec_rescale(v, sm, so, r) && exec_dec_fits(*r, po);

@@ -159,7 +159,8 @@ static int logic_value(cc_t *c, const exec_expr_t *e, int sel)
 
 static int init_result(cc_t *c, exec_type_t t, int sel)
 {
-    return STEP(reg_step(c, exec_k_init, "init", sel, t))->out;
+    int s = reg_step(c, exec_k_init, "init", sel, t);
+    return STEP(s)->out;
 }
 
 /* Copies branch value `e` into register dst for the rows of sel. */
@@ -348,7 +349,8 @@ static int sel_from_value(cc_t *c, const exec_expr_t *e, int sel, bool want_true
 
 static int sel_none(cc_t *c, int sel)
 {
-    return STEP(add_step(c, exec_k_sel_none, "sel_none", sel))->sel_out = new_sel(c);
+    int s = add_step(c, exec_k_sel_none, "sel_none", sel);
+    return STEP(s)->sel_out = new_sel(c);
 }
 
 static int filter_or(cc_t *c, const exec_expr_t *e, int sel)
@@ -515,7 +517,7 @@ void exec_prog_dump(const exec_prog_t *p, sl_buf_t *buf)
     sl_buf_puts(buf, "value:\n");
     dump_steps(p->steps, p->nsteps, buf);
     sl_buf_printf(buf, "result r%d\n", p->result);
-    if (p->fsteps) {
+    if (p->type.id == EXEC_TYPE_BOOLEAN) {
         sl_buf_puts(buf, "filter:\n");
         dump_steps(p->fsteps, p->nfsteps, buf);
         sl_buf_printf(buf, "result s%d\n", p->fresult);

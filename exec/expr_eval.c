@@ -452,7 +452,7 @@ int exec_prog_eval(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b,
 
 int exec_prog_filter(const exec_prog_t *p, exec_ctx_t *ctx, exec_batch_t *b, sl_error_t *err)
 {
-    if (!p->fsteps)
+    if (p->type.id != EXEC_TYPE_BOOLEAN)
         return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of WHERE must be type boolean, not type %s",
                             exec_type_pg_name(p->type));
     exec_eval_t ev;

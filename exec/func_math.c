@@ -26,8 +26,8 @@ int exec_fn_abs(const exec_fcall_t *c, sl_error_t *err)
 {
     bool bad = false;
     switch (c->out->type.id) {
-    case EXEC_TYPE_INT: FOR_ROWS(c, int32_t v = ARG(c, 0, int32_t, i); bad |= v == INT32_MIN; OUT(c, int32_t, i) = v < 0 ? -v : v); break;
-    case EXEC_TYPE_BIGINT: FOR_ROWS(c, int64_t v = ARG(c, 0, int64_t, i); bad |= v == INT64_MIN; OUT(c, int64_t, i) = v < 0 ? -v : v); break;
+    case EXEC_TYPE_INT: FOR_ROWS(c, int32_t v = ARG(c, 0, int32_t, i); bad |= v == INT32_MIN; OUT(c, int32_t, i) = (int32_t)(v < 0 ? 0u - (uint32_t)v : (uint32_t)v)); break;
+    case EXEC_TYPE_BIGINT: FOR_ROWS(c, int64_t v = ARG(c, 0, int64_t, i); bad |= v == INT64_MIN; OUT(c, int64_t, i) = (int64_t)(v < 0 ? 0u - (uint64_t)v : (uint64_t)v)); break;
     case EXEC_TYPE_DOUBLE: FOR_ROWS(c, OUT(c, double, i) = fabs(ARG(c, 0, double, i))); break;
     default: FOR_ROWS(c, exec_dec_t v = ARG(c, 0, exec_dec_t, i); OUT(c, exec_dec_t, i) = v < 0 ? -v : v); break;
     }

@@ -410,7 +410,7 @@ TEST(casts_and_coalesce)
     CHECK_STR(type_of(c), "BIGINT");
     CHECK_STR(eval(c), "1,-3,7,2147483647");
     exec_expr_t *a2[] = {col(2), col(3)};
-    CHECK(!exec_expr_coalesce(A, a2, 2, &E) || true);
+    CHECK_STR(type_of(OK(exec_expr_coalesce(A, a2, 2, &E))), "DOUBLE"); /* the string side is promoted */
     CHECK_STR(eval(OK(exec_expr_coerce(A, col(0), exec_type_of(EXEC_TYPE_BIGINT), &E))), "1,-3,NULL,2147483647");
     CHECK(!exec_expr_coerce(A, col(1), exec_type_of(EXEC_TYPE_INT), &E));
     CHECK_STR(E.message, "expression is of type bigint, not integer");
@@ -636,7 +636,6 @@ TEST(constant_folding_and_program_shape)
     exec_prog_dump(p, &d);
     CHECK_STR(d.data, "value:\n0: column r0 <- [s0]\n1: add r1 <- r0 const [s0]\nresult r1\n");
     sl_buf_free(&d);
-    CHECK_STR(eval(e), "7,3,NULL,ERROR"[0] ? eval(e) : "");
     CHECK_STR(eval(e), "ERROR 22003 integer out of range");
     /* 1/0 cannot be folded: it fails only for rows that reach it */
     exec_expr_t *w[] = {cmp(EXEC_CMP_GT, col(1), I(100))};
