@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 
 #include "exec/hashtable.h"
 
@@ -218,6 +219,15 @@ static bool starts_null(const exec_agg_t *f, int i)
     }
 }
 
+/* Transparent huge pages for the 2 MiB-aligned part of a large buffer
+ * array (millions of groups); advice only. */
+static void advise_huge(void *p, size_t n)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
 static void grow(const exec_agg_t *f, exec_agg_state_t *st, uint32_t need)
 {
     uint32_t cap = st->cap ? st->cap : 64;
@@ -225,7 +235,10 @@ static void grow(const exec_agg_t *f, exec_agg_state_t *st, uint32_t need)
     for (int i = 0; i < f->nbuf; i++) {
         exec_vec_t *v = &st->v[i];
         size_t w = exec_type_width(v->type);
-        if (w) v->data = sl_xrealloc(v->data, w * cap);
+        if (w) {
+            v->data = sl_xrealloc(v->data, w * cap);
+            advise_huge(v->data, w * cap);
+        }
         if (starts_null(f, i) || v->type.id == EXEC_TYPE_NULL) v->nulls = sl_xrealloc(v->nulls, cap);
     }
     st->cap = cap;

@@ -30,14 +30,16 @@
  * and append output follow a new watermark without input.
  *
  * MEMORY. The batch's groups live in the task arena; rows decoded from the
- * store in the scratch arena (finish runs once per task). The store object
- * is opened per micro-batch and closed in close() (uncommitted changes
- * dropped when a batch fails). */
+ * store in the scratch arena (finish runs once per task). The store comes
+ * from the query's store cache (exec/store_cache.h) in open() and goes back
+ * in close(), staying loaded for the next batch; a batch that fails is
+ * re-run from store_load(batch_id), which drops its uncommitted changes. */
 #include <string.h>
 
 #include "common/log.h"
 #include "exec/agg_int.h"
 #include "exec/row.h"
+#include "exec/store_cache.h"
 
 #define US_PER_MS 1000
 
@@ -123,7 +125,7 @@ int agg_stream_open(op_t *op, sl_error_t *err)
     run->streaming = 1;
     if (check_schema(op, err) < 0) return -1;
     store_options_t opt = {.provider = op->ctx->state_provider};
-    run->store = store_open(op->ctx->state_dir, op->node->op_id, op->ctx->partition, NULL, &opt, err);
+    run->store = exec_store_acquire(op, NULL, &opt, err);
     if (!run->store) return -1;
     op->metrics->num_state_store_instances = 1;
     return store_load(run->store, op->ctx->batch_id, err);
@@ -431,5 +433,5 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
 void agg_stream_close(op_t *op)
 {
     agg_run_t *run = op->state;
-    if (run) store_close(run->store);
+    if (run) exec_store_release(op, run->store);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* One slot. Inline layout: word = the key (as int64), hi = hash >> 32.
  * Generic layout: word = the full hash. id1 = id + 1; 0 = empty slot. */
@@ -18,7 +19,9 @@ typedef struct ht_slot {
 struct exec_ht {
     int nkeys;
     exec_type_t *types;
-    exec_builder_t keys;   /* key columns, row = id */
+    exec_builder_t keys;   /* generic layout: key columns, row = id */
+    exec_vec_t ikeys;      /* inline layout: the key column (heap data and null map) */
+    uint32_t icap;         /* inline layout: rows ikeys has room for */
     uint32_t n;            /* keys in the table (rows of `keys`) */
     uint32_t cap;          /* slots, a power of two, >= 16 */
     int shift;             /* 64 - log2(cap): slot = hash >> shift */
@@ -34,7 +37,21 @@ static void ht_free_slots(void *arg)
 {
     exec_ht_t *ht = arg;
     free(ht->slots);
+    free(ht->ikeys.data);
+    free(ht->ikeys.nulls);
     ht->slots = NULL;
+    ht->ikeys.data = NULL;
+    ht->ikeys.nulls = NULL;
+}
+
+/* Asks for transparent huge pages on the 2 MiB-aligned part of a large
+ * block: a table of millions of keys then costs a page fault per 2 MiB
+ * instead of per 4 KiB. Advice only; failure is harmless. */
+static void advise_huge(void *p, size_t n)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
 
 static int log2_of(uint32_t cap)
@@ -49,6 +66,7 @@ static void ht_alloc_slots(exec_ht_t *ht, uint32_t cap)
     ht->cap = cap;
     ht->shift = 64 - log2_of(cap);
     ht->slots = sl_xcalloc(cap, sizeof(ht_slot_t));
+    advise_huge(ht->slots, (size_t)cap * sizeof(ht_slot_t));
 }
 
 /* The full-width hash a slot was placed with (its top 32 bits suffice:
@@ -91,6 +109,7 @@ exec_ht_t *exec_ht_new(sl_arena_t *a, int nkeys, const exec_type_t *types, uint3
         exec_type_id_t id = types[0].id;
         ht->narrow = id == EXEC_TYPE_INT || id == EXEC_TYPE_DATE;
         ht->inline_key = ht->narrow || id == EXEC_TYPE_BIGINT || id == EXEC_TYPE_TIMESTAMP;
+        ht->ikeys.type = types[0];
     }
     uint32_t cap = 16;
     while (cap < 2u * expected && cap < (1u << 30)) cap *= 2;
@@ -166,14 +185,30 @@ static inline int64_t inline_value(const exec_vec_t *v, uint32_t row, bool narro
     return narrow ? (int64_t)EXEC_VEC_AT(v, int32_t, row) : EXEC_VEC_AT(v, int64_t, row);
 }
 
+/* Appends a row to the inline key column (heap memory, grown by doubling). */
+static uint32_t inline_add_row(exec_ht_t *ht)
+{
+    if (ht->n == ht->icap) {
+        uint32_t cap = ht->icap ? ht->icap * 2 : 1024;
+        size_t w = exec_type_width(ht->ikeys.type);
+        ht->ikeys.data = sl_xrealloc(ht->ikeys.data, w * cap);
+        advise_huge(ht->ikeys.data, w * cap);
+        if (ht->ikeys.nulls) {
+            ht->ikeys.nulls = sl_xrealloc(ht->ikeys.nulls, cap);
+            memset(ht->ikeys.nulls + ht->icap, 0, cap - ht->icap);
+        }
+        ht->icap = cap;
+    }
+    return ht->n++;
+}
+
 static uint32_t inline_insert(exec_ht_t *ht, ht_slot_t *sl, int64_t x, uint64_t h)
 {
-    uint32_t id = exec_builder_add_row(&ht->keys);
+    uint32_t id = inline_add_row(ht);
     if (ht->narrow)
-        exec_builder_set_int(&ht->keys, 0, id, (int32_t)x);
+        EXEC_VEC_AT(&ht->ikeys, int32_t, id) = (int32_t)x;
     else
-        exec_builder_set_bigint(&ht->keys, 0, id, x);
-    ht->n++;
+        EXEC_VEC_AT(&ht->ikeys, int64_t, id) = x;
     sl->word = (uint64_t)x;
     sl->hi = (uint32_t)(h >> 32);
     sl->id1 = id + 1;
@@ -184,9 +219,9 @@ static uint32_t inline_insert(exec_ht_t *ht, ht_slot_t *sl, int64_t x, uint64_t 
 static uint32_t inline_null(exec_ht_t *ht, bool insert)
 {
     if (ht->null_id != EXEC_HT_NONE || !insert) return ht->null_id;
-    uint32_t id = exec_builder_add_row(&ht->keys);
-    exec_builder_set_null(&ht->keys, 0, id);
-    ht->n++;
+    uint32_t id = inline_add_row(ht);
+    if (!ht->ikeys.nulls) ht->ikeys.nulls = sl_xcalloc(ht->icap, 1);
+    ht->ikeys.nulls[id] = 1;
     ht->null_id = id;
     return id;
 }
@@ -271,12 +306,13 @@ uint32_t exec_ht_size(const exec_ht_t *ht)
 
 const exec_vec_t *exec_ht_key(const exec_ht_t *ht, int c)
 {
-    return &ht->keys.batch->cols[c];
+    return ht->inline_key ? &ht->ikeys : &ht->keys.batch->cols[c];
 }
 
 exec_batch_t *exec_ht_keys(const exec_ht_t *ht, sl_arena_t *a)
 {
     exec_batch_t *b = exec_batch_shallow_copy(ht->keys.batch, a);
+    if (ht->inline_key) b->cols[0] = ht->ikeys;
     b->nrows = ht->n;
     b->sel = NULL;
     b->change = NULL;
@@ -287,5 +323,5 @@ size_t exec_ht_memory(const exec_ht_t *ht)
 {
     size_t per_key = 0;
     for (int c = 0; c < ht->nkeys; c++) per_key += exec_type_width(ht->types[c]) + 1;
-    return (size_t)ht->cap * sizeof(ht_slot_t) + (size_t)ht->keys.cap * per_key;
+    return (size_t)ht->cap * sizeof(ht_slot_t) + (size_t)(ht->inline_key ? ht->icap : ht->keys.cap) * per_key;
 }

@@ -14,12 +14,16 @@
 
 #include "exec/op_agg.h"
 #include "exec/op_window.h"
+#include "exec/store_cache.h"
 #include "exec/text_io.h"
 #include "state/state_int.h"
 
 #define MIN_US (60LL * 1000000)
 
 static char tmp_root[64];
+/* When set, batches keep their stores open in this cache (as the runner
+ * does); when NULL every batch reopens them from files (a restart). */
+static exec_store_cache_t *cache;
 
 static const char *tmpdir(void)
 {
@@ -98,6 +102,7 @@ static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, 
     base.mode = mode;
     base.state_dir = tmpdir();
     base.state_provider = provider;
+    base.stores = cache;
     exec_result_t res;
     char *s = tb_run(q->root, q->leaf, &in, 1, &base, &res, err);
     if (!s) return NULL;
@@ -162,6 +167,10 @@ static void worked_example(const char *provider, exec_mode_t mode, const char *c
     free(s);
     CHECK_INT(m.num_rows_dropped_by_watermark, mode == EXEC_MODE_COMPLETE ? 0 : 2);
     CHECK_INT(m.num_rows_updated, mode == EXEC_MODE_COMPLETE ? 2 : 0);
+    if (cache) { /* close the cached stores before their files go */
+        exec_store_cache_free(cache);
+        cache = exec_store_cache_new();
+    }
     rm_tmp();
 }
 
@@ -200,6 +209,17 @@ TEST(stream_worked_example_update_memory) { worked_example("memory", EXEC_MODE_U
 TEST(stream_worked_example_update_rocksdb) { worked_example("rocksdb", EXEC_MODE_UPDATE, update_expect); }
 TEST(stream_worked_example_complete_memory) { worked_example("memory", EXEC_MODE_COMPLETE, complete_expect); }
 TEST(stream_worked_example_complete_rocksdb) { worked_example("rocksdb", EXEC_MODE_COMPLETE, complete_expect); }
+
+TEST(stream_worked_example_cached_stores)
+{
+    cache = exec_store_cache_new();
+    worked_example("memory", EXEC_MODE_APPEND, append_expect);
+    exec_store_cache_free(cache);
+    cache = exec_store_cache_new();
+    worked_example("rocksdb", EXEC_MODE_UPDATE, update_expect);
+    exec_store_cache_free(cache);
+    cache = NULL;
+}
 
 TEST(stream_rerun_batch_after_crash)
 {
