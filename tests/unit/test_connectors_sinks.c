@@ -95,7 +95,7 @@ static const char *table_rows(sl_arena_t *a, memtable_registry_t *reg, const cha
     if (!memtable_snapshot(reg, name, a, &ncols, &names, &types, &batches, &nb)) return "(none)";
     tc_rows_t r = {.a = a};
     for (int i = 0; i < nb; i++) tc_rows_add_batch(&r, batches[i]);
-    qsort(r.rows, (size_t)r.n, sizeof *r.rows, cmp_str);
+    if (r.n) qsort(r.rows, (size_t)r.n, sizeof *r.rows, cmp_str);
     return tc_join(&r);
 }
 
