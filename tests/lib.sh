@@ -25,6 +25,8 @@ log_port() {
 start_daemon() {
     local dir=$1; shift
     mkdir -p "$dir"
+    touch "$dir/log"
+    local skip; skip=$(( $(stat -c %s "$dir/log") + 1 ))  # read only this run's lines
     "$BIN/sluiced" -c port=0 -c http_port=0 -c "data_directory=$dir/data" "$@" >>"$dir/log" 2>&1 &
     SL_PID=$!
     SL_LOG=$dir/log
@@ -33,10 +35,10 @@ start_daemon() {
     while [ -z "$SL_PORT" ]; do
         if ! kill -0 "$SL_PID" 2>/dev/null; then echo "sluiced exited:"; cat "$dir/log"; return 1; fi
         [ $SECONDS -ge $deadline ] && { echo "sluiced did not log its port"; cat "$dir/log"; return 1; }
-        SL_PORT=$(tac "$dir/log" | sed -n "s/.* pgwire: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
+        SL_PORT=$(tail -c +$skip "$dir/log" | sed -n "s/.* pgwire: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
         [ -z "$SL_PORT" ] && sleep 0.05
     done
-    SL_HTTP_PORT=$(tac "$dir/log" | sed -n "s/.* http: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
+    SL_HTTP_PORT=$(tail -c +$skip "$dir/log" | sed -n "s/.* http: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
     wait_for 20 pg_isready -q -h 127.0.0.1 -p "$SL_PORT" || { echo "pg_isready timed out"; return 1; }
 }
 
