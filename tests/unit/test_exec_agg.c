@@ -49,8 +49,9 @@ static void q_task(q_t *q, int nrows, const char *const *cells)
 static char *q_run(q_t *q, int by_key, const char *const *funcs, int nf, sl_error_t *err)
 {
     exec_pnode_t *leaf = op_input_plan(q->a, q->ncols, q->names, q->types, "t");
-    op_agg_call_t calls[8];
-    const char *names[9];
+    op_agg_call_t calls[12];
+    const char *names[13];
+    CHECK(nf <= 12);
     int key = 0;
     if (by_key) names[0] = "k";
     for (int i = 0; i < nf; i++) {
