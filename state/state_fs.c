@@ -238,9 +238,9 @@ int state_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return errno == ENOENT ? 0 : io_error(err, "open file", path);
     struct stat st;
-    if (fstat(fd, &st) == 0 && st.st_size > 0) sl_buf_reserve(out, (size_t)st.st_size);
+    size_t want = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
     for (;;) {
-        sl_buf_reserve(out, 65536);
+        if (out->len + 1 >= out->cap) sl_buf_reserve(out, want);
         ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
@@ -250,6 +250,7 @@ int state_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
         }
         if (n == 0) break;
         out->len += (size_t)n;
+        want = 4096; /* the file grew while being read */
     }
     out->data[out->len] = '\0';
     close(fd);

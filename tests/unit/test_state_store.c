@@ -1003,6 +1003,7 @@ STORE_TEST(randomized_model)
             if (cur - retain > floor) floor = cur - retain;
         }
     }
+    model_clear(&work);
     store_close(s);
     rm_tmp();
 }
