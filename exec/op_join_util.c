@@ -108,14 +108,102 @@ bool op_join_any_null(const exec_batch_t *b, uint32_t row, const int *cols, int 
     return false;
 }
 
+/* Copies the string bytes of rows not NULL (in v or a parent, `pnull`). */
+static void own_strings(sl_arena_t *a, exec_vec_t *v, uint32_t n, const uint8_t *pnull)
+{
+    uint8_t *nulls = v->nulls;
+    if (pnull) {
+        nulls = sl_alloc(a, n ? n : 1);
+        for (uint32_t i = 0; i < n; i++) nulls[i] = pnull[i] | (v->nulls ? v->nulls[i] : 0);
+    }
+    if (v->type.id == EXEC_TYPE_STRUCT) {
+        for (int f = 0; f < v->type.nfields; f++) own_strings(a, &v->children[f], n, nulls);
+        return;
+    }
+    if (!exec_type_is_varlen(v->type)) return;
+    exec_str_t *s = v->data;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!nulls || !nulls[i]) total += s[i].len;
+    char *p = sl_alloc(a, total ? total : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if ((nulls && nulls[i]) || !s[i].len) {
+            s[i] = (exec_str_t){0, ""};
+            continue;
+        }
+        memcpy(p, s[i].ptr, s[i].len);
+        s[i].ptr = p;
+        p += s[i].len;
+    }
+}
+
 exec_batch_t *op_join_copy_batch(sl_arena_t *a, const exec_batch_t *b)
 {
-    exec_type_t types[b->ncols > 0 ? b->ncols : 1];
-    for (int c = 0; c < b->ncols; c++) types[c] = b->cols[c].type;
-    exec_builder_t bld;
-    exec_builder_init(&bld, a, b->ncols, types, exec_batch_count(b));
-    exec_builder_append_batch(&bld, b);
-    return exec_builder_finish(&bld);
+    uint32_t n = exec_batch_count(b);
+    uint32_t *rows = sl_alloc(a, sizeof *rows * (n ? n : 1));
+    for (uint32_t k = 0; k < n; k++) rows[k] = exec_batch_row(b, k);
+    exec_batch_t *out = SL_NEW(a, exec_batch_t);
+    out->arena = a;
+    out->nrows = n;
+    out->ncols = b->ncols;
+    out->cols = SL_NEW_ARRAY(a, exec_vec_t, b->ncols > 0 ? b->ncols : 1);
+    for (int c = 0; c < b->ncols; c++) {
+        out->cols[c] = op_join_gather_vec(a, b->cols[c].type, &b->cols[c], rows, n);
+        own_strings(a, &out->cols[c], n, NULL);
+    }
+    if (b->change) {
+        out->change = sl_alloc(a, n ? n : 1);
+        for (uint32_t k = 0; k < n; k++) out->change[k] = b->change[rows[k]];
+    }
+    return out;
+}
+
+#define GATHER_MULTI(T)                                                               \
+    do {                                                                              \
+        T *d_ = v.data;                                                               \
+        for (uint32_t i = 0; i < n; i++) d_[i] = ((const T *)srcs[bidx[i]]->data)[rows[i]]; \
+    } while (0)
+
+static exec_vec_t gather_multi_vecs(sl_arena_t *a, exec_type_t t, const exec_vec_t *const *srcs,
+                                    int nsrc, const uint32_t *bidx, const uint32_t *rows, uint32_t n)
+{
+    if (t.id == EXEC_TYPE_NULL) return all_null_vec(a, t, n);
+    exec_vec_t v = {.type = t};
+    size_t w = exec_type_width(t);
+    if (w) v.data = sl_alloc(a, w * (n ? n : 1));
+    switch (w) {
+    case 0: break;
+    case 1: GATHER_MULTI(uint8_t); break;
+    case 4: GATHER_MULTI(uint32_t); break;
+    case 8: GATHER_MULTI(uint64_t); break;
+    case 16: GATHER_MULTI(exec_str_t); break;
+    default:
+        for (uint32_t i = 0; i < n; i++)
+            memcpy((char *)v.data + i * w, (const char *)srcs[bidx[i]]->data + (size_t)rows[i] * w, w);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *sn = srcs[bidx[i]]->nulls;
+        if (sn && sn[rows[i]] && !v.nulls) v.nulls = sl_alloc0(a, n ? n : 1);
+        if (v.nulls) v.nulls[i] = sn ? sn[rows[i]] : 0;
+    }
+    if (t.id == EXEC_TYPE_STRUCT) {
+        v.children = SL_NEW_ARRAY(a, exec_vec_t, t.nfields ? t.nfields : 1);
+        const exec_vec_t **kids = SL_NEW_ARRAY(a, const exec_vec_t *, nsrc > 0 ? nsrc : 1);
+        for (int f = 0; f < t.nfields; f++) {
+            for (int k = 0; k < nsrc; k++) kids[k] = &srcs[k]->children[f];
+            v.children[f] = gather_multi_vecs(a, t.fields[f].type, kids, nsrc, bidx, rows, n);
+        }
+    }
+    return v;
+}
+
+exec_vec_t op_join_gather_multi(sl_arena_t *a, exec_batch_t *const *batches, int nbatches, int col,
+                                const uint32_t *bidx, const uint32_t *rows, uint32_t n)
+{
+    const exec_vec_t **srcs = SL_NEW_ARRAY(a, const exec_vec_t *, nbatches > 0 ? nbatches : 1);
+    for (int k = 0; k < nbatches; k++) srcs[k] = &batches[k]->cols[col];
+    exec_type_t t = nbatches > 0 ? batches[0]->cols[col].type : exec_type_of(EXEC_TYPE_NULL);
+    return gather_multi_vecs(a, t, srcs, nbatches, bidx, rows, n);
 }
 
 /* ---- join output -------------------------------------------------------- */

@@ -35,8 +35,15 @@ bool op_join_cells_equal(const exec_vec_t *x, uint32_t rx, const exec_vec_t *y, 
 /* True when any of columns cols[0..n) is NULL in physical row `row`. */
 bool op_join_any_null(const exec_batch_t *b, uint32_t row, const int *cols, int n);
 
-/* Copies the present rows of b into a new batch in `a` (no selection). */
+/* Copies the present rows of b into a new batch in `a` (no selection):
+ * typed gathers, then string bytes copied into one block per column, so
+ * the copy outlives b's memory. */
 exec_batch_t *op_join_copy_batch(sl_arena_t *a, const exec_batch_t *b);
+/* Gathers row rows[i] of batch batches[bidx[i]] for i < n into a new
+ * vector in `a` (column `col` of nbatches >= 1 batches of one schema;
+ * strings stay views into the batches). */
+exec_vec_t op_join_gather_multi(sl_arena_t *a, exec_batch_t *const *batches, int nbatches, int col,
+                                const uint32_t *bidx, const uint32_t *rows, uint32_t n);
 
 /* ---- join output -------------------------------------------------------- */
 

@@ -186,10 +186,10 @@ TEST(sort_explain_and_errors)
 
 /* ---- 1 M rows ---- */
 
-static int64_t now_us(void)
+static int64_t now_us(clockid_t clk)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clk, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
@@ -238,9 +238,9 @@ static void big_sort(exec_type_t kt, int desc)
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
     exec_pool_t *pool = exec_pool_new(1);
     exec_result_t r;
-    int64_t t0 = now_us();
+    int64_t t0 = now_us(CLOCK_MONOTONIC), c0 = now_us(CLOCK_PROCESS_CPUTIME_ID);
     CHECK(exec_run(s, &ctx, 0, NULL, pool, ins, 1, &r, &err) == 0);
-    int64_t t1 = now_us();
+    int64_t t1 = now_us(CLOCK_MONOTONIC), c1 = now_us(CLOCK_PROCESS_CPUTIME_ID);
     CHECK_INT(r.nrows, BIG_ROWS);
     exec_value_t prev = {0};
     int32_t prev_id = -1;
@@ -260,8 +260,9 @@ static void big_sort(exec_type_t kt, int desc)
             prev_id = id;
         }
     }
-    fprintf(stderr, "    sort of %d rows on %s %s: %.0f ms (exec_run incl. input copy and output)\n",
-            BIG_ROWS, exec_type_pg_name(kt), desc ? "DESC" : "ASC", (double)(t1 - t0) / 1000.0);
+    fprintf(stderr, "    sort of %d rows on %s %s: %.0f ms wall, %.0f ms cpu (exec_run, with input and output)\n",
+            BIG_ROWS, exec_type_pg_name(kt), desc ? "DESC" : "ASC", (double)(t1 - t0) / 1000.0,
+            (double)(c1 - c0) / 1000.0);
     CHECK(t1 - t0 < 20 * 1000000); /* generous: the machines are shared */
     exec_result_free(&r);
     exec_pool_free(pool);
