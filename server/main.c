@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "server/catalog.h"
 #include "server/config.h"
+#include "server/http.h"
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/session.h"
@@ -139,6 +140,7 @@ static void on_queries_stopped(srv_t *s)
 
 static void on_endpoints_stopped(srv_t *s)
 {
+    http_stop(s);
     SL_INFO("server", "all connections closed; stopping queries");
     qm_shutdown(s->qm, on_queries_stopped);
 }
@@ -187,6 +189,10 @@ int main(int argc, char **argv)
     srv.memtables = memtable_registry_new();
     srv.qm = qm_new(&srv);
     if (pgw_start(&srv, &err) < 0) {
+        SL_ERROR("server", "%s", err.message);
+        return 1;
+    }
+    if (http_start(&srv, &err) < 0) {
         SL_ERROR("server", "%s", err.message);
         return 1;
     }
