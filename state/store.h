@@ -68,8 +68,10 @@ typedef struct store_metrics {
     int64_t num_rows_removed;     /* numRowsRemoved: keys deleted since store_load */
     int64_t memory_used_bytes;    /* memoryUsedBytes: memory held by the store */
     int64_t commit_time_ms;       /* commitTimeMs: time in store_commit since store_load */
-    int64_t all_updates_time_ms;  /* allUpdatesTimeMs: time in puts since store_load */
-    int64_t all_removals_time_ms; /* allRemovalsTimeMs: time in deletes since store_load */
+    int64_t all_updates_time_ms;  /* allUpdatesTimeMs: time in puts since store_load
+                                     (extrapolated from one put in 8) */
+    int64_t all_removals_time_ms; /* allRemovalsTimeMs: time in deletes and range
+                                     deletes since store_load (same sampling) */
     int ncustom;                  /* entries in custom, sorted by name */
     store_metric_t custom[STORE_MAX_CUSTOM_METRICS];
     /* memory: loadedMapCacheHitCount, loadedMapCacheMissCount (since open),
@@ -163,7 +165,8 @@ int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void 
                            size_t hilen, sl_error_t *err);
 
 /* Makes the current state durable as version store_version()+1 and current.
- * Failpoints state.before_commit / state.after_commit. */
+ * Failpoints state.before_commit / state.after_commit. After a failure the
+ * store is not loaded: call store_load() (or store_close()). */
 int store_commit(store_t *s, sl_error_t *err);
 /* Drops uncommitted changes; the next store_load() decides what is current
  * (the memory provider rebuilds from its files). */
