@@ -676,6 +676,31 @@ STORE_TEST(metrics_counts)
     rm_tmp();
 }
 
+TEST(timings_are_extrapolated_from_samples)
+{
+    store_t *s = open_store("memory", 0, 0, NULL, 0, 0);
+    load(s, 0);
+    sl_error_t err;
+    int64_t t0 = state_now_ns();
+    for (uint32_t i = 0; i < 300000; i++) {
+        unsigned char k[4] = {(unsigned char)(i >> 24), (unsigned char)(i >> 16),
+                              (unsigned char)(i >> 8), (unsigned char)i};
+        CHECK_INT(store_put(s, k, 4, k, 4, &err), 0);
+    }
+    int64_t wall_ms = (state_now_ns() - t0) / 1000000;
+    store_metrics_t m;
+    store_metrics(s, &m);
+    CHECK_INT(m.num_rows_updated, 300000);
+    /* the puts are most of the loop: the estimate is positive and not above the wall time */
+    CHECK(m.all_updates_time_ms > 0);
+    CHECK(m.all_updates_time_ms <= wall_ms + 1);
+    CHECK_INT(store_delete_range(s, NULL, 0, NULL, 0, &err), 300000);
+    store_metrics(s, &m);
+    CHECK_INT(m.num_rows_removed, 300000);
+    store_close(s);
+    rm_tmp();
+}
+
 STORE_TEST(key_count_follows_get_then_change)
 {
     store_t *s = open_store(provider, 0, 0, NULL, 0, 0);
