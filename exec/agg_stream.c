@@ -409,8 +409,12 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
-    if (!run->streaming) {
+    if (!run->streaming) { /* a streaming plan run as a batch: FINAL */
         uint32_t n = cfg->nkeys ? exec_ht_size(run->ht) : run->st[0].n;
+        if (cfg->nkeys == 0 && n == 0) {
+            for (int i = 0; i < cfg->naggs; i++) exec_agg_state_resize(&cfg->aggs[i], &run->st[i], 1);
+            n = 1; /* one row even without input */
+        }
         if (n == 0) return 0;
         exec_batch_t *keys = exec_ht_keys(run->ht, op->ctx->arena);
         return agg_emit_final(op, keys->cols, agg_state_bufs(cfg, run->st, op->ctx->arena), n, err);

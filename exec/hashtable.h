@@ -28,9 +28,10 @@
  * = the following one — filled from the ids exec_ht_upsert returns.
  *
  * MEMORY. Key vectors and strings come from the arena given to
- * exec_ht_new (the task arena); the slot array is heap memory released
- * when that arena is reset or freed. Nothing is allocated per row. A table
- * is used by one thread at a time. */
+ * exec_ht_new (the task arena); the slot array and the inline layout's key
+ * column are heap memory (with huge-page advice when large) released when
+ * that arena is reset or freed. Nothing is allocated per row. A table is
+ * used by one thread at a time. */
 #ifndef EXEC_HASHTABLE_H
 #define EXEC_HASHTABLE_H
 

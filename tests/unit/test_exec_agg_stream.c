@@ -358,3 +358,43 @@ TEST(window_expand_spark_windows)
     CHECK_STR(err.sqlstate, "22023");
     sl_arena_free(a);
 }
+
+/* A streaming plan run without a state directory (as a batch) acts as the
+ * FINAL phase: a global aggregate still has its one row, and EXPLAIN names
+ * the state operator. */
+TEST(stream_plan_without_state_dir_is_final)
+{
+    sl_arena_t *a = sl_arena_new("t");
+    exec_type_t types[1] = {exec_type_of(EXEC_TYPE_BIGINT)};
+    const char *names[] = {"x"};
+    exec_pnode_t *leaf = op_input_plan(a, 1, names, types, "s");
+    op_agg_call_t calls[2] = {{.func = "count", .arg = -1}, {.func = "sum", .arg = 0}};
+    const char *out[] = {"n", "s"};
+    op_agg_spec_t spec = {.ncalls = 2, .calls = calls, .names = out, .event_key = -1, .op_id = 1};
+    sl_error_t err;
+    exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 4, 1, &err);
+    CHECK(root != NULL);
+    CHECK_STR(root->ops->name, "stateStoreSave");
+    CHECK(root->ops->stateful);
+    CHECK_INT(root->op_id, 1);
+    sl_buf_t ex = SL_BUF_INIT;
+    root->ops->explain(root, &ex);
+    CHECK_STR(ex.data, " (streaming) keys=[] functions=[count(*), sum(x)] state=1 mode=query's "
+                       "(no event-time key: state is never evicted)");
+    sl_buf_free(&ex);
+    CHECK_STR(op_agg_value_schema(root), "count(*) AS n: count BIGINT; sum(x) AS s: sum BIGINT, isEmpty BOOLEAN");
+    tb_input_t none = {.n = 0};
+    op_ctx_t base = tb_ctx();
+    exec_result_t res;
+    char *s = tb_run(root, leaf, &none, 1, &base, &res, &err);
+    CHECK_STR(s, "0|NULL");
+    free(s);
+    exec_result_free(&res);
+    const char *c[] = {"5", NULL, "7"};
+    tb_input_t one = {.n = 1, .batches = (exec_batch_t *[]){tb_batch(a, 1, types, 3, c)}};
+    s = tb_run(root, leaf, &one, 1, &base, &res, &err);
+    CHECK_STR(s, "3|12");
+    free(s);
+    exec_result_free(&res);
+    sl_arena_free(a);
+}
