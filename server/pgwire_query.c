@@ -378,6 +378,21 @@ static void simple_query(pgw_conn_t *c, const char *body, size_t len)
 
 /* ---- Parse ------------------------------------------------------------------------- */
 
+/* Describes a new statement. The binder wants a value for every $n, and
+ * Parse comes before any: describe with `nnull` NULL placeholders. */
+static void parse_describe(pgw_conn_t *c, pgw_stmt_t *s, int nnull)
+{
+    const char **nulls = sl_xcalloc((size_t)nnull + 1, sizeof *nulls);
+    int *lens = sl_xcalloc((size_t)nnull + 1, sizeof *lens);
+    sess_request_t req = {.sql = s->sql, .len = s->len, .single = 1, .describe_only = 1,
+                          .nparams = nnull, .params = nulls, .param_lens = lens};
+    s->nparams = nnull;
+    c->wait_stmt = s;
+    submit(c, &req, PGW_WAIT_PARSE); /* the session copies the request */
+    free(nulls);
+    free(lens);
+}
+
 static void parse_message(pgw_conn_t *c, const char *body, size_t len)
 {
     rd_t r = {body, body + len, 0};
@@ -400,9 +415,7 @@ static void parse_message(pgw_conn_t *c, const char *body, size_t len)
     s->ntypes = n;
     s->types = sl_xcalloc((size_t)n + 1, sizeof *s->types);
     for (int i = 0; i < n; i++) s->types[i] = sl_get_u32be(oids + 4 * i);
-    c->wait_stmt = s;
-    sess_request_t req = {.sql = s->sql, .len = s->len, .single = 1, .describe_only = 1};
-    submit(c, &req, PGW_WAIT_PARSE);
+    parse_describe(c, s, n);
 }
 
 /* Copies the result columns into one allocation owned by the statement. */
@@ -425,6 +438,13 @@ static void stmt_keep_columns(pgw_stmt_t *s, const sess_result_t *r)
 static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
 {
     const sess_result_t *r = reply->first;
+    if (r && r->kind == SESS_RES_ERROR && !strcmp(r->error.sqlstate, SL_ERR_UNDEFINED_PARAMETER) &&
+        reply->nparams > s->nparams) { /* more $n than Parse declared: placeholders for all */
+        int n = reply->nparams;
+        sess_reply_free(reply);
+        parse_describe(c, s, n);
+        return;
+    }
     if (r && r->kind == SESS_RES_ERROR) {
         ext_error(c, &r->error);
         stmt_free(s);
