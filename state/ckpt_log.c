@@ -303,11 +303,12 @@ int ckpt_commit_read(ckpt_t *c, int64_t batch, int64_t *next_watermark_ms, sl_er
 {
     int rc = ckpt_log_read(c->commits_dir, batch, &c->scratch, err);
     if (rc <= 0) return rc;
-    char file[4200];
-    snprintf(file, sizeof file, "%s/%" PRId64, c->commits_dir, batch);
-    if (parse_commit(c->scratch.data, c->scratch.len, next_watermark_ms, file, err) < 0)
-        return -1;
-    return 1;
+    char name[24];
+    snprintf(name, sizeof name, "%" PRId64, batch);
+    char *file = state_path(c->commits_dir, name);
+    rc = parse_commit(c->scratch.data, c->scratch.len, next_watermark_ms, file, err);
+    free(file);
+    return rc < 0 ? -1 : 1;
 }
 
 int ckpt_commit_latest(ckpt_t *c, int64_t *batch, sl_error_t *err)

@@ -32,6 +32,7 @@
 #include "common/buf.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
+#include "state/store_map.h"
 
 /* Gets and puts are timed one in RDB_TIME_EVERY (reading the clock is not
  * free on VMs); the totals are extrapolated from the sampled calls. */
@@ -105,13 +106,6 @@ static int rdb_error(sl_error_t *err, const char *what, const char *dir, char *m
     sl_error_detail(err, "%s", msg ? msg : "unknown error");
     free(msg);
     return -1;
-}
-
-static int keycmp(const void *a, size_t alen, const void *b, size_t blen)
-{
-    size_t n = alen < blen ? alen : blen;
-    int c = n ? memcmp(a, b, n) : 0;
-    return c ? c : (alen > blen) - (alen < blen);
 }
 
 /* ---- statistics ---- */
@@ -220,14 +214,28 @@ static char *ckpt_name(int64_t version)
     return p;
 }
 
-/* Copies one file (the small non-SST files of a checkpoint). */
+/* Writes all of `p` to `fd`; 0 or -1 (errno set). */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Copies one file (the small non-SST files of a checkpoint) into the
+ * scratch instance (not fsynced: work/ is rebuilt after a crash anyway). */
 static int copy_file(const char *from, const char *to, int64_t *bytes, sl_error_t *err)
 {
     sl_buf_t b = SL_BUF_INIT;
     int rc = state_read_file(from, &b, err);
     if (rc == 0) rc = sl_error_set(err, SL_ERR_IO_ERROR, "file \"%s\" vanished", from);
     int fd = rc > 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
-    if (rc > 0 && (fd < 0 || write(fd, b.data, b.len) != (ssize_t)b.len))
+    if (rc > 0 && (fd < 0 || write_all(fd, b.data, b.len) < 0))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not write file \"%s\": %s", to,
                           strerror(errno));
     if (fd >= 0) close(fd);
@@ -410,7 +418,8 @@ static int rdb_del(void *impl, const void *key, size_t klen, sl_error_t *err)
 
 /* ---- commit ---- */
 
-/* Removes <v>.ckpt for every v >= from (a re-run replaces them). */
+/* Removes <v>.ckpt for every v >= from (a re-run replaces them), or for
+ * every v < from when `below` (retention). */
 static int remove_ckpts_from(rdb_store_t *st, int64_t from, int below, sl_error_t *err)
 {
     int64_t *ids;
@@ -576,7 +585,7 @@ static void iter_seek(rdb_iter_t *it)
     if (!it->after || !rocksdb_iter_valid(it->it)) return;
     size_t kl;
     const char *k = rocksdb_iter_key(it->it, &kl);
-    if (keycmp(k, kl, it->pos.data, it->pos.len) == 0) rocksdb_iter_next(it->it);
+    if (smap_keycmp(k, kl, it->pos.data, it->pos.len) == 0) rocksdb_iter_next(it->it);
 }
 
 static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void *hi,
@@ -618,7 +627,7 @@ static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void 
     if (!rocksdb_iter_valid(it->it)) return 0;
     size_t kl, vl;
     const char *k = rocksdb_iter_key(it->it, &kl);
-    if (it->hi && keycmp(k, kl, it->hi, it->hilen) >= 0) return 0;
+    if (it->hi && smap_keycmp(k, kl, it->hi, it->hilen) >= 0) return 0;
     const char *v = rocksdb_iter_value(it->it, &vl);
     sl_buf_clear(&it->pos);
     sl_buf_append(&it->pos, k, kl);
