@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <dirent.h>
+#include <jansson.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -62,6 +63,7 @@ static int recover(runner_t *r, sl_error_t *err)
     r->next_batch = rec.next_batch;
     r->watermark_ms = rec.meta.watermark_ms;
     r->prev_batch_wm = rec.meta.watermark_ms;
+    r->evicted_wm = rec.meta.watermark_ms; /* no no-data batch before the watermark moves */
     r->committed = SL_NEW_ARRAY(r->arena, const char *, r->spec.nsources + 1);
     for (int i = 0; rec.has_start && i < r->spec.nsources && i < rec.start.nsources; i++)
         r->committed[i] = rec.start.sources[i];
@@ -82,28 +84,50 @@ static int recover(runner_t *r, sl_error_t *err)
     return 0;
 }
 
-int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
-                       const char **watermark_policy, sl_error_t *err)
+/* The newest batch id in <dir>/offsets (numeric file names only), or -1. */
+static int64_t latest_logged_batch(const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/offsets", dir);
-    struct stat st;
-    if (stat(path, &st) < 0) return 0;
-    ckpt_t *c = ckpt_open(dir, err);
-    if (!c) return -1;
-    int64_t latest = -1;
-    ckpt_offsets_t o;
-    int found = ckpt_offsets_latest(c, &latest, err);
-    int rc = found < 0 ? -1 : 0;
-    if (found == 1) rc = ckpt_offsets_read(c, latest, a, &o, err);
-    if (found == 1 && rc == 0) {
-        const char *v = ckpt_conf_get(&o.meta, CKPT_CONF_SHUFFLE_PARTITIONS);
-        if (v) *npartitions = atoi(v);
-        if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_STATE_STORE))) *state_store = v;
-        if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_WATERMARK_POLICY))) *watermark_policy = v;
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int64_t best = -1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        long long v = strtoll(e->d_name, &end, 10);
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && *end == '\0' && v > best) best = v;
     }
-    ckpt_close(c);
-    return rc < 0 ? -1 : found == 1;
+    closedir(d);
+    return best;
+}
+
+/* Reads the checkpoint without touching it (a running query may be writing
+ * to it): the conf map of the metadata line of the newest offsets file. */
+int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
+                       const char **watermark_policy, sl_error_t *err)
+{
+    int64_t latest = latest_logged_batch(dir);
+    if (latest < 0) return 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/offsets/%lld", dir, (long long)latest);
+    FILE *f = fopen(path, "r");
+    char line[8192];
+    json_t *meta = NULL;
+    if (f && fgets(line, sizeof line, f) && !strcmp(line, "v1\n") && fgets(line, sizeof line, f))
+        meta = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL);
+    if (f) fclose(f);
+    json_t *conf = meta ? json_object_get(meta, "conf") : NULL;
+    if (!json_is_object(conf)) {
+        json_decref(meta);
+        return sl_error_set(err, SL_ERR_IO_ERROR, "could not read the settings pinned in \"%s\"", path);
+    }
+    const char *v;
+    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_SHUFFLE_PARTITIONS)))) *npartitions = atoi(v);
+    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_STATE_STORE)))) *state_store = sl_strdup(a, v);
+    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_WATERMARK_POLICY))))
+        *watermark_policy = sl_strdup(a, v);
+    json_decref(meta);
+    return 1;
 }
 
 runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
@@ -112,7 +136,6 @@ runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
     r->spec = *spec;
     r->arena = sl_arena_new("runner");
     r->trigger_arena = sl_arena_new("trigger");
-    r->evicted_wm = -1;
     r->status = "Initializing sources";
     r->node_wm = SL_NEW_ARRAY(r->arena, int64_t, spec->nwatermarks + 1);
     r->stores = exec_store_cache_new();
@@ -235,6 +258,7 @@ static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
     r->status = "Getting offsets from sources";
     for (int i = 0; i < n; i++) {
         if (source_start(r, i, &t->start[i], err) < 0) return -1;
+        t->reported_start[i] = r->committed[i]; /* Spark: null until a batch is committed */
         if (r->rerun) {
             t->end[i] = r->rerun_end[i] ? r->rerun_end[i] : t->start[i];
             t->latest[i] = t->end[i];
@@ -422,6 +446,7 @@ static void trigger_info_init(runner_t *r, runner_trigger_info_t *t)
     t->start_ms = sl_now_ms();
     t->batch_id = r->next_batch;
     t->start = SL_NEW_ARRAY(a, const char *, n);
+    t->reported_start = SL_NEW_ARRAY(a, const char *, n);
     t->end = SL_NEW_ARRAY(a, const char *, n);
     t->latest = SL_NEW_ARRAY(a, const char *, n);
     t->rows = SL_NEW_ARRAY(a, int64_t, n);

@@ -73,7 +73,7 @@ typedef enum {
 
 /* The settings pinned by an existing checkpoint (at its latest offsets):
  * returns 1 and fills those found (others untouched), 0 when `dir` holds
- * no batch yet (nothing is created then). */
+ * no batch yet. Only reads: safe while the query runs (EXPLAIN, DESCRIBE). */
 int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
                        const char **watermark_policy, sl_error_t *err);
 /* Opens the checkpoint, checks the pinned settings against the spec, and

@@ -19,6 +19,7 @@ typedef struct runner_trigger_info {
     int64_t batch_id;
     int ran;                      /* a batch executed */
     const char **start;           /* per source offsets (NULL = none) */
+    const char **reported_start;  /* startOffset in progress: NULL before the first commit */
     const char **end;
     const char **latest;
     int64_t *rows;                /* per source input rows */

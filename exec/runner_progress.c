@@ -129,7 +129,7 @@ static void sources(sl_json_t *j, const runner_t *r, const runner_trigger_info_t
         sl_buf_clear(&tmp);
         s->ops->describe(s, &tmp);
         sl_json_kv_string(j, "description", tmp.data ? tmp.data : "");
-        kv_offset(j, "startOffset", t->start[i]);
+        kv_offset(j, "startOffset", t->reported_start[i]);
         kv_offset(j, "endOffset", t->end[i]);
         kv_offset(j, "latestOffset", t->latest[i]);
         sl_json_kv_int(j, "numInputRows", t->rows[i]);

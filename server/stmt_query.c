@@ -23,15 +23,16 @@ static const char *stmt_text(stmt_ctx_t *ctx, const ast_stmt_t *stmt)
 STMT_HANDLER(stmt_create_query)
 {
     const ast_create_query_t *cq = &stmt->create_query;
-    qplan_t plan;
-    if (qplan_build(ctx->srv, cq, ctx->sql, ctx->arena, &plan, err) < 0) return -1;
     stmt_result_command(res, "CREATE QUERY");
-    if (ctx->describe_only) return 0;
     cat_entry_t e;
-    if (cq->if_not_exists && cat_lookup(ctx->srv->cat, cq->name->name, ctx->arena, &e)) {
+    if (cq->if_not_exists && !ctx->describe_only &&
+        cat_lookup(ctx->srv->cat, cq->name->name, ctx->arena, &e)) {
         stmt_result_notice(ctx, res, "relation \"%s\" already exists, skipping", cq->name->name);
         return 0;
     }
+    qplan_t plan;
+    if (qplan_build(ctx->srv, cq, ctx->sql, ctx->arena, &plan, err) < 0) return -1;
+    if (ctx->describe_only) return 0;
     if (cat_create(ctx->srv->cat, CAT_QUERY, cq->name->name, stmt_text(ctx, stmt), "ACTIVE",
                    plan.deps, plan.ndeps, err) < 0)
         return bind_error_at(err, cq->name->pos);
