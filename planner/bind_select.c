@@ -244,7 +244,7 @@ static plan_node_t *build_aggregate(sl_arena_t *a, plan_node_t *input, bind_agg_
         ag->aggs[i].arg = ag->args[i] ? k : -1;
         if (!ag->args[i]) continue;
         exprs[k] = ag->args[i];
-        names[k++] = ag->aggs[i].text;
+        names[k++] = bind_expr_text(a, ag->args[i]); /* the argument, as EXPLAIN shows it */
     }
     plan_node_t *pre = make_project(a, input, exprs, names, np, pos);
     for (int i = 0; i < nk; i++) {
