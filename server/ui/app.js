@@ -141,10 +141,10 @@
 
   /* ---------- the chosen query ---------- */
 
-  function kpi(label, value, sub, small) {
+  function kpi(label, value, sub) {
     return el('div', { class: 'kpi' },
       el('div', { class: 'label' }, label),
-      el('div', { class: 'value' + (small ? ' small' : ''), title: value }, value),
+      el('div', { class: 'value', title: value }, value),
       sub ? el('div', { class: 'sub' }, sub) : null);
   }
 
@@ -165,8 +165,8 @@
         : (p.durationMs || {}).triggerExecution) : '–'),
       kpi('State rows', hasState ? fmtNum(stateRows(p), 0) : '–',
         hasState ? p.stateOperators.map((o) => o.operatorName).join(', ') : 'stateless'),
-      kpi('Watermark', wm ? wm.replace('T', ' ').replace('Z', '') : 'none',
-        wmDelay !== null && wm ? 'delay ' + fmtMs(wmDelay) : '', true));
+      kpi('Watermark', wm ? wm.slice(11, 23) : 'none',
+        wm ? wm.slice(0, 10) + ' UTC · delay ' + fmtMs(wmDelay) : 'no event-time watermark'));
   }
 
   function renderIds(q) {
@@ -311,7 +311,8 @@
     let fig = $('card-' + id);
     if (!fig) {
       fig = el('figure', { class: 'card chart-card', id: 'card-' + id },
-        el('figcaption', null, title, el('span', { class: 'unit' }, unit), el('span', { class: 'legend' })),
+        el('figcaption', null, el('span', { class: 'title' }, title), el('span', { class: 'unit' }, unit),
+          el('span', { class: 'legend' })),
         svg('svg', { class: 'chart', id: 'chart-' + id }));
       $('charts').append(fig);
     }
