@@ -224,7 +224,7 @@ int runner_prepare_available_now(runner_t *r, sl_error_t *err)
 /* ---- one trigger ---- */
 
 /* The start offset of source i: the last committed end, else its initial offset. */
-static int source_start(runner_t *r, int i, const char **out, sl_error_t *err)
+int runner_source_start(runner_t *r, int i, const char **out, sl_error_t *err)
 {
     if (r->committed[i]) {
         *out = r->committed[i];
@@ -257,7 +257,7 @@ static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
     int n = r->spec.nsources;
     r->status = "Getting offsets from sources";
     for (int i = 0; i < n; i++) {
-        if (source_start(r, i, &t->start[i], err) < 0) return -1;
+        if (runner_source_start(r, i, &t->start[i], err) < 0) return -1;
         t->reported_start[i] = r->committed[i]; /* Spark: null until a batch is committed */
         if (r->rerun) {
             t->end[i] = r->rerun_end[i] ? r->rerun_end[i] : t->start[i];
@@ -274,7 +274,7 @@ static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
 }
 
 /* Writes offsets/N (the write-ahead record) and lets sources drop what is committed. */
-static int write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
+int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
 {
     int64_t t0 = sl_mono_ms();
     r->status = "Writing offsets to log";
@@ -387,7 +387,8 @@ static void advance_watermark(runner_t *r, const op_metrics_t *metrics)
     if (global > r->watermark_ms) r->watermark_ms = global;
 }
 
-static int run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
+int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t sink_batch_id,
+                     sl_error_t *err)
 {
     int ns = r->spec.nsources;
     atomic_llong *rows = SL_NEW_ARRAY(r->trigger_arena, atomic_llong, ns + 1);
@@ -407,14 +408,14 @@ static int run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error
     exec_result_t res;
     if (exec_run(r->spec.root, &base, ts, r->spec.cancel, r->spec.pool, inputs, ninputs, &res, err) < 0)
         return -1;
-    int rc = r->spec.sink->ops->add_batch(r->spec.sink, t->batch_id, res.batches, res.nbatches, err);
+    int rc = r->spec.sink->ops->add_batch(r->spec.sink, sink_batch_id, res.batches, res.nbatches, err);
     t->d.add_batch = sl_mono_ms() - t0;
     t->d.ran_batch = 1;
     for (int i = 0; i < ns; i++) {
-        t->rows[i] = atomic_load(&rows[i]);
-        t->total_rows += t->rows[i];
+        t->rows[i] += atomic_load(&rows[i]);
+        t->total_rows += atomic_load(&rows[i]);
     }
-    t->output_rows = r->spec.sink->last_output_rows;
+    t->output_rows += r->spec.sink->last_output_rows;
     free(r->last_metrics);
     r->last_metrics = res.metrics;
     r->last_nnodes = res.nnodes;
@@ -425,7 +426,7 @@ static int run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error
     return rc;
 }
 
-static int commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
+int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
 {
     int64_t t0 = sl_mono_ms();
     if (ckpt_commit_write(r->ckpt, t->batch_id, r->watermark_ms, err) < 0) return -1;
@@ -438,7 +439,7 @@ static int commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
     return 0;
 }
 
-static void trigger_info_init(runner_t *r, runner_trigger_info_t *t)
+void runner_trigger_init(runner_t *r, runner_trigger_info_t *t)
 {
     sl_arena_t *a = r->trigger_arena;
     int n = r->spec.nsources + 1;
@@ -470,7 +471,7 @@ static void note_caught_up(runner_t *r, const runner_trigger_info_t *t)
     r->caught_up = !behind && !nodata_batch_due(r);
 }
 
-static void finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0)
+void runner_finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0)
 {
     t->d.trigger_execution = sl_mono_ms() - mono0;
     int report = t->ran || t->start_ms - r->last_idle_report >= IDLE_REPORT_INTERVAL_MS;
@@ -487,26 +488,26 @@ int runner_trigger(runner_t *r, runner_outcome_t *outcome, sl_error_t *err)
 {
     sl_arena_reset(r->trigger_arena);
     runner_trigger_info_t t;
-    trigger_info_init(r, &t);
+    runner_trigger_init(r, &t);
     int64_t mono0 = sl_mono_ms();
     *outcome = RUNNER_IDLE;
     if (fetch_offsets(r, &t, err) < 0) return -1;
     if (!has_work(r, &t)) {
         r->status = "Waiting for data to arrive";
         note_caught_up(r, &t);
-        finish_report(r, &t, mono0);
+        runner_finish_report(r, &t, mono0);
         return 0;
     }
     int64_t ts = r->rerun ? r->rerun_ts : t.start_ms;
-    if (!r->rerun && write_ahead(r, &t, ts, err) < 0) return -1;
+    if (!r->rerun && runner_write_ahead(r, &t, ts, err) < 0) return -1;
     failpoint_hit("runner.after_offsets");
-    if (run_batch(r, &t, ts, err) < 0) return -1;
+    if (runner_run_batch(r, &t, ts, t.batch_id, err) < 0) return -1;
     failpoint_hit("runner.before_commit");
-    if (commit_batch(r, &t, err) < 0) return -1;
+    if (runner_commit_batch(r, &t, err) < 0) return -1;
     t.ran = 1;
     *outcome = RUNNER_RAN;
     note_caught_up(r, &t);
     r->status = "Waiting for data to arrive";
-    finish_report(r, &t, mono0);
+    runner_finish_report(r, &t, mono0);
     return 0;
 }

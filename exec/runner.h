@@ -86,6 +86,11 @@ const char *runner_run_id(const runner_t *r);
 /* Runs one trigger. On error the query must stop (FAILED); nothing past the
  * last commit is lost or duplicated. */
 int runner_trigger(runner_t *r, runner_outcome_t *outcome, sl_error_t *err);
+/* CONTINUOUS: runs one epoch of `interval_ms` (or until *stop), pushing rows
+ * through as they arrive, then checkpoints the epoch (offsets/E, commits/E)
+ * and reports it. At-least-once across restarts. */
+int runner_run_epoch(runner_t *r, int64_t interval_ms, const atomic_int *stop,
+                     runner_outcome_t *outcome, sl_error_t *err);
 /* AVAILABLE NOW: fixes every source's end point now. */
 int runner_prepare_available_now(runner_t *r, sl_error_t *err);
 /* True when the last trigger's end offsets equal what the sources had

@@ -48,6 +48,7 @@ struct runner {
     int64_t *node_wm;             /* per WATERMARK node */
     int caught_up;
     int data_available;
+    int64_t last_sink_id;         /* continuous: the last batch id given to the sink */
     const char *status;           /* StreamingQueryStatus message */
     int64_t last_trigger_start;   /* wall ms of the previous trigger, 0 = none */
     int64_t last_idle_report;     /* wall ms of the last idle progress report */
@@ -57,6 +58,22 @@ struct runner {
     double in_rate, proc_rate;    /* its rates (NaN when not finite) */
     int progress_new;
 };
+
+/* Pieces of a trigger, shared by the micro-batch protocol (runner.c) and
+ * continuous epochs (runner_continuous.c). */
+void runner_trigger_init(runner_t *r, runner_trigger_info_t *t);
+/* The start offset of source i: the last committed end, else its initial offset. */
+int runner_source_start(runner_t *r, int i, const char **out, sl_error_t *err);
+/* Writes offsets/<t->batch_id> over t->end; lets sources drop what is committed. */
+int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err);
+/* Runs the plan over (t->start, t->end] into the sink as `sink_batch_id`;
+ * adds the rows read and written to t. */
+int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t sink_batch_id,
+                     sl_error_t *err);
+/* Writes commits/<t->batch_id>; the committed offsets become t->end. */
+int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err);
+/* Times the trigger and builds its report when one is due. */
+void runner_finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0);
 
 /* Builds the trigger's StreamingQueryProgress into r->progress. */
 void runner_progress_build(runner_t *r, const runner_trigger_info_t *t);

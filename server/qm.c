@@ -95,6 +95,7 @@ static qm_query_t *query_new(qm_t *qm, const char *name, const char *sql)
     pthread_cond_init(&q->cond, &attr);
     pthread_condattr_destroy(&attr);
     atomic_init(&q->cancel, 0);
+    atomic_init(&q->stopping, 0);
     q->refs = 1;
     return q;
 }
@@ -156,6 +157,7 @@ static void stop_and_join(qm_t *qm, qm_query_t *q)
         return;
     }
     q->stop = true;
+    atomic_store(&q->stopping, 1);
     pthread_cond_broadcast(&q->cond);
     pthread_t t = q->thread;
     pthread_mutex_unlock(&qm->lock);
@@ -163,6 +165,7 @@ static void stop_and_join(qm_t *qm, qm_query_t *q)
     pthread_mutex_lock(&qm->lock);
     q->thread_live = false;
     q->stop = false;
+    atomic_store(&q->stopping, 0);
     qm_query_unref_locked(q); /* the driver's reference */
     pthread_mutex_unlock(&qm->lock);
 }

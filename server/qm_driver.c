@@ -185,7 +185,7 @@ static int64_t next_delay(const qrun_t *r, runner_outcome_t out, int64_t start_m
                     (long long)(now - start_ms));
         return next > now ? next - now : 0;
     }
-    if (out == RUNNER_RAN) {
+    if (out == RUNNER_RAN || d->trigger == QTRIG_CONTINUOUS) {
         *idle_ms = IDLE_POLL_MIN_MS;
         return 0;
     }
@@ -226,7 +226,9 @@ static void trigger_loop(qm_query_t *q, qrun_t *r)
         runner_outcome_t out;
         sl_error_t err;
         sl_error_clear(&err);
-        int rc = runner_trigger(r->runner, &out, &err);
+        int rc = kind == QTRIG_CONTINUOUS
+                     ? runner_run_epoch(r->runner, r->plan.def.interval_ms, &q->stopping, &out, &err)
+                     : runner_trigger(r->runner, &out, &err);
         pthread_mutex_lock(&qm->lock);
         publish_trigger(q, r, index);
         if (rc < 0) {

@@ -44,7 +44,10 @@ struct qm_query {
     bool stop;                    /* [lock] asked to stop at the next batch boundary */
     bool wake;                    /* [lock] skip the wait before the next trigger */
     pthread_cond_t cond;          /* signalled on stop/wake [lock] */
-    atomic_int cancel;            /* never set by STOP (batch boundary); reserved for drop */
+    atomic_int cancel;            /* abandons a running batch: never set by STOP, which waits
+                                     for the batch boundary */
+    atomic_int stopping;          /* mirrors `stop` for code that polls without the lock
+                                     (a continuous epoch ends early) */
     bool dropped;                 /* [lock] removed from the registry */
     int refs;                     /* [lock] registry + live driver */
 };

@@ -47,6 +47,32 @@ static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
     }
 }
 
+/* Continuous processing reads sources that can be polled without a log of
+ * what each step took, and writes sinks that accept any number of writes
+ * per epoch: Spark's list (Kafka and rate in, Kafka, memory and console out). */
+static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_error_t *err)
+{
+    static const char *const sources[] = {"kafka", "rate", "nexmark", NULL};
+    static const char *const sinks[] = {"kafka", "memory", "console", "noop", NULL};
+    const char *bad = NULL, *kind = NULL;
+    for (int i = 0; !bad && i < pc->nrels; i++) {
+        if (pc->rels[i]->kind != PLAN_REL_STREAM) continue;
+        const char *name = pc->rels[i]->connector->name;
+        int ok = 0;
+        for (int k = 0; sources[k]; k++) ok |= !strcmp(sources[k], name);
+        if (!ok) bad = name, kind = "source";
+    }
+    int ok = 0;
+    for (int k = 0; sinks[k]; k++) ok |= !strcmp(sinks[k], p->def.sink->name);
+    if (!bad && !ok) bad = p->def.sink->name, kind = "sink";
+    if (!bad) return 0;
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "a continuous trigger cannot use the %s %s", bad, kind);
+    sl_error_hint(err, "Continuous queries read kafka, rate or nexmark streams and write kafka, memory, "
+                       "console or noop sinks; use TRIGGER PROCESSING TIME for the others.");
+    err->position = p->def.ast->select->pos + 1;
+    return -1;
+}
+
 /* The checkpoint's pinned settings replace the options of the definition. */
 static int apply_pinned(qdef_t *d, sl_arena_t *a, sl_error_t *err)
 {
@@ -69,6 +95,7 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     if (plan_check_streaming(out->logical, out->mode, out->def.trigger == QTRIG_CONTINUOUS,
                              out->def.sink->name, err) < 0)
         return -1;
+    if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, err) < 0) return -1;
     plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
     return sink_schema(out, a, err);
