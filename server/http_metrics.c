@@ -176,7 +176,7 @@ static void watermark_families(sl_buf_t *b, mquery_t *qs, int n)
            "Seconds between now and the event-time watermark (how far event time lags).");
     for (int i = 0; i < n; i++)
         if (iso_seconds(watermark_of(&qs[i]), &wm) && wm > 0)
-            sample(b, "sluice_query_watermark_lag_seconds", qs[i].labels, now - wm);
+            sample(b, "sluice_query_watermark_lag_seconds", qs[i].labels, round((now - wm) * 1000) / 1000);
 }
 
 /* Families of every element of an array member (stateOperators, sources). */
