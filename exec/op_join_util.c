@@ -1,6 +1,6 @@
 /* Shared internals of the join, dedup, sort and limit operators (see
  * op_join_util.h): row gathering, the join pair emitter, the build-side hash
- * table, the byte-key set, event times and state-store plumbing. */
+ * table, batch copies, event times and state-store plumbing. */
 #include "exec/op_join_util.h"
 
 #include <string.h>
@@ -358,48 +358,6 @@ void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t 
         uint32_t row = s->sel[k];
         first[row] = first[row] == EXEC_HT_NONE ? OP_JOIN_NO_ROW : ht->head[first[row]] - 1;
     }
-}
-
-/* ---- byte-key set ------------------------------------------------------- */
-
-void op_join_kset_init(op_join_kset_t *s, sl_arena_t *a)
-{
-    s->arena = a;
-    s->mask = 63;
-    s->n = 0;
-    s->slots = SL_NEW_ARRAY(a, op_join_kslot_t, s->mask + 1);
-}
-
-static void kset_place(op_join_kslot_t *slots, uint32_t mask, op_join_kslot_t k)
-{
-    uint32_t i = (uint32_t)k.hash & mask;
-    while (slots[i].key) i = (i + 1) & mask;
-    slots[i] = k;
-}
-
-static void kset_grow(op_join_kset_t *s)
-{
-    uint32_t mask = s->mask * 2 + 1;
-    op_join_kslot_t *slots = SL_NEW_ARRAY(s->arena, op_join_kslot_t, (size_t)mask + 1);
-    for (uint32_t i = 0; i <= s->mask; i++)
-        if (s->slots[i].key) kset_place(slots, mask, s->slots[i]);
-    s->slots = slots;
-    s->mask = mask;
-}
-
-int op_join_kset_add(op_join_kset_t *s, const void *key, size_t len)
-{
-    uint64_t h = sl_hash_bytes(key, len, SL_HASH_SEED);
-    uint32_t i = (uint32_t)h & s->mask;
-    for (; s->slots[i].key; i = (i + 1) & s->mask) {
-        const op_join_kslot_t *k = &s->slots[i];
-        if (k->hash == h && k->len == len && !memcmp(k->key, key, len)) return 0;
-    }
-    uint8_t *copy = sl_alloc(s->arena, len ? len : 1);
-    if (len) memcpy(copy, key, len);
-    s->slots[i] = (op_join_kslot_t){h, copy, (uint32_t)len};
-    if (++s->n * 2 > s->mask + 1) kset_grow(s);
-    return 1;
 }
 
 /* ---- event time --------------------------------------------------------- */

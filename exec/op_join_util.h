@@ -1,8 +1,8 @@
 /* Internals shared by the join family (op_join_hash.c, op_join_nl.c,
  * op_join_stream.c) and by the dedup, sort and limit operators: gathering
  * rows into output vectors, the pair emitter that builds join output (with
- * the residual predicate and matched flags), the build-side hash table, a
- * byte-key hash set, event-time reading, and state-store plumbing (open,
+ * the residual predicate and matched flags), the build-side hash table,
+ * batch copies, event-time reading, and state-store plumbing (open,
  * load, schema record, commit, metrics).
  *
  * Not a public interface: the planner uses exec/op_join.h, op_dedup.h,
@@ -140,26 +140,6 @@ static inline uint32_t op_join_ht_next(const op_join_ht_t *ht, uint32_t row)
 {
     return ht->next[row] - 1;
 }
-
-/* ---- byte-key hash set -------------------------------------------------- */
-
-typedef struct op_join_kslot {
-    uint64_t hash;
-    const uint8_t *key;  /* NULL = empty slot */
-    uint32_t len;
-} op_join_kslot_t;
-
-/* A set of byte strings (encoded keys) in an arena: open addressing,
- * doubled at half load. */
-typedef struct op_join_kset {
-    sl_arena_t *arena;
-    op_join_kslot_t *slots;
-    uint32_t mask, n;
-} op_join_kset_t;
-
-void op_join_kset_init(op_join_kset_t *s, sl_arena_t *a);
-/* Adds the key (copied) when absent: 1 added, 0 already present. */
-int op_join_kset_add(op_join_kset_t *s, const void *key, size_t len);
 
 /* ---- event time --------------------------------------------------------- */
 
