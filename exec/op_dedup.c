@@ -69,7 +69,7 @@ static void dd_close(op_t *op)
 {
     dd_state_t *st = op->state;
     if (!st) return;
-    store_close(st->store);
+    op_join_store_release(op, st->store);
     sl_buf_free(&st->key);
 }
 

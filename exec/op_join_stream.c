@@ -117,8 +117,8 @@ static void sj_close(op_t *op)
     sj_state_t *st = op->state;
     if (!st) return;
     for (int s = 0; s < 2; s++) {
-        store_close(st->rows[s]);
-        store_close(st->times[s]);
+        op_join_store_release(op, st->rows[s]);
+        op_join_store_release(op, st->times[s]);
     }
     sl_buf_free(&st->key);
     sl_buf_free(&st->val);

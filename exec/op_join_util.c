@@ -9,6 +9,7 @@
 #include "exec/op_exchange.h"
 #include "exec/row.h"
 #include "exec/stage.h"
+#include "exec/store_cache.h"
 
 /* ---- gathering ---------------------------------------------------------- */
 
@@ -455,10 +456,10 @@ store_t *op_join_store_open(op_t *op, const char *name, const char *key_schema,
         store_schema_check(ctx->state_dir, opid, name, key_schema, value_schema, err) < 0)
         return NULL;
     store_options_t opt = {.provider = ctx->state_provider};
-    store_t *s = store_open(ctx->state_dir, opid, ctx->partition, name, &opt, err);
+    store_t *s = exec_store_acquire(op, name, &opt, err);
     if (!s) return NULL;
     if (store_load(s, ctx->batch_id, err) < 0) {
-        store_close(s);
+        exec_store_release(op, s);
         return NULL;
     }
     op->metrics->num_state_store_instances++;
@@ -473,6 +474,11 @@ static void add_custom(op_metrics_t *om, const store_metrics_t *m)
             if (!strcmp(om->custom_names[j], m->custom[i].name)) prev = om->custom_values[j];
         op_metric_set(om, m->custom[i].name, prev + m->custom[i].value);
     }
+}
+
+void op_join_store_release(op_t *op, store_t *s)
+{
+    if (s) exec_store_release(op, s);
 }
 
 int op_join_store_commit(op_t *op, store_t *const *stores, int n, int nrows, sl_error_t *err)

@@ -178,12 +178,16 @@ static inline bool op_join_at_or_before(int64_t us, int64_t wm_ms)
 
 /* "name TYPE, ..." of columns cols[0..n) (all columns when cols is NULL). */
 char *op_join_schema_text(sl_arena_t *a, const exec_pnode_t *node, const int *cols, int n);
-/* Opens store `name` (NULL = the default) of the node's operator for the
- * task's partition with ctx->state_provider, records/checks its schema (in
- * the partition-0 task) and loads version ctx->batch_id. Counts the
- * instance in op->metrics. */
+/* Acquires store `name` (NULL = the default) of the node's operator for
+ * the task's partition from the query's store cache (exec/store_cache.h;
+ * opened with ctx->state_provider when not cached), records/checks its
+ * schema (in the partition-0 task) and loads version ctx->batch_id. Counts
+ * the instance in op->metrics. Give it back with op_join_store_release. */
 store_t *op_join_store_open(op_t *op, const char *name, const char *key_schema,
                             const char *value_schema, sl_error_t *err);
+/* Gives a store back to the cache at close (closes it without a cache).
+ * Uncommitted changes are dropped by the next load. NULL is ignored. */
+void op_join_store_release(op_t *op, store_t *s);
 /* Commits stores[0..n) and fills op->metrics from them; numRowsTotal,
  * numRowsUpdated and numRowsRemoved count the first `nrows` stores only
  * (the others are indexes). */

@@ -72,7 +72,7 @@ static int limit_finish(op_t *op, sl_error_t *err)
 static void limit_close(op_t *op)
 {
     limit_state_t *st = op->state;
-    if (st) store_close(st->store);
+    if (st) op_join_store_release(op, st->store);
 }
 
 static void limit_explain(const exec_pnode_t *node, sl_buf_t *out)

@@ -4,11 +4,13 @@
  * the watermark passes — restarts from the state store (every batch opens
  * it anew) and re-runs of a batch, with both state providers. */
 #include "exec/op_join.h"
+#include "exec/store_cache.h"
 #include "test_exec_join_util.h"
 
 static sl_arena_t *A;
 static exec_type_t T_INT, T_STR, T_TS;
 static const char *PROVIDER = "memory";
+static exec_store_cache_t *CACHE; /* stores kept open across batches, as the runner does */
 
 static void setup(void)
 {
@@ -71,6 +73,7 @@ static char *sjt_batch(sjt_t *t, int64_t id, int64_t wm_late, int64_t wm_evict, 
     op_ctx_t ctx = tj_ctx(id, sd, PROVIDER, 2);
     ctx.wm_late_ms = wm_late;
     ctx.wm_evict_ms = wm_evict;
+    ctx.stores = CACHE;
     exec_result_t r;
     char *s = tj_run_ctx(t->join, &ctx, ins, 2, &r);
     if (m) *m = r.metrics[t->join->id];
@@ -180,6 +183,22 @@ static void full_outer_value_based(void)
     CHECK_INT(m.num_rows_dropped_by_watermark, 1);
     CHECK_INT(m.num_rows_total, 0);
     TJ_CHECK_TEXT(sjt_batch(&t, 3, ms("13:00"), ms("14:00"), "", "", &m), "");
+}
+
+TEST(stream_join_left_outer_key_based_cached_stores)
+{
+    PROVIDER = "rocksdb";
+    CACHE = exec_store_cache_new();
+    left_outer_key_based();
+    exec_store_cache_free(CACHE);
+}
+
+TEST(stream_join_full_outer_value_based_cached_stores)
+{
+    PROVIDER = "memory";
+    CACHE = exec_store_cache_new();
+    full_outer_value_based();
+    exec_store_cache_free(CACHE);
 }
 
 TEST(stream_join_full_outer_value_based_memory)

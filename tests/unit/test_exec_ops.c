@@ -4,6 +4,7 @@
 #include "exec/op_dedup.h"
 #include "exec/op_limit.h"
 #include "exec/op_union.h"
+#include "exec/store_cache.h"
 #include "test_exec_join_util.h"
 
 static sl_arena_t *A;
@@ -113,6 +114,8 @@ typedef struct dstream {
     const char *provider;
 } dstream_t;
 
+static exec_store_cache_t *CACHE; /* stores kept open across batches, as the runner does */
+
 static void dstream_init(dstream_t *s, const op_dedup_spec_t *spec, const char *provider)
 {
     s->in = input3("s");
@@ -130,6 +133,7 @@ static char *dstream_batch(dstream_t *s, int64_t id, int64_t late, int64_t evict
     op_ctx_t ctx = tj_ctx(id, s->state, s->provider, 2);
     ctx.wm_late_ms = late;
     ctx.wm_evict_ms = evict;
+    ctx.stores = CACHE;
     return tj_sorted(run_rows(s->d, s->in, &ctx, &rows, 1, m));
 }
 
@@ -180,6 +184,14 @@ TEST(dedup_stream_event_time_key_rocksdb)
 {
     dedup_stream_event_time_key("rocksdb");
 }
+
+TEST(dedup_stream_event_time_key_cached_stores)
+{
+    CACHE = exec_store_cache_new();
+    dedup_stream_event_time_key("memory");
+    exec_store_cache_free(CACHE);
+}
+
 
 /* DISTINCT ON (k) over a watermarked stream: late rows dropped, no eviction. */
 TEST(dedup_stream_without_event_time_key_keeps_state)
@@ -234,6 +246,13 @@ TEST(dedup_within_watermark_memory)
 TEST(dedup_within_watermark_rocksdb)
 {
     dedup_within_watermark("rocksdb");
+}
+
+TEST(dedup_within_watermark_cached_stores)
+{
+    CACHE = exec_store_cache_new();
+    dedup_within_watermark("rocksdb");
+    exec_store_cache_free(CACHE);
 }
 
 TEST(dedup_refuses_bad_specs)
@@ -299,6 +318,8 @@ TEST(limit_offset_batch)
     CHECK_STR(err.sqlstate, "22023");
 }
 
+static exec_store_cache_t *LCACHE;
+
 static void global_limit(const char *provider)
 {
     setup();
@@ -315,18 +336,25 @@ static void global_limit(const char *provider)
     const char *b0 = "1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,b";
     const char *b1 = "3,2024-01-01 10:00:00,c;4,2024-01-01 10:00:00,d;5,2024-01-01 10:00:00,e";
     const char *b2 = "6,2024-01-01 10:00:00,f";
-    op_ctx_t ctx = tj_ctx(0, state, provider, 1);
+#define LCTX(id)                                                                      \
+    do {                                                                              \
+        ctx = tj_ctx((id), state, provider, 1);                                       \
+        ctx.stores = LCACHE;                                                          \
+    } while (0)
+    op_ctx_t ctx;
+    LCTX(0);
     op_metrics_t m;
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b0, 1, &m), "1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\n");
     CHECK_INT(m.num_state_store_instances, 1);
-    ctx = tj_ctx(1, state, provider, 1);
+    LCTX(1);
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b1, 1, NULL), "3,2024-01-01 10:00:00,c\n");
     /* A re-run of batch 1 (crash before its commit) emits the same row. */
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b1, 1, NULL), "3,2024-01-01 10:00:00,c\n");
-    ctx = tj_ctx(2, state, provider, 1);
+    LCTX(2);
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b2, 1, NULL), "");
-    ctx = tj_ctx(3, state, provider, 1);
+    LCTX(3);
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b0, 1, NULL), "");
+#undef LCTX
 }
 
 TEST(global_limit_across_batches_memory)
@@ -337,6 +365,13 @@ TEST(global_limit_across_batches_memory)
 TEST(global_limit_across_batches_rocksdb)
 {
     global_limit("rocksdb");
+}
+
+TEST(global_limit_across_batches_cached_stores)
+{
+    LCACHE = exec_store_cache_new();
+    global_limit("rocksdb");
+    exec_store_cache_free(LCACHE);
 }
 
 /* ---- union ---- */
