@@ -17,6 +17,7 @@ run_part() {
 run_part unit tests/run_unit.sh "$O"/tests/test_*
 run_part sql tests/run_sql.sh
 for t in tests/integration/*.sh; do
+    case "$t" in *_lib.sh) continue ;; esac   # helpers sourced by the tests
     echo "== integration $(basename "$t" .sh)"
     run_part "integration $(basename "$t" .sh)" timeout 600 bash "$t"
 done
