@@ -36,6 +36,7 @@
 #include "exec/op_join.h"
 #include "exec/op_join_util.h"
 #include "exec/row.h"
+#include "exec/text_io.h"
 
 static const char *const SIDE_NAME[2] = {"left", "right"};
 static const char *const TIME_NAME[2] = {"left_time", "right_time"};
@@ -435,14 +436,23 @@ static void sj_explain(const exec_pnode_t *node, sl_buf_t *out)
         exec_expr_format(cfg->residual, out);
     }
     if (cfg->evict_key >= 0) {
-        sl_buf_printf(out, " state evicted by key %s <= watermark",
+        sl_buf_printf(out, " state evicted: key %s <= watermark",
                       node->children[0]->names[cfg->orig_keys[0][cfg->evict_key]]);
         return;
     }
-    for (int s = 0; s < 2; s++)
-        if (cfg->has_bound[s])
-            sl_buf_printf(out, " %s state evicted by %s <= watermark %+lld ms", SIDE_NAME[s],
-                          node->children[s]->names[cfg->time_col[s]], (long long)cfg->bound_ms[s]);
+    const char *sep = " state evicted:";
+    for (int s = 0; s < 2; s++) {
+        if (!cfg->has_bound[s]) continue;
+        sl_buf_printf(out, "%s %s %s <= watermark", sep, SIDE_NAME[s],
+                      node->children[s]->names[cfg->time_col[s]]);
+        int64_t b = cfg->bound_ms[s];
+        if (b) {
+            exec_interval_t iv = {0, 0, (b < 0 ? -b : b) * 1000};
+            sl_buf_puts(out, b < 0 ? " - " : " + ");
+            exec_format_interval(iv, out);
+        }
+        sep = ",";
+    }
 }
 
 const op_ops_t op_stream_join_ops = {

@@ -413,3 +413,28 @@ TEST(stream_join_schema_change_refused)
     CHECK_STR(err.sqlstate, "55000");
     exec_pool_free(pool);
 }
+
+TEST(stream_join_explain_names_eviction)
+{
+    setup();
+    sjt_t t;
+    sjt_inputs(&t);
+    op_stream_join_spec_t spec = {.type = OP_JOIN_FULL, .nkeys = 1, .left_keys = K_K,
+                                  .right_keys = K_K, .residual = range_cond(), .left_time = 1,
+                                  .right_time = 1, .evict_key = -1, .left_has_bound = 1,
+                                  .left_bound_ms = 0, .right_has_bound = 1,
+                                  .right_bound_ms = -3600000, .op_id = 3};
+    sjt_plan(&t, &spec);
+    sl_buf_t b = SL_BUF_INIT;
+    t.join->ops->explain(t.join, &b);
+    CHECK_STR(b.data, " FULL OUTER (k = k) filter ((lt >= rt) AND (lt <= (rt + INTERVAL '01:00:00')))"
+                      " state evicted: left lt <= watermark, right rt <= watermark - 01:00:00");
+    sl_buf_free(&b);
+    op_stream_join_spec_t kspec = {.type = OP_JOIN_INNER, .nkeys = 2, .left_keys = K_KT,
+                                   .right_keys = K_KT, .left_time = 1, .right_time = 1,
+                                   .evict_key = 1, .op_id = 0};
+    sjt_plan(&t, &kspec);
+    t.join->ops->explain(t.join, &b);
+    CHECK_STR(b.data, " INNER (k = k, lt = rt) state evicted: key lt <= watermark");
+    sl_buf_free(&b);
+}
