@@ -12,8 +12,10 @@
  *       into the same number of partitions. Each task buffers its partition
  *       of both sides and joins them in finish(). Any join type; the shape
  *       for batch joins of two large inputs and for RIGHT/FULL joins.
- *   NESTED-LOOP JOIN (op_join_nl.c, "NestedLoopJoin"): batch only; CROSS
- *     JOIN and ON conditions without equalities, over a broadcast build.
+ *   NESTED-LOOP JOIN (op_join_nl.c, "NestedLoopJoin"): CROSS JOIN and ON
+ *     conditions without equalities, over a broadcast build; stateless, so
+ *     it also serves stream-static joins (INNER, or LEFT with the stream
+ *     on the left).
  *   STREAM-STREAM JOIN (op_join_stream.c, Spark's "symmetricHashJoin"):
  *     stateful; see op_stream_join_spec_t.
  *
@@ -64,7 +66,7 @@ exec_pnode_t *op_hash_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t
 
 /* NESTED-LOOP JOIN of probe (children[0]) with build (children[1], a
  * broadcast exchange): every pair for which pred (NULL for CROSS) is true.
- * Batch mode only. Same errors as op_hash_join_plan. */
+ * Same errors as op_hash_join_plan. */
 exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *build,
                               op_join_type_t type, int probe_is_left, const exec_expr_t *pred,
                               sl_error_t *err);

@@ -1,5 +1,6 @@
-/* NESTED-LOOP JOIN: batch-mode join for CROSS JOIN and ON conditions
- * without an equality, over a broadcast build side (children[1]).
+/* NESTED-LOOP JOIN: CROSS JOIN and ON conditions without an equality,
+ * over a broadcast build side (children[1]); batch queries and
+ * stream-static joins.
  *
  * open() gathers every build row into one batch. push() pairs each present
  * probe row with every build row through an op_join_emit_t, which gathers
