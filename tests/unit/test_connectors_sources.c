@@ -10,6 +10,12 @@
 
 #include "connectors/validate.h"
 
+static void destroy_source(void *s)
+{
+    ((source_t *)s)->ops->destroy(s);
+}
+
+/* A source over `rel`, destroyed when `a` is freed (destroy is idempotent). */
 static source_t *make_source(sl_arena_t *a, plan_relation_t *rel, const char *dir)
 {
     source_t *s;
@@ -17,6 +23,7 @@ static source_t *make_source(sl_arena_t *a, plan_relation_t *rel, const char *di
     if (source_create(rel, 0, dir, "q", a, &s, &err) < 0)
         unit_fail(__FILE__, __LINE__, "source_create: %s (%s)", err.message, err.hint);
     s->now_ms = tc_clock;
+    sl_arena_on_reset(a, destroy_source, s);
     return s;
 }
 
