@@ -6,17 +6,23 @@
  *                small MANIFEST/CURRENT/OPTIONS files copied) plus sluice.meta
  *                ("v1\n{"numKeys":N}")
  *
- * A batch's changes go to a write batch with index (overwrite mode) so that
- * gets and scans see them before commit and abort just clears it. commit(v)
- * writes the batch (no WAL), flushes the memtable, takes a RocksDB
- * checkpoint into a temporary directory, adds sluice.meta, and renames it to
- * <v>.ckpt. load(v) is free when the live instance is at v with nothing
- * pending; otherwise it reopens the instance from a copy of <v>.ckpt (hard
- * links again). A re-run of batch v-1 after a crash therefore loads v-1 and
- * its commit replaces <v>.ckpt, removing any newer ones first.
+ * A batch's changes stay in memory, in an ordered map of pending entries
+ * (store_map.c: value = one tag byte, 'P' put or 'D' deleted, then the
+ * value) over the unchanged instance: gets look at the map first, scans merge
+ * the map with a RocksDB iterator, abort just clears the map. Because the
+ * instance does not change during a batch, its iterators are pooled and
+ * reused by later scans (a per-row prefix scan costs a seek, not a new
+ * iterator). commit(v) writes the map as one write batch in key order (no
+ * WAL), flushes the memtable, takes a RocksDB checkpoint into a temporary
+ * directory, adds sluice.meta, and renames it to <v>.ckpt. load(v) is free
+ * when the live instance is at v; otherwise it reopens the instance from a
+ * copy of <v>.ckpt (hard links again). A re-run of batch v-1 after a crash
+ * therefore loads v-1 and its commit replaces <v>.ckpt, removing any newer
+ * ones first.
  *
  * The key count (numRowsTotal) is exact: puts and deletes look the key up
- * first, as Spark's RocksDB store does when it tracks the row count. */
+ * first, as Spark's RocksDB store does when it tracks the row count; a put
+ * right after a get of the same key reuses the get's answer. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +43,10 @@
 /* Gets and puts are timed one in RDB_TIME_EVERY (reading the clock is not
  * free on VMs); the totals are extrapolated from the sampled calls. */
 #define RDB_TIME_EVERY 8
+/* Idle instance iterators kept per store. */
+#define RDB_POOL 4
+#define TAG_PUT 'P'
+#define TAG_DEL 'D'
 
 /* RocksDB statistics reported as Spark's custom metrics (deltas since load). */
 enum { ST_CACHE_HIT, ST_CACHE_MISS, ST_BYTES_READ, ST_BYTES_WRITTEN, ST_ITER_BYTES, ST_STALL_US,
@@ -70,11 +80,14 @@ typedef struct rdb_store {
     rocksdb_writeoptions_t *wopt; /* WAL disabled: durability comes from checkpoints */
     rocksdb_flushoptions_t *fopt;
     rocksdb_t *db;             /* NULL until the first load */
-    rocksdb_writebatch_wi_t *wb; /* uncommitted changes */
-    int64_t version;           /* version of the live instance (with wb empty); -1 = unknown */
-    int64_t keys;              /* key count including wb */
+    smap_t *pending;           /* uncommitted changes, tagged values (see above) */
+    sl_buf_t tagged;           /* scratch for building a tagged value */
+    rocksdb_iterator_t *pool[RDB_POOL]; /* idle iterators over the unchanged instance */
+    int npool;
+    int64_t version;           /* version of the live instance; -1 = unknown */
+    int64_t keys;              /* key count including pending changes */
     int64_t loaded_keys;       /* key count of the loaded version */
-    char *got;                 /* value of the last lookup (rocksdb_free) */
+    rocksdb_pinnableslice_t *got; /* value of the last instance lookup */
     sl_buf_t last_key;         /* key of the last lookup ... */
     int last_found;            /* ... whether it existed ... */
     uint64_t last_mods;        /* ... as of this `mods` (saves the put's lookup after a get) */
@@ -88,16 +101,20 @@ typedef struct rdb_store {
     int64_t stats_base[ST_N];
 } rdb_store_t;
 
+/* A scan merging pending changes with the instance. Both cursors point at
+ * the first candidate after the last key returned; a change to the pending
+ * map (mods) re-seeks only the map cursor, as the instance never changes
+ * during a batch. */
 typedef struct rdb_iter {
     rdb_store_t *st;
-    rocksdb_iterator_t *it;
-    uint64_t mods;  /* store mods at the last positioning */
-    sl_buf_t pos;   /* lo, then the last key returned */
+    rocksdb_iterator_t *it; /* instance cursor (from the pool) */
+    smap_node_t *pn;        /* pending cursor, valid while mods is current */
+    uint64_t mods;
+    sl_buf_t pos;           /* lo, then the last key returned */
     int has_pos, after;
-    sl_buf_t val;   /* copy of the last value returned */
-    char *hi;
+    sl_buf_t val;           /* copy of the last value returned */
+    char *hi;               /* exclusive upper bound, NULL = none */
     size_t hilen;
-    int started;
 } rdb_iter_t;
 
 static int rdb_error(sl_error_t *err, const char *what, const char *dir, char *msg)
@@ -178,12 +195,21 @@ static void *rdb_open(const char *dir, const store_options_t *opt, sl_error_t *e
     rocksdb_writeoptions_disable_WAL(st->wopt, 1);
     st->fopt = rocksdb_flushoptions_create();
     rocksdb_flushoptions_set_wait(st->fopt, 1);
-    st->wb = rocksdb_writebatch_wi_create(0, 1 /* overwrite keys */);
+    st->pending = smap_new((uint64_t)(uintptr_t)st);
     return st;
+}
+
+/* Drops the pooled iterators (before the instance changes). */
+static void drop_pool(rdb_store_t *st)
+{
+    while (st->npool > 0) rocksdb_iter_destroy(st->pool[--st->npool]);
 }
 
 static void close_db(rdb_store_t *st)
 {
+    drop_pool(st);
+    if (st->got) rocksdb_pinnableslice_destroy(st->got);
+    st->got = NULL;
     if (st->db) rocksdb_close(st->db);
     st->db = NULL;
     st->version = -1;
@@ -193,9 +219,9 @@ static void rdb_close(void *impl)
 {
     rdb_store_t *st = impl;
     close_db(st);
-    rocksdb_free(st->got);
     sl_buf_free(&st->last_key);
-    rocksdb_writebatch_wi_destroy(st->wb);
+    sl_buf_free(&st->tagged);
+    smap_free(st->pending);
     rocksdb_flushoptions_destroy(st->fopt);
     rocksdb_writeoptions_destroy(st->wopt);
     rocksdb_readoptions_destroy(st->ropt);
@@ -331,8 +357,8 @@ static void reset_batch_metrics(rdb_store_t *st)
 static int rdb_load(void *impl, int64_t version, int *hit, sl_error_t *err)
 {
     rdb_store_t *st = impl;
-    /* Pending changes live only in the write batch: clearing it is enough. */
-    rocksdb_writebatch_wi_clear(st->wb);
+    /* Pending changes live only in memory: clearing them is enough. */
+    smap_clear(st->pending);
     st->keys = st->loaded_keys;
     st->mods++;
     reset_batch_metrics(st);
@@ -344,20 +370,31 @@ static int rdb_load(void *impl, int64_t version, int *hit, sl_error_t *err)
 
 /* ---- reads and writes ---- */
 
-/* Looks `key` up in the write batch and the instance; the value (or NULL)
- * replaces st->got. */
-static int lookup(rdb_store_t *st, const void *key, size_t klen, size_t *vlen, sl_error_t *err)
+/* Looks `key` up in the pending changes, then in the instance. Returns 1
+ * with *val, *vlen set (valid until the next lookup or change), 0, -1. */
+static int lookup(rdb_store_t *st, const void *key, size_t klen, const void **val, size_t *vlen,
+                  sl_error_t *err)
 {
-    char *msg = NULL;
-    rocksdb_free(st->got);
-    st->got = rocksdb_writebatch_wi_get_from_batch_and_db(st->wb, st->db, st->ropt, key, klen,
-                                                          vlen, &msg);
-    if (msg) return rdb_error(err, "read", st->dir, msg);
+    int found;
+    smap_node_t *n = smap_find(st->pending, key, klen);
+    if (n) {
+        const char *v = smap_value(n, vlen);
+        found = v[0] == TAG_PUT;
+        *val = v + 1;
+        (*vlen)--;
+    } else {
+        char *msg = NULL;
+        if (st->got) rocksdb_pinnableslice_destroy(st->got);
+        st->got = rocksdb_get_pinned(st->db, st->ropt, key, klen, &msg);
+        if (msg) return rdb_error(err, "read", st->dir, msg);
+        found = st->got != NULL;
+        if (found) *val = rocksdb_pinnableslice_value(st->got, vlen);
+    }
     sl_buf_clear(&st->last_key);
     sl_buf_append(&st->last_key, key, klen);
-    st->last_found = st->got != NULL;
+    st->last_found = found;
     st->last_mods = st->mods;
-    return st->got != NULL;
+    return found;
 }
 
 /* Whether `key` exists, reusing the previous lookup when it was of the same
@@ -367,8 +404,20 @@ static int exists(rdb_store_t *st, const void *key, size_t klen, sl_error_t *err
     if (st->last_mods == st->mods && st->last_key.len == klen &&
         (klen == 0 || !memcmp(st->last_key.data, key, klen)))
         return st->last_found;
+    const void *v;
     size_t vlen;
-    return lookup(st, key, klen, &vlen, err);
+    return lookup(st, key, klen, &v, &vlen, err);
+}
+
+/* Records a pending put (tag 'P') or delete (tag 'D'). */
+static void set_pending(rdb_store_t *st, const void *key, size_t klen, char tag, const void *val,
+                        size_t vlen)
+{
+    sl_buf_clear(&st->tagged);
+    sl_buf_putc(&st->tagged, tag);
+    sl_buf_append(&st->tagged, val, vlen);
+    smap_put(st->pending, key, klen, st->tagged.data, st->tagged.len);
+    st->mods++;
 }
 
 static int rdb_get(void *impl, const void *key, size_t klen, const void **val, size_t *vlen,
@@ -377,12 +426,11 @@ static int rdb_get(void *impl, const void *key, size_t klen, const void **val, s
     rdb_store_t *st = impl;
     int timed = st->gets++ % RDB_TIME_EVERY == 0;
     int64_t t0 = timed ? state_now_ns() : 0;
-    int rc = lookup(st, key, klen, vlen, err);
+    int rc = lookup(st, key, klen, val, vlen, err);
     if (timed) {
         st->get_ns += state_now_ns() - t0;
         st->get_timed++;
     }
-    if (rc > 0) *val = st->got ? st->got : "";
     return rc;
 }
 
@@ -393,7 +441,7 @@ static int rdb_put(void *impl, const void *key, size_t klen, const void *val, si
     int timed = st->puts % RDB_TIME_EVERY == 0;
     int64_t t0 = timed ? state_now_ns() : 0;
     int rc = exists(st, key, klen, err);
-    if (rc >= 0) rocksdb_writebatch_wi_put(st->wb, key, klen, val, vlen);
+    if (rc >= 0) set_pending(st, key, klen, TAG_PUT, val, vlen);
     if (timed) {
         st->put_ns += state_now_ns() - t0;
         st->put_timed++;
@@ -401,7 +449,6 @@ static int rdb_put(void *impl, const void *key, size_t klen, const void *val, si
     if (rc < 0) return -1;
     st->keys += rc == 0;
     st->puts++;
-    st->mods++;
     return 0;
 }
 
@@ -410,9 +457,8 @@ static int rdb_del(void *impl, const void *key, size_t klen, sl_error_t *err)
     rdb_store_t *st = impl;
     int rc = exists(st, key, klen, err);
     if (rc <= 0) return rc;
-    rocksdb_writebatch_wi_delete(st->wb, key, klen);
+    set_pending(st, key, klen, TAG_DEL, NULL, 0);
     st->keys--;
-    st->mods++;
     return 1;
 }
 
@@ -436,14 +482,26 @@ static int remove_ckpts_from(rdb_store_t *st, int64_t from, int below, sl_error_
     return rc;
 }
 
-/* Writes the batch and flushes the memtable into SST files. */
+/* Writes the pending changes (in key order) and flushes the memtable into
+ * SST files. */
 static int write_and_flush(rdb_store_t *st, sl_error_t *err)
 {
     char *msg = NULL;
     int64_t t0 = state_now_ns();
-    rocksdb_write_writebatch_wi(st->db, st->wopt, st->wb, &msg);
+    drop_pool(st);
+    rocksdb_writebatch_t *wb = rocksdb_writebatch_create();
+    for (smap_node_t *n = smap_seek(st->pending, NULL, 0, 0); n; n = smap_next(n)) {
+        size_t kl, vl;
+        const char *k = smap_key(n, &kl), *v = smap_value(n, &vl);
+        if (v[0] == TAG_PUT)
+            rocksdb_writebatch_put(wb, k, kl, v + 1, vl - 1);
+        else
+            rocksdb_writebatch_delete(wb, k, kl);
+    }
+    rocksdb_write(st->db, st->wopt, wb, &msg);
+    rocksdb_writebatch_destroy(wb);
     if (msg) return rdb_error(err, "write", st->dir, msg);
-    rocksdb_writebatch_wi_clear(st->wb);
+    smap_clear(st->pending);
     int64_t t1 = state_now_ns();
     rocksdb_flush(st->db, st->fopt, &msg);
     if (msg) return rdb_error(err, "flush", st->dir, msg);
@@ -526,7 +584,7 @@ static int rdb_commit(void *impl, int64_t version, sl_error_t *err)
 static void rdb_abort(void *impl)
 {
     rdb_store_t *st = impl;
-    rocksdb_writebatch_wi_clear(st->wb);
+    smap_clear(st->pending);
     st->keys = st->loaded_keys;
     st->mods++;
 }
@@ -543,12 +601,11 @@ static int rdb_maintenance(void *impl, sl_error_t *err)
 static void rdb_metrics(void *impl, store_metrics_t *m)
 {
     rdb_store_t *st = impl;
-    size_t wb_bytes = 0;
-    rocksdb_writebatch_wi_data(st->wb, &wb_bytes);
     m->num_keys = st->keys;
     m->memory_used_bytes = prop_int(st, "rocksdb.cur-size-all-mem-tables") +
                            prop_int(st, "rocksdb.estimate-table-readers-mem") +
-                           (int64_t)rocksdb_cache_get_usage(st->cache) + (int64_t)wb_bytes;
+                           (int64_t)rocksdb_cache_get_usage(st->cache) +
+                           (int64_t)smap_memory(st->pending);
     int64_t now[ST_N];
     read_stats(st, now);
     for (int i = 0; i < ST_N; i++) {
@@ -576,16 +633,13 @@ static void rdb_metrics(void *impl, store_metrics_t *m)
 
 /* ---- iterators ---- */
 
-static void iter_seek(rdb_iter_t *it)
+/* Positions the pending cursor at the first entry after `pos` (or at lo). */
+static void seek_pending(rdb_iter_t *it)
 {
-    if (it->has_pos)
-        rocksdb_iter_seek(it->it, it->pos.data, it->pos.len);
-    else
-        rocksdb_iter_seek_to_first(it->it);
-    if (!it->after || !rocksdb_iter_valid(it->it)) return;
-    size_t kl;
-    const char *k = rocksdb_iter_key(it->it, &kl);
-    if (smap_keycmp(k, kl, it->pos.data, it->pos.len) == 0) rocksdb_iter_next(it->it);
+    smap_t *p = it->st->pending;
+    it->pn = it->has_pos ? smap_seek(p, it->pos.data, it->pos.len, it->after)
+                         : smap_seek(p, NULL, 0, 0);
+    it->mods = it->st->mods;
 }
 
 static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void *hi,
@@ -595,44 +649,69 @@ static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void 
     rdb_store_t *st = impl;
     rdb_iter_t *it = sl_xcalloc(1, sizeof *it);
     it->st = st;
-    rocksdb_iterator_t *base = rocksdb_create_iterator(st->db, st->ropt);
-    it->it = rocksdb_writebatch_wi_create_iterator_with_base(st->wb, base);
+    it->it = st->npool ? st->pool[--st->npool] : rocksdb_create_iterator(st->db, st->ropt);
     if (lo) {
         sl_buf_append(&it->pos, lo, lolen);
         it->has_pos = 1;
+        rocksdb_iter_seek(it->it, lo, lolen);
+    } else {
+        rocksdb_iter_seek_to_first(it->it);
     }
     if (hi) {
         it->hi = sl_xmalloc(hilen + 1);
         if (hilen) memcpy(it->hi, hi, hilen);
         it->hilen = hilen;
     }
-    iter_seek(it);
-    it->mods = st->mods;
+    seek_pending(it);
     return it;
+}
+
+/* Returns the entry to emit next: from the pending map (*from_pending = 1;
+ * NULL key when it is a deletion to skip) or from the instance; 0 at the end. */
+static int next_candidate(rdb_iter_t *it, const char **k, size_t *kl, const char **v, size_t *vl)
+{
+    size_t pkl = 0, dkl = 0;
+    const char *pk = it->pn ? smap_key(it->pn, &pkl) : NULL;
+    const char *dk = rocksdb_iter_valid(it->it) ? rocksdb_iter_key(it->it, &dkl) : NULL;
+    if (!pk && !dk) return 0;
+    int c = !pk ? 1 : !dk ? -1 : smap_keycmp(pk, pkl, dk, dkl);
+    if (c <= 0) { /* the pending entry wins (and hides an equal instance key) */
+        if (c == 0) rocksdb_iter_next(it->it);
+        const char *pv = smap_value(it->pn, vl);
+        it->pn = smap_next(it->pn);
+        *k = pk;
+        *kl = pkl;
+        *v = pv + 1;
+        (*vl)--;
+        return pv[0] == TAG_PUT ? 1 : 2; /* 2: a deletion, skip it */
+    }
+    *k = dk;
+    *kl = dkl;
+    *v = rocksdb_iter_value(it->it, vl);
+    return 3; /* from the instance: the caller advances after copying */
 }
 
 static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void **val,
                          size_t *vlen, sl_error_t *err)
 {
     rdb_iter_t *it = iter;
-    if (it->mods != it->st->mods)
-        iter_seek(it); /* the batch changed under us: position again after pos */
-    else if (it->started && rocksdb_iter_valid(it->it))
-        rocksdb_iter_next(it->it);
-    it->mods = it->st->mods;
-    it->started = 1;
+    if (it->mods != it->st->mods) seek_pending(it);
+    const char *k, *v;
+    size_t kl, vl;
+    int rc;
+    while ((rc = next_candidate(it, &k, &kl, &v, &vl)) == 2) continue;
     char *msg = NULL;
     rocksdb_iter_get_error(it->it, &msg);
     if (msg) return rdb_error(err, "scan", it->st->dir, msg);
-    if (!rocksdb_iter_valid(it->it)) return 0;
-    size_t kl, vl;
-    const char *k = rocksdb_iter_key(it->it, &kl);
-    if (it->hi && smap_keycmp(k, kl, it->hi, it->hilen) >= 0) return 0;
-    const char *v = rocksdb_iter_value(it->it, &vl);
+    if (rc == 0 || (it->hi && smap_keycmp(k, kl, it->hi, it->hilen) >= 0)) {
+        it->pn = NULL; /* stay at the end */
+        return 0;
+    }
     sl_buf_clear(&it->pos);
     sl_buf_append(&it->pos, k, kl);
     sl_buf_clear(&it->val);
     sl_buf_append(&it->val, v, vl);
+    if (rc == 3) rocksdb_iter_next(it->it);
     it->has_pos = it->after = 1;
     *key = it->pos.data;
     *klen = kl;
@@ -644,7 +723,11 @@ static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void 
 static void rdb_iter_close(void *iter)
 {
     rdb_iter_t *it = iter;
-    rocksdb_iter_destroy(it->it);
+    rdb_store_t *st = it->st;
+    if (st->npool < RDB_POOL)
+        st->pool[st->npool++] = it->it;
+    else
+        rocksdb_iter_destroy(it->it);
     sl_buf_free(&it->pos);
     sl_buf_free(&it->val);
     free(it->hi);

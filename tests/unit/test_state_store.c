@@ -340,6 +340,43 @@ STORE_TEST(scan_while_changing_the_store)
     rm_tmp();
 }
 
+STORE_TEST(nested_scans_are_independent)
+{
+    store_t *s = open_store(provider, 0, 0, NULL, 0, 0);
+    load(s, 0);
+    put(s, "a1", "x");
+    put(s, "a2", "x");
+    put(s, "b1", "x");
+    commit(s);
+    for (int round = 0; round < 3; round++) { /* iterators are reused across scans */
+        load(s, 1 + round);
+        put(s, "a3", "p"); /* pending */
+        sl_error_t err;
+        store_iter_t *its[6];
+        for (int i = 0; i < 6; i++) {
+            its[i] = i % 2 ? store_iter_prefix(s, "a", 1, &err)
+                           : store_iter_range(s, "a2", 2, NULL, 0, &err);
+            CHECK(its[i] != NULL);
+        }
+        const void *k, *v;
+        size_t kl, vl;
+        for (int step = 0; step < 3; step++)
+            for (int i = 0; i < 6; i++) {
+                const char *want = i % 2 ? (const char *[]){"a1", "a2", "a3"}[step]
+                                         : (const char *[]){"a2", "a3", "b1"}[step];
+                CHECK_INT(store_iter_next(its[i], &k, &kl, &v, &vl, &err), 1);
+                CHECK(kl == 2 && !memcmp(k, want, 2));
+            }
+        for (int i = 0; i < 6; i++) {
+            CHECK_INT(store_iter_next(its[i], &k, &kl, &v, &vl, &err), 0);
+            store_iter_close(its[i]);
+        }
+        commit(s);
+    }
+    store_close(s);
+    rm_tmp();
+}
+
 STORE_TEST(delete_range)
 {
     store_t *s = open_store(provider, 2, 0, NULL, 0, 0);
