@@ -216,7 +216,8 @@ double cli_now_ms(void);
 int cli_loop_run(cli_t *cli, FILE *f, bool interactive);
 /* Runs a -c string that starts with a backslash: its backslash commands. */
 int cli_loop_run_slash(cli_t *cli, const char *text);
-/* \i / -f: runs a script file ("-" = stdin); relative_to is the current
+/* \i / -f: runs a script file ("-" = stdin named "<stdin>", NULL = stdin
+ * without a name, as when input is piped in); relative_to is the current
  * script for \ir. Returns a CLI_EXIT_* code (1 when it cannot be opened). */
 int cli_loop_run_file(cli_t *cli, const char *path, const char *relative_to);
 

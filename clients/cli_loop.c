@@ -171,7 +171,7 @@ static void handle_line(loop_t *l, char *line)
 {
     cli_t *cli = l->cli;
     cli->lineno++;
-    if (cli->input_name) cli_log_set_locus(cli->input_name, cli->lineno);
+    cli_log_set_locus(cli->input_name, cli->lineno);
     if (cli->lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) memmove(line, line + 3, strlen(line + 3) + 1);
     if (line[0] == '\0' && !cli_lex_in_quote(&l->lx)) return;
     if (friendly_word(l, line)) return;
@@ -269,8 +269,8 @@ static char *resolve_path(const char *path, const char *relative_to)
 
 int cli_loop_run_file(cli_t *cli, const char *path, const char *relative_to)
 {
-    bool is_stdin = !strcmp(path, "-");
-    char *resolved = is_stdin ? cli_xstrdup("<stdin>") : resolve_path(path, relative_to);
+    bool is_stdin = !path || !strcmp(path, "-");
+    char *resolved = !path ? NULL : is_stdin ? cli_xstrdup("<stdin>") : resolve_path(path, relative_to);
     FILE *f = is_stdin ? stdin : fopen(resolved, "r");
     if (!f) {
         cli_log(CLI_LOG_ERROR, "%s: %s", resolved, strerror(errno));
@@ -279,9 +279,14 @@ int cli_loop_run_file(cli_t *cli, const char *path, const char *relative_to)
     }
     const char *prev_name = cli->input_name;
     cli->input_name = resolved;
+    /* psql: messages from a named script carry "sluice:file:line:"; from
+     * stdin read without -f they stay terse */
+    cli_log_set_terse(resolved == NULL);
+    cli_log_set_locus(resolved, 0);
     int rc = cli_loop_run(cli, f, false);
     if (!is_stdin) fclose(f);
     cli->input_name = prev_name;
+    cli_log_set_terse(prev_name == NULL);
     cli_log_set_locus(prev_name, cli->lineno);
     free(resolved);
     return rc;

@@ -481,19 +481,32 @@ static bool pset_apply(cli_t *cli, const char *opt, const char *value)
     return true;
 }
 
-/* \pset without arguments: every option and its value. */
+/* \pset without arguments: every option and its value, in psql's list (the
+ * options sluice does not vary show their fixed values). */
 static void pset_list(const cli_popt_t *p)
 {
+    const char *rs = !p->recordsep || !strcmp(p->recordsep, "\n") ? "\\n" : p->recordsep;
+    printf("%-24s %d\n", "border", 1);
     printf("%-24s %d\n", "columns", p->columns);
+    printf("%-24s '%s'\n", "csv_fieldsep", ",");
     printf("%-24s %s\n", "expanded", p->expanded == 2 ? "auto" : p->expanded ? "on" : "off");
     printf("%-24s '%s'\n", "fieldsep", p->fieldsep ? p->fieldsep : "|");
+    printf("%-24s %s\n", "fieldsep_zero", "off");
     printf("%-24s %s\n", "footer", p->footer ? "on" : "off");
     printf("%-24s %s\n", "format", format_name(p->format));
+    printf("%-24s %s\n", "linestyle", "ascii");
     printf("%-24s '%s'\n", "null", p->null_display ? p->null_display : "");
-    if (!p->recordsep || !strcmp(p->recordsep, "\n")) printf("%-24s <newline>\n", "recordsep");
-    else printf("%-24s '%s'\n", "recordsep", p->recordsep);
+    printf("%-24s %s\n", "numericlocale", "off");
+    printf("%-24s %d\n", "pager", 0);
+    printf("%-24s %d\n", "pager_min_lines", 0);
+    printf("%-24s '%s'\n", "recordsep", rs);
+    printf("%-24s %s\n", "recordsep_zero", "off");
+    printf("%-24s \n", "tableattr");
     printf("%-24s %s\n", "title", p->title ? p->title : "");
     printf("%-24s %s\n", "tuples_only", p->tuples_only ? "on" : "off");
+    printf("%-24s %s\n", "unicode_border_linestyle", "single");
+    printf("%-24s %s\n", "unicode_column_linestyle", "single");
+    printf("%-24s %s\n", "unicode_header_linestyle", "single");
 }
 
 static cli_cmd_result_t cmd_pset(cli_cmdctx_t *ctx)
@@ -506,7 +519,8 @@ static cli_cmd_result_t cmd_pset(cli_cmdctx_t *ctx)
     char *value = cli_meta_arg(ctx);
     const char *name = !strcmp(opt, "x") ? "expanded" : opt;
     bool ok = pset_apply(ctx->cli, name, value);
-    if (ok) pset_show(ctx->cli, name);
+    /* psql reports the footer setting only when it toggles it */
+    if (ok && (strcmp(name, "footer") || !value)) pset_show(ctx->cli, name);
     free(opt);
     free(value);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;

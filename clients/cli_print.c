@@ -384,7 +384,7 @@ static void record_line(FILE *out, long record, int hwidth, int dwidth)
 }
 
 typedef struct {
-    int hwidth, dwidth; /* widest header, data column width */
+    int hwidth, dwidth; /* widest header, widest data line */
     bool dmultiline;    /* some cell has several lines: room for '+' */
 } vert_dims_t;
 
@@ -401,14 +401,7 @@ static vert_dims_t vertical_dims(const cli_table_t *t, const cli_popt_t *opt)
         if (w > d.dwidth) d.dwidth = w;
         if (h > 1) d.dmultiline = true;
     }
-    int swidth = 3 + (d.dmultiline ? 1 : 0), rwidth = 0;
-    if (!opt->tuples_only) {
-        for (long n = t->nrows; n > 0; n /= 10) rwidth++; /* digits, without libm */
-        rwidth += 12;
-    }
-    int width = d.hwidth + swidth + d.dwidth;
-    if (width < rwidth) width = rwidth;
-    d.dwidth = width - d.hwidth - swidth;
+    (void)opt; /* psql widens the data column only in its wrapped format */
     return d;
 }
 

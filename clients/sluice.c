@@ -241,6 +241,7 @@ static int run_actions(cli_t *cli, const options_t *o)
         if (a->kind != ACT_FILE) cli_log_set_terse(true);
         const char *echo = cli_vars_get(&cli->vars, "ECHO");
         if (a->kind != ACT_FILE && echo && !strcmp(echo, "all")) puts(a->value);
+        fflush(stdout);
         if (a->kind == ACT_QUERY) rc = cli_exec_send(cli, a->value) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
         else if (a->kind == ACT_SLASH) rc = cli_loop_run_slash(cli, a->value);
         else rc = cli_loop_run_file(cli, a->value, NULL);
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
     options_t o = {0};
     int rc = parse_options(&cli, &o, argc, argv);
     if (rc != 0) return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
-    if (o.nactions == 0 && cli.notty) add_action(&o, ACT_FILE, "-");
+    if (o.nactions == 0 && cli.notty) add_action(&o, ACT_FILE, NULL);
     cli.conn = cli_conn_open(&cli, &cli.connopts);
     if (!cli.conn) return CLI_EXIT_BADCONN;
     cli_signal_init();
