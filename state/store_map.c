@@ -40,6 +40,10 @@ struct smap {
     size_t mem;        /* bytes allocated */
     size_t data;       /* key + value bytes */
     uint64_t mods;
+    /* Last node per level, kept while the map is only appended to (bulk
+     * loads of sorted files); tail_valid drops on any other change. */
+    smap_node_t *tail[SMAP_MAX_LEVEL];
+    int tail_valid;
 };
 
 /* ---- keys and hashing ---- */
@@ -113,6 +117,13 @@ static void slots_alloc(smap_t *m, size_t n)
     m->mem += n * sizeof *m->slots;
 }
 
+/* An empty map: every level ends at the head. */
+static void reset_tails(smap_t *m)
+{
+    for (int l = 0; l < SMAP_MAX_LEVEL; l++) m->tail[l] = m->head;
+    m->tail_valid = 1;
+}
+
 smap_t *smap_new(uint64_t seed)
 {
     smap_t *m = sl_xcalloc(1, sizeof *m);
@@ -121,6 +132,7 @@ smap_t *smap_new(uint64_t seed)
     m->level = 1;
     m->rng = seed ? seed : 0x2545f4914f6cdd1dULL;
     slots_alloc(m, SMAP_MIN_SLOTS);
+    reset_tails(m);
     return m;
 }
 
@@ -145,6 +157,7 @@ void smap_clear(smap_t *m)
     m->level = 1;
     m->count = m->data = 0;
     m->mods++;
+    reset_tails(m);
 }
 
 void smap_free(smap_t *m)
@@ -284,16 +297,16 @@ void smap_set(smap_t *m, smap_node_t *n, const void *val, size_t vlen)
     n->vlen = (uint32_t)vlen;
 }
 
-smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+/* Allocates an entry and links it after prev[l] on each of its levels
+ * (prev[] must cover the new node's levels) and into the hash index. */
+static smap_node_t *link_new(smap_t *m, smap_node_t **prev, const void *key, size_t klen,
+                             const void *val, size_t vlen)
 {
-    smap_node_t *prev[SMAP_MAX_LEVEL];
-    find_prev(m, key, klen, 0, prev);
     uint32_t level = random_level(m);
     for (int l = m->level; l < (int)level; l++) prev[l] = m->head;
     if ((int)level > m->level) m->level = (int)level;
     size_t size = node_size(level, klen, vlen);
     smap_node_t *n = sl_xmalloc(size);
-    uint64_t h = key_hash(key, klen);
     n->klen = (uint32_t)klen;
     n->vlen = n->vcap = n->icap = (uint32_t)vlen;
     n->level = level;
@@ -305,12 +318,32 @@ smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *va
         prev[l]->next[l] = n;
     }
     if ((m->count + 1) * 10 > (m->mask + 1) * 7) slots_grow(m);
-    slot_put(m->slots, m->mask, h, n);
+    slot_put(m->slots, m->mask, key_hash(key, klen), n);
     m->count++;
     m->mem += size;
     m->data += klen + vlen;
     m->mods++;
     return n;
+}
+
+smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+{
+    smap_node_t *prev[SMAP_MAX_LEVEL];
+    find_prev(m, key, klen, 0, prev);
+    m->tail_valid = 0;
+    return link_new(m, prev, key, klen, val, vlen);
+}
+
+void smap_append(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+{
+    smap_node_t *last = m->tail[0];
+    if (!m->tail_valid ||
+        (last != m->head && smap_keycmp(node_key(last), last->klen, key, klen) >= 0)) {
+        smap_put(m, key, klen, val, vlen); /* not in order: the general path */
+        return;
+    }
+    smap_node_t *n = link_new(m, m->tail, key, klen, val, vlen);
+    for (uint32_t l = 0; l < n->level; l++) m->tail[l] = n;
 }
 
 void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
@@ -325,6 +358,7 @@ void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t v
 /* Unlinks `n` (whose predecessors are prev[]) and frees it. */
 static void remove_node(smap_t *m, smap_node_t *n, smap_node_t **prev)
 {
+    m->tail_valid = 0;
     for (uint32_t l = 0; l < n->level; l++)
         if (prev[l]->next[l] == n) prev[l]->next[l] = n->next[l];
     while (m->level > 1 && !m->head->next[m->level - 1]) m->level--;

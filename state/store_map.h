@@ -37,6 +37,10 @@ smap_node_t *smap_find(smap_t *m, const void *key, size_t klen);
 void smap_set(smap_t *m, smap_node_t *n, const void *val, size_t vlen);
 /* Inserts `key`, which must be absent. */
 smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen);
+/* Inserts `key` when it sorts after every key in a map built only by
+ * appends since the last clear (loading a sorted file) in O(1); any other
+ * call falls back to smap_put. */
+void smap_append(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen);
 /* Inserts or replaces. */
 void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen);
 /* Removes `key`; 1 when it existed. */

@@ -94,6 +94,8 @@ static int apply_records(mem_store_t *st, const char *p, size_t len, int snapsho
         pos += 4;
         if (vl < 0)
             smap_delete(st->map, key, (size_t)kl);
+        else if (snapshot) /* sorted: appended in O(1) while the map only grows */
+            smap_append(st->map, key, (size_t)kl, p + pos, (size_t)vl);
         else
             smap_put(st->map, key, (size_t)kl, p + pos, (size_t)vl);
         pos += vl > 0 ? (size_t)vl : 0;

@@ -17,6 +17,7 @@
 #include "state/failpoint.h"
 #include "state/state_int.h"
 #include "state/store.h"
+#include "state/store_map.h"
 
 #define STORE_TEST(name)                                                                          \
     static void body_##name(const char *provider);                                              \
@@ -853,6 +854,39 @@ STORE_TEST(named_stores_are_separate)
     store_close(l);
     store_close(r);
     rm_tmp();
+}
+
+TEST(map_append_falls_back_when_out_of_order)
+{
+    smap_t *m = smap_new(7);
+    char k[8];
+    for (int i = 0; i < 1000; i += 2) { /* sorted bulk load */
+        snprintf(k, sizeof k, "%04d", i);
+        smap_append(m, k, 4, k, 4);
+    }
+    smap_append(m, "0998", 4, "dup", 3); /* equal to the last key: replaces */
+    smap_append(m, "0001", 4, "x", 1);   /* out of order: general insert */
+    smap_delete(m, "0100", 4);
+    smap_append(m, "9999", 4, "y", 1); /* after a delete: general insert */
+    CHECK_INT(smap_count(m), 501);
+    size_t kl, vl, n = 0;
+    const char *prev = NULL;
+    size_t prevl = 0;
+    for (smap_node_t *x = smap_seek(m, NULL, 0, 0); x; x = smap_next(x), n++) {
+        const char *key = smap_key(x, &kl);
+        if (prev) CHECK(smap_keycmp(prev, prevl, key, kl) < 0);
+        prev = key;
+        prevl = kl;
+    }
+    CHECK_INT(n, 501);
+    const char *v = smap_value(smap_find(m, "0998", 4), &vl);
+    CHECK(vl == 3 && !memcmp(v, "dup", 3));
+    CHECK(smap_find(m, "0001", 4) && smap_find(m, "9999", 4) && !smap_find(m, "0100", 4));
+    smap_clear(m);
+    smap_append(m, "b", 1, "", 0); /* appending works again after a clear */
+    smap_append(m, "a", 1, "", 0);
+    CHECK(smap_seek(m, NULL, 0, 0) == smap_find(m, "a", 1));
+    smap_free(m);
 }
 
 /* ---- randomized model test ---- */
