@@ -201,9 +201,11 @@ bool cli_conn_reconnect(cli_t *cli, const char *db, const char *user, const char
  * ROW_COUNT, LAST_ERROR_*. Ctrl-C cancels it. Returns true on success. */
 bool cli_exec_send(cli_t *cli, const char *query);
 /* Runs an internal query (for \dq, \progress, ...) with cancel support and
- * returns its last result when it succeeded with tuples or a command; logs
- * the error and returns NULL otherwise. */
-PGresult *cli_exec_internal(cli_t *cli, const char *query);
+ * returns its last result when it succeeded with tuples or a command. On an
+ * error returns NULL after logging it (without a caret into the hidden
+ * query) unless Ctrl-C caused it or its SQLSTATE is silent_sqlstate (may be
+ * NULL); LAST_ERROR_SQLSTATE holds the code. */
+PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate);
 /* Prints "Time: 1.234 ms" psql-style. */
 void cli_exec_print_timing(double ms);
 /* Monotonic clock in milliseconds. */

@@ -71,6 +71,29 @@ static void report_error(cli_t *cli, const PGresult *res)
     cli_vars_set(&cli->vars, "SQLSTATE", state ? state : "");
 }
 
+/* An internal statement's error, without the LINE/caret that would point
+ * into a query the user never typed. */
+static void report_internal_error(cli_t *cli, const PGresult *res)
+{
+    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    if (!primary) {
+        report_error(cli, res);
+        return;
+    }
+    const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+    const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+    const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    cli_buf_t msg = {0};
+    cli_buf_printf(&msg, "%s:  %s", severity ? severity : "ERROR", primary);
+    if (detail) cli_buf_printf(&msg, "\nDETAIL:  %s", detail);
+    if (hint) cli_buf_printf(&msg, "\nHINT:  %s", hint);
+    cli_log(CLI_LOG_INFO, "%s", msg.data);
+    cli_vars_set(&cli->vars, "LAST_ERROR_MESSAGE", primary);
+    cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
+    cli_buf_free(&msg);
+}
+
 /* Shows one result; false for an error. */
 static bool show_result(cli_t *cli, PGresult *res)
 {
@@ -141,7 +164,7 @@ bool cli_exec_send(cli_t *cli, const char *query)
     return ok;
 }
 
-PGresult *cli_exec_internal(cli_t *cli, const char *query)
+PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate)
 {
     if (!cli->conn) {
         cli_log(CLI_LOG_ERROR, "You are currently not connected to a database.");
@@ -156,7 +179,11 @@ PGresult *cli_exec_internal(cli_t *cli, const char *query)
         if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && st != PGRES_EMPTY_QUERY) {
             if (last) PQclear(last);
             last = NULL;
-            if (!cli_cancel_pressed) report_error(cli, res); /* Ctrl-C: stop quietly */
+            const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+            bool silent = cli_cancel_pressed || (silent_sqlstate && state &&
+                                                 !strcmp(state, silent_sqlstate));
+            if (!silent) report_internal_error(cli, res);
+            cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
             ok = false;
         }
         if (ok) {

@@ -135,7 +135,7 @@ static cli_cmd_result_t run_listing(cli_cmdctx_t *ctx, const listing_t *l)
 {
     cli_t *cli = ctx->cli;
     char *pattern = cli_meta_arg(ctx);
-    PGresult *res = cli_exec_internal(cli, l->sql);
+    PGresult *res = cli_exec_internal(cli, l->sql, NULL);
     if (!res) {
         free(pattern);
         return cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
@@ -199,7 +199,7 @@ static cli_cmd_result_t list_relations(cli_cmdctx_t *ctx)
     const char **names = NULL, **types = NULL;
     long n = 0;
     for (int k = 0; k < 3; k++) {
-        PGresult *res = cli_exec_internal(cli, kinds[k][0]);
+        PGresult *res = cli_exec_internal(cli, kinds[k][0], NULL);
         if (!res) {
             cli_arena_free(&a);
             free(names);
@@ -312,9 +312,13 @@ cli_cmd_result_t cli_stream_describe(cli_cmdctx_t *ctx)
     if (!name) return list_relations(ctx);
     cli_buf_t sql = {0};
     cli_buf_printf(&sql, "DESCRIBE %s", name);
-    PGresult *res = cli_exec_internal(cli, sql.data);
+    PGresult *res = cli_exec_internal(cli, sql.data, "42P01");
     cli_buf_free(&sql);
     if (!res) {
+        const char *state = cli_vars_get(&cli->vars, "LAST_ERROR_SQLSTATE");
+        if (!cli_cancel_pressed && state && !strcmp(state, "42P01") &&
+            !cli_vars_bool(&cli->vars, "QUIET", false))
+            cli_log(CLI_LOG_ERROR, "Did not find any relation named \"%s\".", name);
         free(name);
         return cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
     }
@@ -499,7 +503,7 @@ cli_cmd_result_t cli_stream_progress(cli_cmdctx_t *ctx)
     }
     cli_buf_t sql = {0};
     cli_buf_printf(&sql, "SHOW PROGRESS %s", name);
-    PGresult *res = cli_exec_internal(ctx->cli, sql.data);
+    PGresult *res = cli_exec_internal(ctx->cli, sql.data, NULL);
     cli_buf_free(&sql);
     bool ok = res != NULL;
     if (res && (PQntuples(res) == 0 || PQnfields(res) < 1 || PQgetisnull(res, 0, 0)))
@@ -553,7 +557,7 @@ static bool watch_once(cli_t *cli, const char *query, double interval)
         snprintf(title, sizeof title, "%s\t%s (every %gs)\n", cli->popt.title, when, interval);
     else snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
     double start = cli_now_ms();
-    PGresult *res = cli_exec_internal(cli, query);
+    PGresult *res = cli_exec_internal(cli, query, NULL);
     double ms = cli_now_ms() - start;
     if (!res) return false;
     if (PQresultStatus(res) == PGRES_TUPLES_OK) {
@@ -738,7 +742,7 @@ cli_cmd_result_t cli_stream_tail(cli_cmdctx_t *ctx)
     tail_t tail = {.ncols = -1};
     bool ok = true;
     for (;;) {
-        PGresult *res = cli_exec_internal(cli, sql.data);
+        PGresult *res = cli_exec_internal(cli, sql.data, NULL);
         if (!res) {
             ok = cli_cancel_pressed != 0;
             break;
