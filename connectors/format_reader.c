@@ -17,8 +17,10 @@
 /* Rows a reader's first batch has room for (it doubles as it fills), so
  * that a split of a few rows does not allocate a full batch. */
 #define READER_FIRST_CAP 256
-/* Scratch bytes after which the reader resets its scratch arena. */
-#define READER_SCRATCH_LIMIT (1u << 20)
+/* Scratch bytes after which the reader resets its scratch arena: below the
+ * arena's first block, so that resets never hand blocks back to malloc (a
+ * free/malloc cycle per reset costs more than the decoding on some hosts). */
+#define READER_SCRATCH_LIMIT (12u << 10)
 
 /* ---- bad records ---------------------------------------------------------- */
 
@@ -106,7 +108,6 @@ int format_reader_flush(format_reader_t *r, sl_error_t *err)
     exec_batch_t *b = exec_builder_finish(&r->bld);
     r->building = false;
     r->rows += b->nrows;
-    sl_arena_reset(r->scratch);
     return r->emit(r->emit_arg, b, err);
 }
 

@@ -214,12 +214,12 @@ static int list_new(source_t *s, sl_arena_t *a, file_entry_t **out, int *n, sl_e
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || de->d_name[0] == '_') continue;
         char *path = conn_path_join(a, f->path, de->d_name);
-        struct stat st;
-        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) continue;
         sl_buf_clear(&uri);
         conn_file_uri(&uri, path);
-        if (conn_map_get(&f->seen, uri.data, uri.len)) continue;
+        if (conn_map_get(&f->seen, uri.data, uri.len)) continue; /* no stat for seen files */
         if (f->avail && !conn_map_get(f->avail, uri.data, uri.len)) continue;
+        struct stat st;
+        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) continue;
         if (*n == cap) {
             *out = sl_arena_realloc(a, *out, sizeof **out * (size_t)cap, sizeof **out * (size_t)cap * 2);
             cap *= 2;
