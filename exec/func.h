@@ -32,9 +32,6 @@
 #include "exec/expr.h"
 #include "exec/types.h"
 
-#ifndef EXEC_SERVER_VERSION
-#define EXEC_SERVER_VERSION "0.1.0"
-#endif
 
 typedef enum exec_func_kind {
     EXEC_FUNC_SCALAR,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/version.h"
 #include "exec/func_int.h"
 #include "exec/json.h"
 
@@ -119,7 +120,7 @@ int exec_bind_version(exec_bind_t *b, sl_error_t *err)
 int exec_fn_version(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
-    static const char text[] = "sluice " EXEC_SERVER_VERSION " (PostgreSQL 15.0 wire protocol), streaming SQL server";
+    static const char text[] = "sluice " SL_VERSION " (PostgreSQL 15.0 wire protocol), streaming SQL server";
     FOR_ROWS(c, OUT(c, exec_str_t, i) = (exec_str_t){sizeof text - 1, text});
     return 0;
 }

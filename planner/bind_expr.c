@@ -112,6 +112,8 @@ static exec_expr_t *bind_literal(binder_t *b, const ast_expr_t *e, sl_error_t *e
 /* $n of the extended protocol: a text value, typed by its use like a string literal. */
 static exec_expr_t *bind_param(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    if (e->param >= 1 && b->pc->params_unbound)
+        return const_expr(b, exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
     if (e->param < 1 || e->param > b->pc->nparams) {
         sl_error_set(err, SL_ERR_UNDEFINED_PARAMETER, "there is no parameter $%d", e->param);
         return fail_at(err, e->pos);

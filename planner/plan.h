@@ -128,6 +128,7 @@ typedef struct plan_ctx {
     const char *sql;               /* the text AST positions refer to */
     int nparams;                   /* extended-protocol parameters, text, NULL = SQL NULL */
     const char *const *params;
+    int params_unbound;            /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
     int nrels;                     /* relations read, in plan order (filled by the binder) */
     const plan_relation_t **rels;

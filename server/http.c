@@ -118,6 +118,14 @@ static enum MHD_Result respond(http_req_t *rq, http_resp_t *r)
 
 /* ---- STOP / START on their own threads ---- */
 
+/* An action thread ended (or never started). */
+static void action_done(http_server_t *hs)
+{
+    pthread_mutex_lock(&hs->lock);
+    if (--hs->actions == 0) pthread_cond_broadcast(&hs->idle);
+    pthread_mutex_unlock(&hs->lock);
+}
+
 static void *action_main(void *arg)
 {
     http_req_t *rq = arg;
@@ -129,9 +137,7 @@ static void *action_main(void *arg)
     sl_buf_free(&r.body);
     rq->phase = HTTP_REQ_READY;
     MHD_resume_connection(rq->conn); /* rq belongs to MHD's thread from here on */
-    pthread_mutex_lock(&hs->lock);
-    if (--hs->actions == 0) pthread_cond_broadcast(&hs->idle);
-    pthread_mutex_unlock(&hs->lock);
+    action_done(hs);
     return NULL;
 }
 
@@ -144,8 +150,8 @@ static enum MHD_Result action_begin(http_req_t *rq)
     bool busy = hs->stopping || hs->actions >= HTTP_MAX_ACTIONS;
     if (!busy) hs->actions++;
     pthread_mutex_unlock(&hs->lock);
-    http_resp_t r = {0};
     if (busy) {
+        http_resp_t r = {0};
         http_error(&r, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
                    "too many STOP/START requests in flight; retry later");
         http_header(&r, "Retry-After", "1");
@@ -160,14 +166,12 @@ static enum MHD_Result action_begin(http_req_t *rq)
     int rc = pthread_create(&t, &attr, action_main, rq);
     pthread_attr_destroy(&attr);
     if (rc == 0) return MHD_YES;
+    /* No thread: resume and drop the connection (a response cannot be
+     * queued on a connection suspended during this very call). */
     SL_ERROR("http", "could not start a thread for %s: %s", rq->path, strerror(rc));
     MHD_resume_connection(rq->conn);
-    pthread_mutex_lock(&hs->lock);
-    if (--hs->actions == 0) pthread_cond_broadcast(&hs->idle);
-    pthread_mutex_unlock(&hs->lock);
-    rq->phase = HTTP_REQ_BODY;
-    http_error(&r, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, "could not start the request's thread");
-    return respond(rq, &r);
+    action_done(hs);
+    return MHD_NO;
 }
 
 /* ---- the access handler ---- */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/version.h"
 #include "server/catalog.h"
 #include "server/config.h"
 #include "server/http.h"
@@ -25,7 +26,6 @@
 #include "exec/pool.h"
 #include "server/qm.h"
 
-#define SLUICE_VERSION "0.1.0"
 
 static srv_t srv;
 static uv_signal_t sig_term, sig_int;
@@ -33,7 +33,7 @@ static int lock_fd = -1;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "sluiced " SLUICE_VERSION " - streaming SQL query server\n\n"
+    fprintf(f, "sluiced " SL_VERSION " - streaming SQL query server\n\n"
                "Usage: sluiced [-c FILE] [-c key=value ...]\n"
                "  -c FILE          read a configuration file (key = value lines)\n"
                "  -c key=value     set one configuration key (later ones win)\n"
@@ -53,7 +53,7 @@ static int parse_args(int argc, char **argv, conf_t *conf)
             sl_buf_free(&b);
             exit(0);
         } else if (!strcmp(a, "--version")) {
-            printf("sluiced " SLUICE_VERSION "\n");
+            printf("sluiced " SL_VERSION "\n");
             exit(0);
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
     qm_resume_all(srv.qm);
     if (c->startup_file[0]) startup_run_file(&srv, c->startup_file);
 
-    SL_INFO("server", "sluiced " SLUICE_VERSION " ready data_directory=%s worker_threads=%d",
+    SL_INFO("server", "sluiced " SL_VERSION " ready data_directory=%s worker_threads=%d",
             c->data_directory, srv.worker_threads);
     uv_run(srv.loop, UV_RUN_DEFAULT);
 

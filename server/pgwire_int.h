@@ -20,13 +20,13 @@
 
 #include "common/buf.h"
 #include "common/sl_error.h"
+#include "common/version.h"
 #include "server/auth.h"
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/session.h"
 #include "server/tls.h"
 
-#define PGW_SERVER_VERSION "15.0 (sluice 0.1.0)" /* drivers parse the leading 15.0 */
 #define PGW_STARTUP_MIN 8                 /* PostgreSQL's bounds on the startup packet */
 #define PGW_STARTUP_MAX 10000
 #define PGW_AUTH_MSG_MAX 65536            /* longest message before authentication completes */
@@ -43,8 +43,6 @@
 #define PGW_CODE_GSSENC 80877104
 
 /* SQLSTATEs used only by the protocol layer. */
-#define PGW_ERR_DUPLICATE_PSTATEMENT "42P05"
-#define PGW_ERR_DUPLICATE_CURSOR "42P03"
 
 typedef struct pgw_server pgw_server_t;
 typedef struct pgw_conn pgw_conn_t;

@@ -404,7 +404,7 @@ static void parse_message(pgw_conn_t *c, const char *body, size_t len)
         return;
     }
     if (name[0] && stmt_find(c, name)) {
-        ext_errorf(c, PGW_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
+        ext_errorf(c, SL_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
         return;
     }
     if (!name[0]) stmt_drop(c, "");
@@ -528,7 +528,7 @@ static int bind_check(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
         check_formats(c, m->resfmts, m->nres, "result") < 0)
         return -1;
     if (m->portal[0] && portal_find(c, m->portal)) {
-        ext_errorf(c, PGW_ERR_DUPLICATE_CURSOR, "cursor \"%s\" already exists", m->portal);
+        ext_errorf(c, SL_ERR_DUPLICATE_CURSOR, "cursor \"%s\" already exists", m->portal);
         return -1;
     }
     return 0;

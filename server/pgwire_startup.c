@@ -313,7 +313,7 @@ void pgw_auth_message(pgw_conn_t *c, char type, const char *body, size_t len)
 static void send_parameters(pgw_conn_t *c)
 {
     static const char *const fixed[][2] = {
-        {"server_version", PGW_SERVER_VERSION}, {"server_encoding", "UTF8"},
+        {"server_version", SL_PG_SERVER_VERSION}, {"server_encoding", "UTF8"},
         {"client_encoding", "UTF8"},            {"DateStyle", "ISO, MDY"},
         {"TimeZone", "UTC"},                    {"integer_datetimes", "on"},
         {"standard_conforming_strings", "on"},  {"IntervalStyle", "postgres"},

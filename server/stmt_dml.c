@@ -121,7 +121,7 @@ STMT_HANDLER(stmt_insert)
     plan_catalog_t cat;
     obj_plan_catalog(ctx->srv, &cat);
     plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                     .params = ctx->params};
+                     .params = ctx->params, .params_unbound = ctx->describe_only};
     plan_node_t *q = plan_bind(&pc, ins->query, err);
     if (!q) return -1;
     int nv = plan_visible_columns(q);
@@ -176,7 +176,8 @@ STMT_HANDLER(stmt_delete)
         plan_catalog_t cat;
         obj_plan_catalog(ctx->srv, &cat);
         plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql,
-                         .nparams = ctx->nparams, .params = ctx->params};
+                         .nparams = ctx->nparams, .params = ctx->params,
+                         .params_unbound = ctx->describe_only};
         exec_expr_t *w = plan_bind_condition(&pc, &rel, del->where, "WHERE", err);
         if (!w || !(d.pred = exec_expr_compile(ctx->arena, w, err))) return -1;
     }

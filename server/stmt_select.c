@@ -59,7 +59,7 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
     plan_catalog_t cat;
     obj_plan_catalog(ctx->srv, &cat);
     plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                     .params = ctx->params};
+                     .params = ctx->params, .params_unbound = ctx->describe_only};
     plan_node_t *lp = plan_bind(&pc, q, err);
     if (!lp) return NULL;
     plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,

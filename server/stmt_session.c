@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/version.h"
 #include "server/stmt_int.h"
 
 /* Session parameters with their defaults (PostgreSQL's names, lower case). */
@@ -22,8 +23,8 @@ static const struct {
     {"max_identifier_length", "63", "Longest identifier."},
     {"search_path", "public", "Accepted for compatibility; there are no schemas."},
     {"server_encoding", "UTF8", "Server character set."},
-    {"server_version", "15.0 (sluice 0.1.0)", "Protocol-compatible PostgreSQL version."},
-    {"server_version_num", "150000", "server_version as a number."},
+    {"server_version", SL_PG_SERVER_VERSION, "Protocol-compatible PostgreSQL version."},
+    {"server_version_num", SL_PG_SERVER_VERSION_NUM, "server_version as a number."},
     {"standard_conforming_strings", "on", "Backslashes are literal in strings."},
     {"timezone", "UTC", "Time zone of timestamps (always UTC)."},
     {"transaction_isolation", "read committed", "Accepted for compatibility."},
