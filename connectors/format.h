@@ -26,7 +26,8 @@
  * record text of malformed ones in PERMISSIVE mode.
  *
  * READING (format_reader_t) splits text into records (JSON: lines; CSV:
- * records, which may span lines inside quotes; blank records are skipped),
+ * records, which may span lines inside quotes; blank records and a UTF-8
+ * byte order mark at the start are skipped),
  * decodes them into batches of up to EXEC_BATCH_ROWS rows and handles
  * malformed records by the mode:
  *   PERMISSIVE     a row of NULLs (with _corrupt_record = the record text)

@@ -179,7 +179,8 @@ int format_reader_text(format_reader_t *r, const char *text, size_t n, format_po
     const format_options_t *o = &r->dec->opts;
     bool skip_header = o->kind == FORMAT_CSV && o->header;
     int64_t line = 1;
-    for (size_t off = 0; off < n;) {
+    size_t start = n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0; /* a UTF-8 byte order mark */
+    for (size_t off = start; off < n;) {
         size_t next;
         int lines;
         size_t len = format_record_split(o->kind, o->sep, text + off, n - off, &next, &lines);

@@ -2,9 +2,11 @@
  * FileStreamSource.
  *
  * Files: regular files directly in `path` whose names do not start with
- * '.' or '_' (writers write ".x.tmp" and rename it in), taken in order of
- * modification time (then name; latestFirst reverses), at most
- * maxFilesPerTrigger per batch (all with TRIGGER ONCE). One split per file.
+ * '.' or '_' (writers write ".x.tmp" and rename it in) — or, in a file
+ * sink's output directory, the files its _sluice_metadata manifest lists —
+ * taken in order of modification time (then name; latestFirst reverses),
+ * at most maxFilesPerTrigger per batch (all with TRIGGER ONCE). One split
+ * per file.
  *
  * The source log (Spark's FileStreamSourceLog) is `<dir>/<K>`: "v1" then
  * one JSON line per file {"path":"file:///...","timestamp":<mtime
@@ -199,34 +201,54 @@ static int entry_cmp(const void *a, const void *b, void *desc)
     return *(const bool *)desc ? -c : c;
 }
 
-/* Files of the directory not seen yet (and allowed by AVAILABLE NOW), in
- * the order they are to be taken, entries in `a`. */
-static int list_new(source_t *s, sl_arena_t *a, file_entry_t **out, int *n, sl_error_t *err)
+/* The data files of the directory: regular files whose names do not start
+ * with '.' or '_' — or, when it is a file sink's output (it has
+ * `_sluice_metadata/`), the files that sink committed, so that a query
+ * reading another query's output never sees an unfinished batch. */
+static int candidates(const file_src_t *f, sl_arena_t *a, const char ***paths, sl_error_t *err)
 {
-    file_src_t *f = s->impl;
+    char *meta = conn_path_join(a, f->path, "_sluice_metadata");
+    struct stat st;
+    if (stat(meta, &st) == 0 && S_ISDIR(st.st_mode))
+        return format_manifest_files(meta, f->path, a, paths, err);
     DIR *d = opendir(f->path);
     if (!d) return conn_io_error(err, "list directory", f->path);
-    int cap = 16;
-    *out = SL_NEW_ARRAY(a, file_entry_t, cap);
-    *n = 0;
-    sl_buf_t uri = SL_BUF_INIT;
+    int n = 0, cap = 16;
+    *paths = SL_NEW_ARRAY(a, const char *, cap);
     struct dirent *de;
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || de->d_name[0] == '_') continue;
-        char *path = conn_path_join(a, f->path, de->d_name);
+        if (n == cap) {
+            *paths = sl_arena_realloc(a, *paths, sizeof **paths * (size_t)cap,
+                                      sizeof **paths * (size_t)cap * 2);
+            cap *= 2;
+        }
+        (*paths)[n++] = conn_path_join(a, f->path, de->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Files not seen yet (and allowed by AVAILABLE NOW), in the order they are
+ * to be taken, entries in `a`. */
+static int list_new(source_t *s, sl_arena_t *a, file_entry_t **out, int *n, sl_error_t *err)
+{
+    file_src_t *f = s->impl;
+    const char **paths;
+    int np = candidates(f, a, &paths, err);
+    if (np < 0) return -1;
+    *out = SL_NEW_ARRAY(a, file_entry_t, np ? np : 1);
+    *n = 0;
+    sl_buf_t uri = SL_BUF_INIT;
+    for (int i = 0; i < np; i++) {
         sl_buf_clear(&uri);
-        conn_file_uri(&uri, path);
+        conn_file_uri(&uri, paths[i]);
         if (conn_map_get(&f->seen, uri.data, uri.len)) continue; /* no stat for seen files */
         if (f->avail && !conn_map_get(f->avail, uri.data, uri.len)) continue;
         struct stat st;
-        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) continue;
-        if (*n == cap) {
-            *out = sl_arena_realloc(a, *out, sizeof **out * (size_t)cap, sizeof **out * (size_t)cap * 2);
-            cap *= 2;
-        }
-        (*out)[(*n)++] = (file_entry_t){sl_strndup(a, uri.data, uri.len), path, conn_mtime_ms(&st)};
+        if (stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode)) continue;
+        (*out)[(*n)++] = (file_entry_t){sl_strndup(a, uri.data, uri.len), paths[i], conn_mtime_ms(&st)};
     }
-    closedir(d);
     sl_buf_free(&uri);
     qsort_r(*out, (size_t)*n, sizeof **out, entry_cmp, &f->latest_first);
     return 0;

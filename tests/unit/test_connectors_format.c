@@ -127,6 +127,18 @@ TEST(csv_types_quotes_and_newlines)
     sl_arena_free(a);
 }
 
+TEST(byte_order_mark_is_skipped)
+{
+    sl_arena_t *a = sl_arena_new("t");
+    reader_run_t run;
+    READ(a, &run, "a STRING, b INT", "\xef\xbb\xbf{\"a\":\"x\",\"b\":1}\n", "format", "json");
+    CHECK_INT(run.malformed, 0);
+    CHECK_STR(tc_join(&run.rows), "x|1");
+    READ(a, &run, "a STRING, b INT", "\xef\xbb\xbf" "a,b\ny,2\n", "format", "csv", "header", "true");
+    CHECK_STR(tc_join(&run.rows), "y|2");
+    sl_arena_free(a);
+}
+
 TEST(csv_separator_and_no_header)
 {
     sl_arena_t *a = sl_arena_new("t");

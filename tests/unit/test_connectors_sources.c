@@ -440,6 +440,28 @@ TEST(file_csv_with_header_per_file)
     file_env_done(&e);
 }
 
+TEST(file_source_reads_only_committed_sink_output)
+{
+    file_env_t e = file_env();
+    char *meta = sl_printf(e.a, "%s/_sluice_metadata", e.in);
+    CHECK(mkdir(meta, 0755) == 0);
+    put_file(&e, "part-00000-00000.json", 100, "{\"n\":\"committed\",\"v\":1}\n");
+    put_file(&e, "part-00001-00000.json", 200, "{\"n\":\"unfinished\",\"v\":2}\n");
+    tc_write(meta, "0", sl_printf(e.a, "v1\n{\"path\":\"file://%s/part-00000-00000.json\",\"action\":"
+                                       "\"add\"}", e.in));
+    source_t *s = file_source(&e, NULL);
+    const char *init = "{\"logOffset\":-1}";
+    const char *end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, init, end, e.a)}), "committed|1");
+    CHECK_STR(latest(s, end, SOURCE_LIMIT_DEFAULT, e.a), end);
+    /* the sink commits batch 1: now it is read */
+    tc_write(meta, "1", sl_printf(e.a, "v1\n{\"path\":\"file://%s/part-00001-00000.json\",\"action\":"
+                                       "\"add\"}", e.in));
+    const char *end1 = latest(s, end, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 1, end, end1, e.a)}), "unfinished|2");
+    file_env_done(&e);
+}
+
 TEST(file_option_validation)
 {
     file_env_t e = file_env();
