@@ -119,6 +119,7 @@ stop_daemon || fail "SIGTERM stop"
 start_daemon "$work" || fail "restart"
 wait_for 20 bash -c "$(declare -f sql field); SL_PORT=$SL_PORT; [ \"\$(field win 3)\" = ACTIVE ]" || fail "win not resumed"
 [ "$(field copy 3)" = STOPPED ] || fail "a stopped query was resumed"
+sql -c "SHOW STREAMS" | grep -q "^ev|file|k STRING, t TIMESTAMP|t, delay 00:00:10|" || fail "stream lost across restart"
 [ "$(field bad 3)" = FAILED ] || fail "a failed query was resumed"
 drop_file f4 3
 sql -c "AWAIT QUERY win TIMEOUT '30 seconds'" >/dev/null || fail "AWAIT after restart"
