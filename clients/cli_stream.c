@@ -751,6 +751,8 @@ cli_cmd_result_t cli_stream_tail(cli_cmdctx_t *ctx)
         PQclear(res);
         if (cli_signal_sleep((long)(interval * 1000))) break;
     }
+    /* after the terminal's "^C", start the footer on a line of its own */
+    if (cli_cancel_pressed && cli->out == stdout && cli->interactive) fputc('\n', cli->out);
     if (tail.ncols >= 0 && !cli->popt.tuples_only)
         fprintf(cli->out, tail.printed == 1 ? "(%ld row)\n\n" : "(%ld rows)\n\n", tail.printed);
     fflush(cli->out);
