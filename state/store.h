@@ -206,7 +206,8 @@ void store_iter_close(store_iter_t *it);
  * (NULL = the default store) at the first run; on later runs compares them
  * exactly. Returns 1 when it wrote the record, 0 when it matched, -1 with a
  * 55000 error saying whether the key or the value schema changed, with the
- * old and new text. */
+ * old and new text. Safe to call from the tasks of every partition at once:
+ * one writes, the others compare with what it wrote. */
 int store_schema_check(const char *state_root, int op, const char *name, const char *key_schema,
                        const char *value_schema, sl_error_t *err);
 /* Writes the record, refusing to replace an existing one (55000). */

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -802,6 +803,46 @@ TEST(schema_records)
     CHECK_INT(store_schema_read(root, 7, NULL, a, &k, &v, &err), 0);
     CHECK_INT(store_schema_write(root, 1, NULL, "k", "v", &err), -1);
     sl_arena_free(a);
+    rm_tmp();
+}
+
+typedef struct schema_race {
+    const char *root;
+    const char *key;
+    int rc;
+} schema_race_t;
+
+static void *schema_race_task(void *arg)
+{
+    schema_race_t *r = arg;
+    sl_error_t err;
+    r->rc = store_schema_check(r->root, 3, NULL, r->key, "v", &err);
+    return NULL;
+}
+
+TEST(schema_check_from_every_partition_at_once)
+{
+    for (int round = 0; round < 20; round++) {
+        char root[300];
+        snprintf(root, sizeof root, "%s/%d", tmpdir(), round);
+        pthread_t t[8];
+        schema_race_t r[8];
+        for (int i = 0; i < 8; i++) {
+            r[i] = (schema_race_t){root, i == 7 && round % 2 ? "other" : "k", -9};
+            CHECK_INT(pthread_create(&t[i], NULL, schema_race_task, &r[i]), 0);
+        }
+        int written = 0, matched = 0, refused = 0;
+        for (int i = 0; i < 8; i++) {
+            pthread_join(t[i], NULL);
+            written += r[i].rc == 1;
+            matched += r[i].rc == 0;
+            refused += r[i].rc == -1;
+        }
+        CHECK_INT(written, 1);
+        /* with a differing task: it is refused unless its record won */
+        CHECK_INT(refused, round % 2 ? (r[7].rc == 1 ? 7 : 1) : 0);
+        CHECK_INT(written + matched + refused, 8);
+    }
     rm_tmp();
 }
 
