@@ -6,6 +6,8 @@
  *   http_json get FILE PATH     the value at PATH: strings raw, anything else
  *                               as compact JSON; exit 1 when absent
  *   http_json len FILE [PATH]   the number of elements of the array (at PATH)
+ *   http_json rows FILE P1 P2.. one line per element of the top-level array:
+ *                               the values at P1, P2, ... separated by spaces
  *
  * FILE "-" reads standard input. PATH is dot-separated: object member names
  * and array indexes, e.g. `status.state`, `0.name`, `stateOperators.0.numRowsTotal`. */
@@ -51,32 +53,53 @@ static int cmd_keys(json_t *v)
     return 0;
 }
 
+/* Prints a value: strings raw, anything else as compact JSON; "-" when absent. */
+static void put(json_t *v, const char *end)
+{
+    if (!v) {
+        printf("-%s", end);
+    } else if (json_is_string(v)) {
+        printf("%s%s", json_string_value(v), end);
+    } else {
+        char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+        printf("%s%s", s, end);
+        free(s);
+    }
+}
+
 static int cmd_get(json_t *v)
 {
     if (!v) return 1;
-    if (json_is_string(v)) {
-        printf("%s\n", json_string_value(v));
-        return 0;
+    put(v, "\n");
+    return 0;
+}
+
+static int cmd_rows(json_t *v, int npaths, char **paths)
+{
+    if (!json_is_array(v)) return 1;
+    size_t i;
+    json_t *el;
+    json_array_foreach(v, i, el) {
+        for (int k = 0; k < npaths; k++) put(walk(el, paths[k]), k + 1 < npaths ? " " : "\n");
     }
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
-    printf("%s\n", s);
-    free(s);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: http_json valid|keys|get|len FILE [PATH]\n");
+        fprintf(stderr, "usage: http_json valid|keys|get|len|rows FILE [PATH...]\n");
         return 2;
     }
     json_t *doc = load(argv[2]);
     if (!doc) return 1;
-    json_t *v = walk(doc, argc > 3 ? argv[3] : NULL);
+    int rows = !strcmp(argv[1], "rows");
+    json_t *v = walk(doc, argc > 3 && !rows ? argv[3] : NULL);
     int rc = 2;
     if (!strcmp(argv[1], "valid")) rc = 0;
     else if (!strcmp(argv[1], "keys")) rc = cmd_keys(v);
     else if (!strcmp(argv[1], "get")) rc = cmd_get(v);
+    else if (rows) rc = cmd_rows(v, argc - 3, argv + 3);
     else if (!strcmp(argv[1], "len")) rc = json_is_array(v) ? (printf("%zu\n", json_array_size(v)), 0) : 1;
     else fprintf(stderr, "http_json: unknown command %s\n", argv[1]);
     json_decref(doc);
