@@ -24,7 +24,7 @@ endif
 # Debian packages the build, the daemon and the tests use.
 DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-dev \
   librocksdb-dev libmicrohttpd-dev libssl-dev libjansson-dev libpq-dev libedit-dev \
-  postgresql-client postgresql kcat tmux chromium curl procps wrk openssl
+  postgresql-client postgresql kcat tmux chromium curl procps wrk openssl prometheus
 
 SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
 CLI_PKGS := libpq libedit
