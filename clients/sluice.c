@@ -262,6 +262,33 @@ static int run_interactive(cli_t *cli, const options_t *o)
     return rc;
 }
 
+/* Connects and runs the actions or the interactive loop; an exit status. */
+static int run(cli_t *cli, options_t *o)
+{
+    if (o->nactions == 0 && cli->notty) add_action(o, ACT_FILE, NULL);
+    cli->conn = cli_conn_open(cli, &cli->connopts);
+    if (!cli->conn) return CLI_EXIT_BADCONN;
+    cli_signal_init();
+    cli_conn_sync(cli);
+    if (!o->no_rc) run_rc_file(cli);
+    return o->nactions > 0 ? run_actions(cli, o) : run_interactive(cli, o);
+}
+
+static void session_free(cli_t *cli, options_t *o)
+{
+    if (cli->conn) PQfinish(cli->conn);
+    cli->conn = NULL;
+    cli_signal_set_cancel_conn(NULL);
+    cli_set_output(cli, NULL);
+    cli_vars_free(&cli->vars);
+    cli_buf_free(&cli->last_query);
+    free(cli->popt.null_display);
+    free(cli->popt.fieldsep);
+    free(cli->popt.recordsep);
+    free(cli->popt.title);
+    free(o->actions);
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -270,18 +297,8 @@ int main(int argc, char **argv)
     init_session(&cli);
     options_t o = {0};
     int rc = parse_options(&cli, &o, argc, argv);
-    if (rc != 0) return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
-    if (o.nactions == 0 && cli.notty) add_action(&o, ACT_FILE, NULL);
-    cli.conn = cli_conn_open(&cli, &cli.connopts);
-    if (!cli.conn) return CLI_EXIT_BADCONN;
-    cli_signal_init();
-    cli_conn_sync(&cli);
-    if (!o.no_rc) run_rc_file(&cli);
-    rc = o.nactions > 0 ? run_actions(&cli, &o) : run_interactive(&cli, &o);
-    if (cli.conn) PQfinish(cli.conn);
-    cli_set_output(&cli, NULL);
-    cli_vars_free(&cli.vars);
-    cli_buf_free(&cli.last_query);
-    free(o.actions);
+    if (rc == 0) rc = run(&cli, &o);
+    else rc = rc > 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+    session_free(&cli, &o);
     return rc;
 }

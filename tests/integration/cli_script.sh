@@ -193,6 +193,14 @@ check "PGHOST/PGPORT/PGUSER/PGDATABASE" "sluice|sluice|$SL_PORT" \
     "$(PGHOST=127.0.0.1 PGPORT=$SL_PORT PGUSER=sluice PGDATABASE=sluice "$BIN/sluice" -X -A -t -c '\echo :DBNAME|:USER|:PORT')"
 check "connection string as -d" "$SL_PORT" \
     "$("$BIN/sluice" -X -A -t -d "host=127.0.0.1 port=$SL_PORT user=sluice dbname=sluice" -c '\echo :PORT')"
+printf '[svc]\nhost=127.0.0.1\nport=%s\nuser=sluice\ndbname=sluice\n' "$SL_PORT" >"$T/services.conf"
+check "PGSERVICE from PGSERVICEFILE" "$SL_PORT" \
+    "$(PGSERVICEFILE=$T/services.conf PGSERVICE=svc "$BIN/sluice" -X -A -t -c '\echo :PORT')"
+check "service= in -d" "$SL_PORT" \
+    "$(PGSERVICEFILE=$T/services.conf "$BIN/sluice" -X -A -t -d service=svc -c '\echo :PORT')"
+PGSSLMODE=require "$BIN/sluice" -X "${CONN[@]}" -c 'SELECT 1' >"$T/out" 2>"$T/err"
+check "PGSSLMODE=require against a plaintext server" 2 $?
+contains "PGSSLMODE message" "$T/err" "server does not support SSL, but SSL was required"
 "$BIN/sluice" -X -h 127.0.0.1 -p 1 -c 'SELECT 1' >"$T/out" 2>"$T/err"; check "refused connection" 2 $?
 contains "refused connection message" "$T/err" 'sluice: error: connection to server at "127.0.0.1", port 1 failed'
 stop_daemon || fail "daemon did not stop cleanly"
