@@ -112,8 +112,9 @@ awk -v min=200 '
     FILENAME == ARGV[2] { pg[k] = pg[k] $0 "\n"; pgrows[k]++; next }
     { sl[k] = sl[k] $0 "\n" }
     function failed(out) { return out ~ /(^|\n)psql:[^\n]*(ERROR|FATAL|connection to server was lost)/ }
-    function report(i, why) {
-        printf "FAIL query %d (%s):\n%s\n-- postgresql:\n%s-- sluice:\n%s\n", i, why, query[i], pg[i], sl[i]
+    function report(i, why) {   # both outputs for the first 10 failures, then one line each
+        if (++nfail <= 10) printf "FAIL query %d (%s):\n%s\n-- postgresql:\n%s-- sluice:\n%s\n", i, why, query[i], pg[i], sl[i]
+        else printf "FAIL query %d (%s)\n", i, why
     }
     END {
         same = 0
@@ -127,4 +128,6 @@ awk -v min=200 '
         if (total < min) printf "FAIL: only %d queries (at least %d expected)\n", total, min
         exit !(same == total && total >= min)
     }
-' "$work/run.sql" "$work/out.postgresql" "$work/out.sluice"
+' "$work/run.sql" "$work/out.postgresql" "$work/out.sluice" && exit 0
+[ -n "${SL_LOG:-}" ] && { echo "-- sluiced log (last lines):"; tail -n 20 "$SL_LOG"; }
+exit 1
