@@ -148,6 +148,8 @@ typedef struct cli {
     const char *input_name;  /* name of the script being read, NULL for -c / terminal */
     unsigned long lineno;    /* line number within input_name */
     cli_buf_t last_query;    /* the previous statement sent (for \g, \watch) */
+    char *g_target;          /* \g FILE / \g |command: output of the next send only */
+    bool g_expanded;         /* \gx: expanded output for the next send only */
     const char *progname;    /* "sluice" */
     void *input;             /* line editor state (cli_input.c), NULL when not interactive */
 } cli_t;
@@ -247,5 +249,10 @@ void cli_prompt_build(cli_t *cli, bool continuation, char state, cli_buf_t *buf)
 
 /* \o / -o: sends query output to a file, "|command", or stdout (NULL). */
 bool cli_set_output(cli_t *cli, const char *target);
+/* Opens an output target (a file, or "|command" through popen); NULL after
+ * logging why not. */
+FILE *cli_open_output(const char *target, bool *is_pipe);
+/* Closes what cli_open_output returned. */
+void cli_close_output(FILE *f, bool is_pipe);
 
 #endif

@@ -113,6 +113,27 @@ static bool send_query(loop_t *l)
     return ok;
 }
 
+/* \g FILE, \gx: send with the output and format asked for this once. */
+static bool send_redirected(loop_t *l)
+{
+    cli_t *cli = l->cli;
+    FILE *saved_out = cli->out, *f = NULL;
+    int saved_expanded = cli->popt.expanded;
+    bool pipe = false, ok = false;
+    if (cli->g_target && !(f = cli_open_output(cli->g_target, &pipe))) goto done;
+    if (f) cli->out = f;
+    if (cli->g_expanded) cli->popt.expanded = 1;
+    ok = send_query(l);
+    cli->out = saved_out;
+    cli->popt.expanded = saved_expanded;
+    cli_close_output(f, pipe);
+done:
+    free(cli->g_target);
+    cli->g_target = NULL;
+    cli->g_expanded = false;
+    return ok;
+}
+
 static bool run_backslash(loop_t *l, const char *line, size_t added_nl, bool *saved)
 {
     if (added_nl && l->query.len == added_nl) {
@@ -128,7 +149,7 @@ static bool run_backslash(loop_t *l, const char *line, size_t added_nl, bool *sa
     if (r == CLI_CMD_TERMINATE) l->terminate = true;
     if (r != CLI_CMD_SEND) return r != CLI_CMD_ERROR;
     if (l->query.len == 0) cli_buf_puts(&l->query, cli_buf_str(&l->cli->last_query));
-    bool ok = send_query(l);
+    bool ok = send_redirected(l);
     cli_lex_reset(&l->lx);
     return ok;
 }

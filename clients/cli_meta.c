@@ -22,6 +22,7 @@ typedef struct {
 } cmd_t;
 
 static const cmd_t *commands(size_t *n);
+static char *output_target(cli_cmdctx_t *ctx);
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
@@ -184,7 +185,9 @@ static cli_cmd_result_t cmd_sql_help(cli_cmdctx_t *ctx)
 
 static cli_cmd_result_t cmd_send(cli_cmdctx_t *ctx)
 {
-    (void)ctx;
+    free(ctx->cli->g_target);
+    ctx->cli->g_target = output_target(ctx);
+    ctx->cli->g_expanded = !strcmp(ctx->name, "gx");
     return CLI_CMD_SEND;
 }
 
@@ -252,40 +255,50 @@ static cli_cmd_result_t cmd_include(cli_cmdctx_t *ctx)
     return rc == CLI_EXIT_OK ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
 
+FILE *cli_open_output(const char *target, bool *is_pipe)
+{
+    *is_pipe = target[0] == '|';
+    fflush(stdout);
+    FILE *f = *is_pipe ? popen(target + 1, "w") : fopen(target, "w");
+    if (!f) cli_log(CLI_LOG_ERROR, "%s: %s", target, strerror(errno));
+    return f;
+}
+
+void cli_close_output(FILE *f, bool is_pipe)
+{
+    if (!f || f == stdout) return;
+    if (is_pipe) pclose(f);
+    else fclose(f);
+}
+
 bool cli_set_output(cli_t *cli, const char *target)
 {
     FILE *f = stdout;
-    bool pipe = target && target[0] == '|';
-    if (target && *target) {
-        f = pipe ? popen(target + 1, "w") : fopen(target, "w");
-        if (!f) {
-            cli_log(CLI_LOG_ERROR, "%s: %s", target, strerror(errno));
-            return false;
-        }
-    }
-    if (cli->out && cli->out != stdout) {
-        if (cli->out_is_pipe) pclose(cli->out);
-        else fclose(cli->out);
-    }
+    bool pipe = false;
+    if (target && *target && !(f = cli_open_output(target, &pipe))) return false;
+    if (cli->out) cli_close_output(cli->out, cli->out_is_pipe);
     cli->out = f;
     cli->out_is_pipe = pipe;
     return true;
 }
 
-static cli_cmd_result_t cmd_output(cli_cmdctx_t *ctx)
+/* "|command args": a pipe target runs to the end of the line. */
+static char *output_target(cli_cmdctx_t *ctx)
 {
     char *target = cli_lex_cmd_arg(ctx->lx, CLI_ARG_NORMAL, NULL);
-    if (target && target[0] == '|') {
-        /* "\o |command args": the command runs to the end of the line */
-        char *rest = cli_lex_cmd_arg(ctx->lx, CLI_ARG_WHOLE_LINE, NULL);
-        if (rest) {
-            cli_buf_t b = {0};
-            cli_buf_printf(&b, "%s %s", target, rest);
-            free(target);
-            free(rest);
-            target = b.data;
-        }
-    }
+    if (!target || target[0] != '|') return target;
+    char *rest = cli_lex_cmd_arg(ctx->lx, CLI_ARG_WHOLE_LINE, NULL);
+    if (!rest) return target;
+    cli_buf_t b = {0};
+    cli_buf_printf(&b, "%s %s", target, rest);
+    free(target);
+    free(rest);
+    return b.data;
+}
+
+static cli_cmd_result_t cmd_output(cli_cmdctx_t *ctx)
+{
+    char *target = output_target(ctx);
     bool ok = cli_set_output(ctx->cli, target);
     free(target);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
@@ -611,7 +624,10 @@ static const cmd_t command_table[] = {
      "show help on backslash commands or special variables"},
     {"h", "help", false, cmd_sql_help, G_GENERAL, "\\h [NAME]",
      "help on syntax of SQL commands, * for all"},
-    {"g", NULL, false, cmd_send, G_BUFFER, "\\g", "execute the query buffer (or the last query)"},
+    {"g", NULL, false, cmd_send, G_BUFFER, "\\g [FILE]",
+     "execute query (and send results to file or |pipe)"},
+    {"gx", NULL, false, cmd_send, G_BUFFER, "\\gx [FILE]",
+     "as \\g, but forces expanded output mode"},
     {"p", "print", false, cmd_print, G_BUFFER, "\\p", "show the contents of the query buffer"},
     {"r", "reset", false, cmd_reset, G_BUFFER, "\\r", "reset (clear) the query buffer"},
     {"watch", NULL, false, cli_stream_watch, G_BUFFER, "\\watch [SEC] [c=N]",

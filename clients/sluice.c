@@ -286,6 +286,7 @@ static void session_free(cli_t *cli, options_t *o)
     free(cli->popt.fieldsep);
     free(cli->popt.recordsep);
     free(cli->popt.title);
+    free(cli->g_target);
     free(o->actions);
 }
 

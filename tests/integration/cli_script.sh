@@ -134,6 +134,9 @@ SELECT name, score FROM people ORDER BY id;
 SELECT * FROM people ORDER BY id;
 SELECT 1 AS one WHERE false;
 \x off
+SELECT 2 AS b, 'gx' AS how \gx
+\g |cat -n
+\conninfo
 \echo done :DBNAME
 EOF
 for mode in "" "-A" "-t" "-A -t" "-x" "-x -A" "-q" "-t -x" "--csv" "-A -F ;"; do
@@ -148,6 +151,19 @@ for q in "SELECT * FROM people ORDER BY id" "SHOW STREAMS" "SELEC 1"; do
     P -c "$q" >"$T/psql.out" 2>&1; echo "exit $?" >>"$T/psql.out"
     S -c "$q" >"$T/sluice.out" 2>&1; echo "exit $?" >>"$T/sluice.out"
     diff -u "$T/psql.out" "$T/sluice.out" >"$T/diff" || { fail "-c '$q' differs from psql"; cat "$T/diff"; }
+done
+
+# ---- \o, \timing, \? ---------------------------------------------------------------------
+printf "\\o %s\nSELECT 'to file' AS w;\n\\o\nSELECT 'to stdout' AS w;\n" "$T/o2.txt" >"$T/o.sql"
+check "\o stdout part" "to stdout" "$(S -A -t -f "$T/o.sql")"
+check "\o file part" "to file" "$(cat "$T/o2.txt")"
+S -c '\timing on' -c 'SELECT 1 AS t' >"$T/out" 2>&1
+contains "\timing message" "$T/out" "Timing is on."
+grep -Eq '^Time: [0-9]+\.[0-9]{3} ms$' "$T/out" || fail "\timing line: $(cat "$T/out")"
+S -c '\?' >"$T/out" 2>&1
+for cmd in '\q' '\?' '\g' '\watch' '\echo' '\i FILE' '\o' '\dq' '\ds' '\dt' '\d[+] [NAME]' \
+    '\progress QUERY' '\tail QUERY' '\x' '\timing' '\conninfo' '\set' '\unset' '\pset'; do
+    grep -qF -- "  $cmd" "$T/out" || fail "\\? does not list $cmd"
 done
 
 # ---- streaming commands in scripts -----------------------------------------------------
