@@ -42,18 +42,18 @@ char *cli_xstrdup(const char *s);
 
 /* A growable NUL-terminated byte string. Zero-initialised is valid and empty. */
 typedef struct cli_buf {
-    char *data;   /* NUL-terminated contents, or NULL while nothing was ever added */
-    size_t len;   /* bytes in data, not counting the NUL */
-    size_t cap;   /* bytes allocated */
+    char *data; /* NUL-terminated contents, or NULL while nothing was ever added */
+    size_t len; /* bytes in data, not counting the NUL */
+    size_t cap; /* bytes allocated */
 } cli_buf_t;
 
 void cli_buf_put(cli_buf_t *b, const char *s, size_t n); /* appends n bytes */
 void cli_buf_puts(cli_buf_t *b, const char *s);          /* appends a C string */
 void cli_buf_putc(cli_buf_t *b, char c);                 /* appends one byte */
 void cli_buf_printf(cli_buf_t *b, const char *fmt, ...) CLI_PRINTF(2, 3);
-void cli_buf_reset(cli_buf_t *b);                        /* empties, keeps memory */
-void cli_buf_free(cli_buf_t *b);                         /* releases, leaves it empty */
-const char *cli_buf_str(const cli_buf_t *b);             /* contents, "" when empty */
+void cli_buf_reset(cli_buf_t *b);            /* empties, keeps memory */
+void cli_buf_free(cli_buf_t *b);             /* releases, leaves it empty */
+const char *cli_buf_str(const cli_buf_t *b); /* contents, "" when empty */
 
 /* Bump allocator: many small allocations freed together (JSON trees, result
  * tables). Zero-initialised is valid. */
@@ -62,9 +62,9 @@ typedef struct cli_arena {
     cli_arena_block_t *head; /* newest block first */
 } cli_arena_t;
 
-void *cli_arena_alloc(cli_arena_t *a, size_t n);          /* zeroed, 16-byte aligned */
+void *cli_arena_alloc(cli_arena_t *a, size_t n); /* zeroed, 16-byte aligned */
 char *cli_arena_strndup(cli_arena_t *a, const char *s, size_t n);
-void cli_arena_free(cli_arena_t *a);                      /* frees every block */
+void cli_arena_free(cli_arena_t *a); /* frees every block */
 
 /* ---- logging (psql's pg_log_* conventions) ----------------------------------------- */
 
@@ -112,15 +112,15 @@ void cli_vars_free(cli_vars_t *v);
 typedef enum { CLI_FMT_ALIGNED, CLI_FMT_UNALIGNED, CLI_FMT_CSV } cli_format_t;
 
 typedef struct cli_popt {
-    cli_format_t format;  /* aligned (default), unaligned (-A), csv */
-    int expanded;         /* 0 off, 1 on (\x, -x), 2 auto (when wider than the terminal) */
-    bool tuples_only;     /* -t: no headers, no footers, no titles */
-    bool footer;          /* print the "(N rows)" footer (default on) */
-    char *null_display;   /* text for NULL cells (default "") */
-    char *fieldsep;       /* unaligned field separator (default "|") */
-    char *recordsep;      /* unaligned record separator (default "\n") */
-    char *title;          /* \C title for query results, or NULL */
-    int columns;          /* \pset columns, 0 = the terminal's */
+    cli_format_t format; /* aligned (default), unaligned (-A), csv */
+    int expanded;        /* 0 off, 1 on (\x, -x), 2 auto (when wider than the terminal) */
+    bool tuples_only;    /* -t: no headers, no footers, no titles */
+    bool footer;         /* print the "(N rows)" footer (default on) */
+    char *null_display;  /* text for NULL cells (default "") */
+    char *fieldsep;      /* unaligned field separator (default "|") */
+    char *recordsep;     /* unaligned record separator (default "\n") */
+    char *title;         /* \C title for query results, or NULL */
+    int columns;         /* \pset columns, 0 = the terminal's */
 } cli_popt_t;
 
 /* ---- the session ----------------------------------------------------------------------- */

@@ -29,7 +29,8 @@ static char *prompt_password(const char *prompt)
     ssize_t rc = write(fd, prompt, strlen(prompt));
     char buf[1024];
     size_t n = 0;
-    while (n + 1 < sizeof buf && (rc = read(fd, buf + n, 1)) == 1 && buf[n] != '\n') n++;
+    while (n + 1 < sizeof buf && (rc = read(fd, buf + n, 1)) == 1 && buf[n] != '\n')
+        n++;
     buf[n] = '\0';
     if (have_tty) tcsetattr(fd, TCSAFLUSH, &old);
     rc = write(fd, "\n", 1);
@@ -42,8 +43,8 @@ static char *prompt_password(const char *prompt)
 
 static bool looks_like_connstr(const char *s)
 {
-    return s && (strchr(s, '=') || !strncmp(s, "postgresql://", 13) ||
-                 !strncmp(s, "postgres://", 11));
+    return s &&
+           (strchr(s, '=') || !strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
 }
 
 /* True when a service (PGSERVICE or service= in the connection string)
@@ -88,8 +89,7 @@ static void build_params(const cli_t *cli, const cli_connopts_t *o, const char *
 {
     bool service = service_in_play(o->dbname);
     const char *host = o->host, *port = o->port, *user = o->user;
-    if (!host && !service && !env_set("PGHOST") && !env_set("PGHOSTADDR"))
-        host = CLI_DEFAULT_HOST;
+    if (!host && !service && !env_set("PGHOST") && !env_set("PGHOSTADDR")) host = CLI_DEFAULT_HOST;
     if (!port && !service && !env_set("PGPORT")) port = CLI_DEFAULT_PORT;
     if (!user && !service && !env_set("PGUSER") && env_set("USER")) user = getenv("USER");
     p->n = 0;
@@ -117,8 +117,10 @@ PGconn *cli_conn_open(cli_t *cli, const cli_connopts_t *o)
             break;
         char prompt[300];
         const char *user = PQuser(conn);
-        if (user && *user) snprintf(prompt, sizeof prompt, "Password for user %s: ", user);
-        else snprintf(prompt, sizeof prompt, "Password: ");
+        if (user && *user)
+            snprintf(prompt, sizeof prompt, "Password for user %s: ", user);
+        else
+            snprintf(prompt, sizeof prompt, "Password: ");
         password = prompt_password(prompt);
         if (!password) break;
         PQfinish(conn);

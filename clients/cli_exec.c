@@ -108,13 +108,16 @@ static bool show_result(cli_t *cli, PGresult *res)
         fflush(cli->out);
         cli_vars_set(&cli->vars, "ROW_COUNT", PQcmdTuples(res)[0] ? PQcmdTuples(res) : "0");
         return true;
-    case PGRES_EMPTY_QUERY: return true;
+    case PGRES_EMPTY_QUERY:
+        return true;
     case PGRES_COPY_IN:
     case PGRES_COPY_OUT:
         cli_log(CLI_LOG_ERROR, "COPY is not supported by sluice");
         PQputCopyEnd(cli->conn, "COPY is not supported by sluice");
         return false;
-    default: report_error(cli, res); return false;
+    default:
+        report_error(cli, res);
+        return false;
     }
 }
 
@@ -180,8 +183,8 @@ PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sq
             if (last) PQclear(last);
             last = NULL;
             const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-            bool silent = cli_cancel_pressed || (silent_sqlstate && state &&
-                                                 !strcmp(state, silent_sqlstate));
+            bool silent =
+                cli_cancel_pressed || (silent_sqlstate && state && !strcmp(state, silent_sqlstate));
             if (!silent) report_internal_error(cli, res);
             cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
             ok = false;
@@ -193,7 +196,8 @@ PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sq
             PQclear(res);
         }
     }
-    while (!ok && (res = PQgetResult(cli->conn)) != NULL) PQclear(res);
+    while (!ok && (res = PQgetResult(cli->conn)) != NULL)
+        PQclear(res);
     cli_signal_set_cancel_conn(NULL);
     if (!ok) cli_conn_check(cli);
     return ok ? last : NULL;

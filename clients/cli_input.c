@@ -164,8 +164,8 @@ void cli_input_add_history(cli_t *cli, const char *entry)
     input_t *in = cli->input;
     if (!in || !entry || !*entry) return;
     const char *control = cli_vars_get(&cli->vars, "HISTCONTROL");
-    bool ignorespace = control && (!strcasecmp(control, "ignorespace") ||
-                                   !strcasecmp(control, "ignoreboth"));
+    bool ignorespace =
+        control && (!strcasecmp(control, "ignorespace") || !strcasecmp(control, "ignoreboth"));
     if (ignorespace && entry[0] == ' ') return;
     history(in->hist, &in->ev, H_ENTER, entry);
 }

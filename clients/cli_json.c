@@ -54,7 +54,7 @@ static int hex4(const char *s)
     int v = 0;
     for (int i = 0; i < 4; i++) {
         char c = s[i];
-        int d = c >= '0' && c <= '9' ? c - '0'
+        int d = c >= '0' && c <= '9'   ? c - '0'
                 : c >= 'a' && c <= 'f' ? c - 'a' + 10
                 : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                        : -1;
@@ -165,7 +165,8 @@ static cli_json_t *parse_word(parser_t *p)
         const char *word;
         cli_json_type_t type;
         double num;
-    } words[] = {{"true", CLI_JSON_BOOL, 1}, {"false", CLI_JSON_BOOL, 0}, {"null", CLI_JSON_NULL, 0}};
+    } words[] = {
+        {"true", CLI_JSON_BOOL, 1}, {"false", CLI_JSON_BOOL, 0}, {"null", CLI_JSON_NULL, 0}};
     for (size_t i = 0; i < 3; i++) {
         size_t n = strlen(words[i].word);
         if (strncmp(p->text + p->pos, words[i].word, n)) continue;

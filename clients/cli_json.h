@@ -18,14 +18,14 @@ typedef enum {
 typedef struct cli_json cli_json_t;
 struct cli_json {
     cli_json_type_t type;
-    const char *raw;     /* the value's text in the parsed document */
-    size_t raw_len;      /* its length */
-    const char *key;     /* member name (decoded) inside an object, else NULL */
-    const char *str;     /* CLI_JSON_STRING: decoded UTF-8 text */
-    double num;          /* CLI_JSON_NUMBER: value; CLI_JSON_BOOL: 0 or 1 */
-    cli_json_t *child;   /* ARRAY/OBJECT: first element or member */
-    cli_json_t *next;    /* next sibling */
-    size_t count;        /* ARRAY/OBJECT: number of children */
+    const char *raw;   /* the value's text in the parsed document */
+    size_t raw_len;    /* its length */
+    const char *key;   /* member name (decoded) inside an object, else NULL */
+    const char *str;   /* CLI_JSON_STRING: decoded UTF-8 text */
+    double num;        /* CLI_JSON_NUMBER: value; CLI_JSON_BOOL: 0 or 1 */
+    cli_json_t *child; /* ARRAY/OBJECT: first element or member */
+    cli_json_t *next;  /* next sibling */
+    size_t count;      /* ARRAY/OBJECT: number of children */
 };
 
 /* Parses text (NUL-terminated) into nodes allocated from a. Returns the root,

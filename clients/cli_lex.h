@@ -19,14 +19,14 @@ typedef enum {
 
 /* Scanner state; it persists across lines so statements may span them. */
 typedef struct cli_lex {
-    cli_lx_state_t state;     /* quoting state at the scan position */
-    int paren_depth;          /* open parentheses: ';' inside them does not end a statement */
-    int comment_depth;        /* nesting of block comments (CLI_LX_COMMENT) */
-    char dolq_tag[128];       /* "$tag$" that closes the dollar quote (CLI_LX_DOLLAR) */
-    const char *line;         /* the line being scanned (not owned) */
-    size_t len;               /* its length */
-    size_t pos;               /* scan position within line */
-    const cli_vars_t *vars;   /* variables for :name interpolation, NULL for none */
+    cli_lx_state_t state;   /* quoting state at the scan position */
+    int paren_depth;        /* open parentheses: ';' inside them does not end a statement */
+    int comment_depth;      /* nesting of block comments (CLI_LX_COMMENT) */
+    char dolq_tag[128];     /* "$tag$" that closes the dollar quote (CLI_LX_DOLLAR) */
+    const char *line;       /* the line being scanned (not owned) */
+    size_t len;             /* its length */
+    size_t pos;             /* scan position within line */
+    const cli_vars_t *vars; /* variables for :name interpolation, NULL for none */
 } cli_lex_t;
 
 /* Why cli_lex_scan stopped. */

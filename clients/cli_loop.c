@@ -16,12 +16,12 @@
 /* State of one run over one input source. */
 typedef struct loop {
     cli_t *cli;
-    FILE *f;             /* script source (non-interactive) */
-    cli_lex_t lx;        /* scanner state across lines */
-    cli_buf_t query;     /* the statement being collected */
-    cli_buf_t history;   /* lines of it not yet in the history */
-    bool terminate;      /* \q seen */
-    int result;          /* CLI_EXIT_* so far */
+    FILE *f;           /* script source (non-interactive) */
+    cli_lex_t lx;      /* scanner state across lines */
+    cli_buf_t query;   /* the statement being collected */
+    cli_buf_t history; /* lines of it not yet in the history */
+    bool terminate;    /* \q seen */
+    int result;        /* CLI_EXIT_* so far */
 } loop_t;
 
 /* ---- history ------------------------------------------------------------------------- */
@@ -51,7 +51,8 @@ static char *read_file_line(FILE *f)
         free(line);
         return NULL;
     }
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = '\0';
     return line;
 }
 
@@ -80,11 +81,14 @@ static void discard_input(loop_t *l)
 static bool friendly_word(loop_t *l, const char *line)
 {
     if (!l->cli->interactive || l->query.len > 0) return false;
-    while (isspace((unsigned char)*line)) line++;
+    while (isspace((unsigned char)*line))
+        line++;
     size_t n = 0;
-    while (isalpha((unsigned char)line[n])) n++;
+    while (isalpha((unsigned char)line[n]))
+        n++;
     const char *rest = line + n;
-    while (isspace((unsigned char)*rest) || *rest == ';') rest++;
+    while (isspace((unsigned char)*rest) || *rest == ';')
+        rest++;
     if (*rest) return false;
     if (n == 4 && !strncasecmp(line, "help", 4)) {
         printf("You are using sluice, the command-line interface to sluice.\n"
@@ -193,7 +197,8 @@ static void handle_line(loop_t *l, char *line)
     cli_t *cli = l->cli;
     cli->lineno++;
     cli_log_set_locus(cli->input_name, cli->lineno);
-    if (cli->lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) memmove(line, line + 3, strlen(line + 3) + 1);
+    if (cli->lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+        memmove(line, line + 3, strlen(line + 3) + 1);
     if (line[0] == '\0' && !cli_lex_in_quote(&l->lx)) return;
     if (friendly_word(l, line)) return;
     const char *echo = cli_vars_get(&cli->vars, "ECHO");
@@ -203,8 +208,10 @@ static void handle_line(loop_t *l, char *line)
     }
     bool ok = process_line(l, line);
     if (!cli->interactive) {
-        if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false)) l->result = CLI_EXIT_USER;
-        else if (cli->conn_lost) l->result = CLI_EXIT_BADCONN;
+        if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false))
+            l->result = CLI_EXIT_USER;
+        else if (cli->conn_lost)
+            l->result = CLI_EXIT_BADCONN;
     }
 }
 
@@ -214,8 +221,10 @@ static void finish_input(loop_t *l)
     cli_t *cli = l->cli;
     if (l->query.len == 0 || cli->interactive || l->result != CLI_EXIT_OK || l->terminate) return;
     bool ok = send_query(l);
-    if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false)) l->result = CLI_EXIT_USER;
-    else if (cli->conn_lost) l->result = CLI_EXIT_BADCONN;
+    if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false))
+        l->result = CLI_EXIT_USER;
+    else if (cli->conn_lost)
+        l->result = CLI_EXIT_BADCONN;
 }
 
 /* Returns false when the loop must stop (end of input, Ctrl-C in a script). */
@@ -236,9 +245,12 @@ static bool loop_step(loop_t *l)
         return true;
     }
     if (!line) {
-        if (cli->interactive) puts(cli_vars_bool(&cli->vars, "QUIET", false) ? "" : "\\q");
-        else if (ferror(l->f) && !cli_cancel_pressed) l->result = CLI_EXIT_FAILURE;
-        else if (cli_cancel_pressed) l->result = CLI_EXIT_USER;
+        if (cli->interactive)
+            puts(cli_vars_bool(&cli->vars, "QUIET", false) ? "" : "\\q");
+        else if (ferror(l->f) && !cli_cancel_pressed)
+            l->result = CLI_EXIT_FAILURE;
+        else if (cli_cancel_pressed)
+            l->result = CLI_EXIT_USER;
         return false;
     }
     handle_line(l, line);
@@ -291,7 +303,9 @@ static char *resolve_path(const char *path, const char *relative_to)
 int cli_loop_run_file(cli_t *cli, const char *path, const char *relative_to)
 {
     bool is_stdin = !path || !strcmp(path, "-");
-    char *resolved = !path ? NULL : is_stdin ? cli_xstrdup("<stdin>") : resolve_path(path, relative_to);
+    char *resolved = !path      ? NULL
+                     : is_stdin ? cli_xstrdup("<stdin>")
+                                : resolve_path(path, relative_to);
     FILE *f = is_stdin ? stdin : fopen(resolved, "r");
     if (!f) {
         cli_log(CLI_LOG_ERROR, "%s: %s", resolved, strerror(errno));

@@ -105,8 +105,10 @@ static void help_variables(FILE *out)
 static cli_cmd_result_t cmd_help(cli_cmdctx_t *ctx)
 {
     char *topic = cli_meta_arg(ctx);
-    if (topic && !strncasecmp(topic, "variables", strlen(topic))) help_variables(stdout);
-    else help_commands(stdout);
+    if (topic && !strncasecmp(topic, "variables", strlen(topic)))
+        help_variables(stdout);
+    else
+        help_commands(stdout);
     free(topic);
     return CLI_CMD_SKIP_LINE;
 }
@@ -145,8 +147,7 @@ static const sql_help_t sql_help[] = {
     {"SELECT", "run a batch query over tables and memory sinks",
      "SELECT expr [, ...] FROM source [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ]\n"
      "    [ ORDER BY ... ] [ LIMIT n ]"},
-    {"SHOW PROGRESS", "the last StreamingQueryProgress of a query as JSON",
-     "SHOW PROGRESS name"},
+    {"SHOW PROGRESS", "the last StreamingQueryProgress of a query as JSON", "SHOW PROGRESS name"},
     {"SHOW QUERIES", "list queries with status, batch, rates and watermark", "SHOW QUERIES"},
     {"SHOW RECENT PROGRESS", "recent progress reports of a query, oldest first",
      "SHOW RECENT PROGRESS name"},
@@ -162,7 +163,8 @@ static cli_cmd_result_t cmd_sql_help(cli_cmdctx_t *ctx)
     size_t n = sizeof sql_help / sizeof sql_help[0];
     if (!topic) {
         printf("Available help:\n");
-        for (size_t i = 0; i < n; i++) printf("  %s\n", sql_help[i].name);
+        for (size_t i = 0; i < n; i++)
+            printf("  %s\n", sql_help[i].name);
         putchar('\n');
         return CLI_CMD_SKIP_LINE;
     }
@@ -194,8 +196,10 @@ static cli_cmd_result_t cmd_send(cli_cmdctx_t *ctx)
 static cli_cmd_result_t cmd_print(cli_cmdctx_t *ctx)
 {
     const char *q = cli_meta_current_query(ctx);
-    if (*q) puts(q);
-    else if (!quiet(ctx->cli)) puts("Query buffer is empty.");
+    if (*q)
+        puts(q);
+    else if (!quiet(ctx->cli))
+        puts("Query buffer is empty.");
     fflush(stdout);
     return CLI_CMD_SKIP_LINE;
 }
@@ -267,8 +271,10 @@ FILE *cli_open_output(const char *target, bool *is_pipe)
 void cli_close_output(FILE *f, bool is_pipe)
 {
     if (!f || f == stdout) return;
-    if (is_pipe) pclose(f);
-    else fclose(f);
+    if (is_pipe)
+        pclose(f);
+    else
+        fclose(f);
 }
 
 bool cli_set_output(cli_t *cli, const char *target)
@@ -363,8 +369,8 @@ static cli_cmd_result_t cmd_aligned(cli_cmdctx_t *ctx)
 {
     cli_popt_t *p = &ctx->cli->popt;
     p->format = p->format == CLI_FMT_ALIGNED ? CLI_FMT_UNALIGNED : CLI_FMT_ALIGNED;
-    say(ctx->cli, p->format == CLI_FMT_ALIGNED ? "Output format is aligned."
-                                               : "Output format is unaligned.");
+    say(ctx->cli,
+        p->format == CLI_FMT_ALIGNED ? "Output format is aligned." : "Output format is unaligned.");
     return CLI_CMD_SKIP_LINE;
 }
 
@@ -379,9 +385,12 @@ static cli_cmd_result_t cmd_tuples(cli_cmdctx_t *ctx)
 static bool set_expanded(cli_t *cli, const char *value, const char *cmd)
 {
     bool b;
-    if (!value) cli->popt.expanded = cli->popt.expanded ? 0 : 1;
-    else if (!strcasecmp(value, "auto")) cli->popt.expanded = 2;
-    else if (cli_parse_bool(value, &b) == 0) cli->popt.expanded = b ? 1 : 0;
+    if (!value)
+        cli->popt.expanded = cli->popt.expanded ? 0 : 1;
+    else if (!strcasecmp(value, "auto"))
+        cli->popt.expanded = 2;
+    else if (cli_parse_bool(value, &b) == 0)
+        cli->popt.expanded = b ? 1 : 0;
     else {
         cli_log(CLI_LOG_ERROR, "unrecognized value \"%s\" for \"%s\": Boolean expected", value,
                 cmd);
@@ -423,15 +432,17 @@ static void pset_show(const cli_t *cli, const char *opt)
 {
     const cli_popt_t *p = &cli->popt;
     char msg[512];
-    if (!strcmp(opt, "format")) snprintf(msg, sizeof msg, "Output format is %s.", format_name(p->format));
+    if (!strcmp(opt, "format"))
+        snprintf(msg, sizeof msg, "Output format is %s.", format_name(p->format));
     else if (!strcmp(opt, "null"))
-        snprintf(msg, sizeof msg, "Null display is \"%s\".", p->null_display ? p->null_display : "");
+        snprintf(msg, sizeof msg, "Null display is \"%s\".",
+                 p->null_display ? p->null_display : "");
     else if (!strcmp(opt, "fieldsep"))
         snprintf(msg, sizeof msg, "Field separator is \"%s\".", p->fieldsep ? p->fieldsep : "|");
     else if (!strcmp(opt, "recordsep"))
-        snprintf(msg, sizeof msg, !p->recordsep || !strcmp(p->recordsep, "\n")
-                                      ? "Record separator is <newline>."
-                                      : "Record separator is \"%s\".",
+        snprintf(msg, sizeof msg,
+                 !p->recordsep || !strcmp(p->recordsep, "\n") ? "Record separator is <newline>."
+                                                              : "Record separator is \"%s\".",
                  p->recordsep);
     else if (!strcmp(opt, "footer"))
         snprintf(msg, sizeof msg, "Default footer is %s.", p->footer ? "on" : "off");
@@ -453,9 +464,12 @@ static bool pset_format(cli_popt_t *p, const char *value)
 {
     if (!value) return true;
     size_t n = strlen(value);
-    if (n && !strncasecmp(value, "aligned", n)) p->format = CLI_FMT_ALIGNED;
-    else if (n && !strncasecmp(value, "unaligned", n)) p->format = CLI_FMT_UNALIGNED;
-    else if (n && !strncasecmp(value, "csv", n)) p->format = CLI_FMT_CSV;
+    if (n && !strncasecmp(value, "aligned", n))
+        p->format = CLI_FMT_ALIGNED;
+    else if (n && !strncasecmp(value, "unaligned", n))
+        p->format = CLI_FMT_UNALIGNED;
+    else if (n && !strncasecmp(value, "csv", n))
+        p->format = CLI_FMT_CSV;
     else {
         cli_log(CLI_LOG_ERROR, "\\pset: allowed formats are aligned, unaligned, csv");
         return false;
@@ -482,11 +496,16 @@ static bool pset_apply(cli_t *cli, const char *opt, const char *value)
     if (!strcmp(opt, "expanded") || !strcmp(opt, "x")) return set_expanded(cli, value, "expanded");
     if (!strcmp(opt, "tuples_only")) return pset_bool(&p->tuples_only, value, opt);
     if (!strcmp(opt, "footer")) return pset_bool(&p->footer, value, opt);
-    if (!strcmp(opt, "null")) set_string(&p->null_display, value ? value : "");
-    else if (!strcmp(opt, "fieldsep")) set_string(&p->fieldsep, value ? value : "|");
-    else if (!strcmp(opt, "recordsep")) set_string(&p->recordsep, value ? value : "\n");
-    else if (!strcmp(opt, "title")) set_string(&p->title, value);
-    else if (!strcmp(opt, "columns")) p->columns = value ? atoi(value) : 0;
+    if (!strcmp(opt, "null"))
+        set_string(&p->null_display, value ? value : "");
+    else if (!strcmp(opt, "fieldsep"))
+        set_string(&p->fieldsep, value ? value : "|");
+    else if (!strcmp(opt, "recordsep"))
+        set_string(&p->recordsep, value ? value : "\n");
+    else if (!strcmp(opt, "title"))
+        set_string(&p->title, value);
+    else if (!strcmp(opt, "columns"))
+        p->columns = value ? atoi(value) : 0;
     else {
         cli_log(CLI_LOG_ERROR, "\\pset: unknown option: %s", opt);
         return false;
@@ -567,9 +586,11 @@ static cli_cmd_result_t cmd_title(cli_cmdctx_t *ctx)
 static cli_cmd_result_t cmd_connect(cli_cmdctx_t *ctx)
 {
     char *args[4] = {NULL, NULL, NULL, NULL};
-    for (int i = 0; i < 4; i++) args[i] = cli_meta_arg(ctx);
+    for (int i = 0; i < 4; i++)
+        args[i] = cli_meta_arg(ctx);
     bool ok = cli_conn_reconnect(ctx->cli, args[0], args[1], args[2], args[3]);
-    for (int i = 0; i < 4; i++) free(args[i]);
+    for (int i = 0; i < 4; i++)
+        free(args[i]);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
 
@@ -639,8 +660,7 @@ static const cmd_t command_table[] = {
     {"i", "include", false, cmd_include, G_IO, "\\i FILE", "execute commands from file"},
     {"ir", "include_relative", false, cmd_include, G_IO, "\\ir FILE",
      "as \\i, but relative to location of current script"},
-    {"o", "out", false, cmd_output, G_IO, "\\o [FILE]",
-     "send all query results to file or |pipe"},
+    {"o", "out", false, cmd_output, G_IO, "\\o [FILE]", "send all query results to file or |pipe"},
     {"dq", NULL, true, cli_stream_dq, G_STREAM, "\\dq[+] [PATTERN]",
      "list queries: status, batch, rates, watermark (+ id)"},
     {"ds", NULL, true, cli_stream_ds, G_STREAM, "\\ds[+] [PATTERN]", "list streams"},
@@ -661,18 +681,17 @@ static const cmd_t command_table[] = {
      "footer, title, columns)"},
     {"t", NULL, false, cmd_tuples, G_FORMAT, "\\t [on|off]", "show only rows"},
     {"x", NULL, false, cmd_expanded, G_FORMAT, "\\x [on|off|auto]", "toggle expanded output"},
-    {"timing", NULL, false, cmd_timing, G_FORMAT, "\\timing [on|off]",
-     "toggle timing of commands"},
+    {"timing", NULL, false, cmd_timing, G_FORMAT, "\\timing [on|off]", "toggle timing of commands"},
     {"c", "connect", false, cmd_connect, G_CONN, "\\c [DBNAME [USER [HOST [PORT]]]]",
      "connect to new database"},
     {"conninfo", NULL, false, cmd_conninfo, G_CONN, "\\conninfo",
      "display information about current connection"},
     {"set", NULL, false, cmd_set, G_VARS, "\\set [NAME [VALUE]]",
      "set internal variable, or list all if no parameters"},
-    {"unset", NULL, false, cmd_unset, G_VARS, "\\unset NAME",
-     "unset (delete) internal variable"},
-    {"!", NULL, false, cmd_shell, G_OS, "\\! [COMMAND]", "execute command in shell or start "
-                                                          "interactive shell"},
+    {"unset", NULL, false, cmd_unset, G_VARS, "\\unset NAME", "unset (delete) internal variable"},
+    {"!", NULL, false, cmd_shell, G_OS, "\\! [COMMAND]",
+     "execute command in shell or start "
+     "interactive shell"},
     {"cd", NULL, false, cmd_cd, G_OS, "\\cd [DIR]", "change the current working directory"},
 };
 

@@ -11,10 +11,10 @@
 
 /* What a handler works with. */
 typedef struct cli_cmdctx {
-    cli_t *cli;        /* the session */
-    cli_lex_t *lx;     /* scanner positioned after the command name: read arguments here */
-    cli_buf_t *query;  /* the current query buffer (\r clears it, \g sends it) */
-    const char *name;  /* the command as typed, without the backslash ("dq+") */
+    cli_t *cli;       /* the session */
+    cli_lex_t *lx;    /* scanner positioned after the command name: read arguments here */
+    cli_buf_t *query; /* the current query buffer (\r clears it, \g sends it) */
+    const char *name; /* the command as typed, without the backslash ("dq+") */
 } cli_cmdctx_t;
 
 typedef cli_cmd_result_t (*cli_cmd_fn)(cli_cmdctx_t *ctx);

@@ -60,7 +60,8 @@ static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *ou
         if (out) cli_buf_puts(out, "\\r");
     } else if (chlen == 1 && c == '\t') {
         *w = 8 - col % 8;
-        for (int i = 0; out && i < *w; i++) cli_buf_putc(out, ' ');
+        for (int i = 0; out && i < *w; i++)
+            cli_buf_putc(out, ' ');
     } else if (chlen == 1 && dw < 0) {
         *w = 4;
         if (out) cli_buf_printf(out, "\\x%02X", c);
@@ -68,7 +69,8 @@ static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *ou
         *w = 6;
         if (out && enc == utf8_id())
             cli_buf_printf(out, "\\u%04X", utf8_code((const unsigned char *)p, chlen));
-        else if (out) cli_buf_puts(out, "\\u????");
+        else if (out)
+            cli_buf_puts(out, "\\u????");
     } else {
         *w = dw;
         if (out) cli_buf_put(out, p, (size_t)chlen);
@@ -169,7 +171,8 @@ static char type_align(Oid type)
     case 1700: /* numeric */
     case 5069: /* xid8 */
         return 'r';
-    default: return 'l';
+    default:
+        return 'l';
     }
 }
 
@@ -185,12 +188,14 @@ void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, cli_are
     t->aligns = aligns;
     size_t ncells = (size_t)ncols * (size_t)nrows;
     t->cells = cli_arena_alloc(a, (ncells + 1) * sizeof *t->cells);
-    for (size_t i = 0; i < ncells; i++) t->cells[i] = "";
-    for (int i = 0; i < ncols; i++) t->headers[i] = "";
+    for (size_t i = 0; i < ncells; i++)
+        t->cells[i] = "";
+    for (int i = 0; i < ncols; i++)
+        t->headers[i] = "";
 }
 
-void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt,
-                           int encoding, cli_arena_t *a)
+void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt, int encoding,
+                           cli_arena_t *a)
 {
     int ncols = PQnfields(res);
     long nrows = PQntuples(res);
@@ -217,7 +222,8 @@ static const char *cell(const cli_table_t *t, long r, int c)
 
 static void put_n(FILE *out, char ch, int n)
 {
-    while (n-- > 0) fputc(ch, out);
+    while (n-- > 0)
+        fputc(ch, out);
 }
 
 void cli_print_widths(const cli_table_t *t, int *widths)
@@ -236,7 +242,8 @@ void cli_print_widths(const cli_table_t *t, int *widths)
 static int total_width(const cli_table_t *t, const int *widths)
 {
     int total = t->ncols > 0 ? t->ncols * 3 - 1 : 0;
-    for (int c = 0; c < t->ncols; c++) total += widths[c];
+    for (int c = 0; c < t->ncols; c++)
+        total += widths[c];
     return total;
 }
 
@@ -260,8 +267,8 @@ static void put_title(FILE *out, const char *title, int encoding, int total)
 
 /* One display line of the (possibly multi-line) headers; returns columns
  * still unfinished. */
-static int header_line(FILE *out, const cli_table_t *t, const int *widths, cellfmt_t *f,
-                       bool *done, int line)
+static int header_line(FILE *out, const cli_table_t *t, const int *widths, cellfmt_t *f, bool *done,
+                       int line)
 {
     int remaining = 0;
     for (int c = 0; c < t->ncols; c++) {
@@ -319,16 +326,17 @@ static bool row_line(FILE *out, const cli_table_t *t, const int *widths, cellfmt
         bool nl = has && cur[c] < f[c].nlines;
         more |= nl;
         if (t->aligns[c] != 'r' && (!last || nl)) put_n(out, ' ', widths[c] - chars);
-        if (nl) fputc('+', out);
-        else if (!last) fputc(' ', out);
+        if (nl)
+            fputc('+', out);
+        else if (!last)
+            fputc(' ', out);
         if (!last) fputc('|', out);
     }
     fputc('\n', out);
     return more;
 }
 
-void cli_print_aligned_rows(FILE *out, const cli_table_t *t, const int *widths, long from,
-                            long to)
+void cli_print_aligned_rows(FILE *out, const cli_table_t *t, const int *widths, long from, long to)
 {
     cellfmt_t *f = fmts_new(t->ncols);
     int *cur = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *cur);
@@ -348,7 +356,8 @@ void cli_print_footer(FILE *out, const cli_table_t *t, const cli_popt_t *opt, lo
 {
     if (!opt->tuples_only) {
         if (t->footers) {
-            for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s\n", t->footers[i]);
+            for (int i = 0; i < t->nfooters; i++)
+                fprintf(out, "%s\n", t->footers[i]);
         } else if (opt->footer) {
             fprintf(out, count == 1 ? "(%ld row)\n" : "(%ld rows)\n", count);
         }
@@ -373,13 +382,15 @@ static void record_line(FILE *out, long record, int hwidth, int dwidth)
     fputc('-', out);
     int reclen = record ? fprintf(out, "[ RECORD %ld ]", record) : 0;
     reclen++;
-    for (int i = reclen; i < hwidth; i++) fputc('-', out);
+    for (int i = reclen; i < hwidth; i++)
+        fputc('-', out);
     reclen -= hwidth;
     if (reclen-- <= 0) fputc('-', out);
     if (reclen-- <= 0) fputc('+', out);
     if (reclen-- <= 0) fputc('-', out);
     if (reclen < 0) reclen = 0;
-    for (int i = reclen; i < dwidth; i++) fputc('-', out);
+    for (int i = reclen; i < dwidth; i++)
+        fputc('-', out);
     fputc('\n', out);
 }
 
@@ -454,8 +465,10 @@ static void print_vertical(FILE *out, const cli_table_t *t, const cli_popt_t *op
     if (t->title && !opt->tuples_only) fprintf(out, "%s\n", t->title);
     cellfmt_t *f = fmts_new(2);
     for (long r = 0; r < t->nrows && !cli_cancel_pressed; r++) {
-        if (!opt->tuples_only) record_line(out, t->prior_records + r + 1, d.hwidth, d.dwidth);
-        else if (r > 0) record_line(out, 0, d.hwidth, d.dwidth);
+        if (!opt->tuples_only)
+            record_line(out, t->prior_records + r + 1, d.hwidth, d.dwidth);
+        else if (r > 0)
+            record_line(out, 0, d.hwidth, d.dwidth);
         for (int c = 0; c < t->ncols; c++) {
             cell_format(t->headers[c], t->encoding, &f[0]);
             cell_format(cell(t, r, c), t->encoding, &f[1]);
@@ -465,7 +478,8 @@ static void print_vertical(FILE *out, const cli_table_t *t, const cli_popt_t *op
     fmts_free(f, 2);
     if (!opt->tuples_only && t->footers) {
         fputc('\n', out);
-        for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s\n", t->footers[i]);
+        for (int i = 0; i < t->nfooters; i++)
+            fprintf(out, "%s\n", t->footers[i]);
     }
     fputc('\n', out);
 }
@@ -479,12 +493,14 @@ static void print_unaligned(FILE *out, const cli_table_t *t, const cli_popt_t *o
     bool need_rs = false;
     if (!opt->tuples_only && t->title) fprintf(out, "%s%s", t->title, rs);
     if (!opt->tuples_only) {
-        for (int c = 0; c < t->ncols; c++) fprintf(out, "%s%s", c ? fs : "", t->headers[c]);
+        for (int c = 0; c < t->ncols; c++)
+            fprintf(out, "%s%s", c ? fs : "", t->headers[c]);
         need_rs = true;
     }
     for (long r = 0; r < t->nrows && !cli_cancel_pressed; r++) {
         if (need_rs) fputs(rs, out);
-        for (int c = 0; c < t->ncols; c++) fprintf(out, "%s%s", c ? fs : "", cell(t, r, c));
+        for (int c = 0; c < t->ncols; c++)
+            fprintf(out, "%s%s", c ? fs : "", cell(t, r, c));
         need_rs = true;
     }
     if (!opt->tuples_only && (t->footers || opt->footer)) {
@@ -517,7 +533,8 @@ static void print_unaligned_vertical(FILE *out, const cli_table_t *t, const cli_
     }
     if (!opt->tuples_only && t->footers) {
         fputs(rs, out);
-        for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s%s", rs, t->footers[i]);
+        for (int i = 0; i < t->nfooters; i++)
+            fprintf(out, "%s%s", rs, t->footers[i]);
     }
     if (need_rs) fputc('\n', out);
 }
@@ -589,8 +606,10 @@ void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt)
         return;
     }
     if (opt->format == CLI_FMT_UNALIGNED) {
-        if (opt->expanded == 1) print_unaligned_vertical(out, t, opt);
-        else print_unaligned(out, t, opt);
+        if (opt->expanded == 1)
+            print_unaligned_vertical(out, t, opt);
+        else
+            print_unaligned(out, t, opt);
         return;
     }
     if (opt->expanded == 1) {
@@ -600,7 +619,9 @@ void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt)
     int *widths = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *widths);
     memset(widths, 0, (size_t)(t->ncols + 1) * sizeof *widths);
     cli_print_widths(t, widths);
-    if (opt->expanded == 2 && too_wide(out, t, opt, widths)) print_vertical(out, t, opt);
-    else print_aligned(out, t, opt, widths);
+    if (opt->expanded == 2 && too_wide(out, t, opt, widths))
+        print_vertical(out, t, opt);
+    else
+        print_aligned(out, t, opt, widths);
     free(widths);
 }

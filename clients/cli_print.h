@@ -23,8 +23,8 @@ typedef struct cli_table {
 
 /* Fills t from a PGresult with tuples: headers, alignment from the column
  * types (numbers right), NULLs shown as opt->null_display. Arrays come from a. */
-void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt,
-                           int encoding, cli_arena_t *a);
+void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt, int encoding,
+                           cli_arena_t *a);
 
 /* Allocates an empty table of ncols columns and nrows rows in a (cells ""). */
 void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, cli_arena_t *a);
@@ -41,8 +41,7 @@ void cli_print_cell_size(const char *s, int encoding, int *width, int *height);
  * closing blank line. */
 void cli_print_widths(const cli_table_t *t, int *widths);
 void cli_print_aligned_header(FILE *out, const cli_table_t *t, const int *widths);
-void cli_print_aligned_rows(FILE *out, const cli_table_t *t, const int *widths, long from,
-                            long to);
+void cli_print_aligned_rows(FILE *out, const cli_table_t *t, const int *widths, long from, long to);
 void cli_print_footer(FILE *out, const cli_table_t *t, const cli_popt_t *opt, long count);
 
 /* Terminal width for out (\pset columns, $COLUMNS, the tty), 0 when unknown. */

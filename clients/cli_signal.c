@@ -15,7 +15,7 @@ volatile sig_atomic_t cli_cancel_pressed;
 volatile sig_atomic_t cli_winch_pending;
 
 static PGcancel *volatile cancel_obj; /* the running statement's cancel handle */
-static int wake_pipe[2] = {-1, -1};    /* written by the handler, polled by sleeps */
+static int wake_pipe[2] = {-1, -1};   /* written by the handler, polled by sleeps */
 
 static void write_err(const char *s)
 {

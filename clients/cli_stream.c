@@ -60,11 +60,11 @@ typedef struct {
 } list_col_t;
 
 typedef struct {
-    const char *sql;          /* statement producing the rows */
-    const char *title;        /* table title */
-    const char *what;         /* plural noun for "Did not find any ..." */
-    const char *singular;     /* singular noun for the pattern message */
-    const list_col_t *cols;   /* shown columns (NULL: every column, headers prettified) */
+    const char *sql;        /* statement producing the rows */
+    const char *title;      /* table title */
+    const char *what;       /* plural noun for "Did not find any ..." */
+    const char *singular;   /* singular noun for the pattern message */
+    const list_col_t *cols; /* shown columns (NULL: every column, headers prettified) */
     int ncols;
 } listing_t;
 
@@ -101,8 +101,8 @@ static bool numeric_type(Oid t)
 }
 
 /* Rows of res whose "name" matches pattern, as a table of the mapped columns. */
-static void build_listing(cli_t *cli, const listing_t *l, const PGresult *res,
-                          const char *pattern, cli_table_t *t, cli_arena_t *a)
+static void build_listing(cli_t *cli, const listing_t *l, const PGresult *res, const char *pattern,
+                          cli_table_t *t, cli_arena_t *a)
 {
     int nf = PQnfields(res) > l->ncols ? PQnfields(res) : l->ncols;
     int *map = cli_arena_alloc(a, (size_t)(nf + 1) * sizeof *map);
@@ -144,8 +144,10 @@ static cli_cmd_result_t run_listing(cli_cmdctx_t *ctx, const listing_t *l)
     cli_table_t t;
     build_listing(cli, l, res, pattern, &t, &a);
     if (t.nrows == 0 && !cli_vars_bool(&cli->vars, "QUIET", false)) {
-        if (pattern) cli_log(CLI_LOG_ERROR, "Did not find any %s named \"%s\".", l->singular, pattern);
-        else cli_log(CLI_LOG_ERROR, "Did not find any %s.", l->what);
+        if (pattern)
+            cli_log(CLI_LOG_ERROR, "Did not find any %s named \"%s\".", l->singular, pattern);
+        else
+            cli_log(CLI_LOG_ERROR, "Did not find any %s.", l->what);
     } else {
         cli_print_table(cli->out, &t, &cli->popt);
         fflush(cli->out);
@@ -170,8 +172,7 @@ static const list_col_t query_cols[] = {
 cli_cmd_result_t cli_stream_dq(cli_cmdctx_t *ctx)
 {
     bool plus = ctx->name[strlen(ctx->name) - 1] == '+';
-    listing_t l = {"SHOW QUERIES", "List of queries", "queries", "query", query_cols,
-                   plus ? 8 : 7};
+    listing_t l = {"SHOW QUERIES", "List of queries", "queries", "query", query_cols, plus ? 8 : 7};
     return run_listing(ctx, &l);
 }
 
@@ -256,8 +257,10 @@ static void describe_footers(const PGresult *res, int from, cli_buf_t *lines, in
             (*nlines)++;
             group = key;
         }
-        if (multi) cli_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
-        else cli_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
+        if (multi)
+            cli_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
+        else
+            cli_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
         cli_buf_putc(lines, '\0');
         (*nlines)++;
     }
@@ -273,7 +276,8 @@ static void print_described(cli_t *cli, const PGresult *res, int split, const ch
     const char *kind = "Relation", *name = arg;
     describe_footers(res, split + 1, &lines, &nlines, &kind, &name);
     int ncols = split;
-    while (ncols > 0 && !*PQgetvalue(res, ncols - 1, 0)) ncols--;
+    while (ncols > 0 && !*PQgetvalue(res, ncols - 1, 0))
+        ncols--;
     cli_table_t t;
     cli_table_init(&t, 2, ncols, PQclientEncoding(cli->conn), &a);
     t.headers[0] = "Column";
@@ -284,7 +288,8 @@ static void print_described(cli_t *cli, const PGresult *res, int split, const ch
     }
     const char **footers = cli_arena_alloc(&a, (size_t)(nlines + 1) * sizeof *footers);
     const char *p = lines.data;
-    for (int i = 0; i < nlines; i++, p += strlen(p) + 1) footers[i] = p;
+    for (int i = 0; i < nlines; i++, p += strlen(p) + 1)
+        footers[i] = p;
     char *title = cli_arena_alloc(&a, strlen(kind) + strlen(name) + 8);
     sprintf(title, "%c%s \"%s\"", toupper((unsigned char)kind[0]), kind + 1, name);
     t.title = title;
@@ -346,23 +351,29 @@ static void pretty_bytes(double bytes, char *out, size_t n)
 {
     static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB"};
     int u = 0;
-    while (u < 4 && bytes >= 10240) bytes /= 1024, u++;
+    while (u < 4 && bytes >= 10240)
+        bytes /= 1024, u++;
     snprintf(out, n, "%.0f %s", bytes, units[u]);
 }
 
 /* A JSON value as shown in the summary: strings bare, the rest as sent. */
 static void put_value(FILE *out, const cli_json_t *v)
 {
-    if (!v) fputs("-", out);
-    else if (v->type == CLI_JSON_STRING) fputs(v->str, out);
-    else fwrite(v->raw, 1, v->raw_len, out);
+    if (!v)
+        fputs("-", out);
+    else if (v->type == CLI_JSON_STRING)
+        fputs(v->str, out);
+    else
+        fwrite(v->raw, 1, v->raw_len, out);
 }
 
 static void put_rate(FILE *out, const cli_json_t *obj, const char *key)
 {
     const cli_json_t *v = cli_json_get(obj, key);
-    if (v && v->type == CLI_JSON_NUMBER) fprintf(out, "%.1f", v->num);
-    else put_value(out, v);
+    if (v && v->type == CLI_JSON_NUMBER)
+        fprintf(out, "%.1f", v->num);
+    else
+        put_value(out, v);
 }
 
 static void progress_head(FILE *out, const cli_json_t *p)
@@ -430,8 +441,9 @@ static void progress_state(FILE *out, const cli_json_t *p)
         char mem[64];
         pretty_bytes(cli_json_num(op, "memoryUsedBytes", 0), mem, sizeof mem);
         const char *name = cli_json_str(op, "operatorName");
-        fprintf(out, "%-13s%s: %.0f rows (%.0f updated, %.0f removed, %.0f dropped by watermark), "
-                     "%s memory, %.0f store instances\n",
+        fprintf(out,
+                "%-13s%s: %.0f rows (%.0f updated, %.0f removed, %.0f dropped by watermark), "
+                "%s memory, %.0f store instances\n",
                 op == ops->child ? "State:" : "", name ? name : "operator",
                 cli_json_num(op, "numRowsTotal", 0), cli_json_num(op, "numRowsUpdated", 0),
                 cli_json_num(op, "numRowsRemoved", 0),
@@ -555,7 +567,8 @@ static bool watch_once(cli_t *cli, const char *query, double interval)
     strftime(when, sizeof when, "%c", localtime(&now));
     if (cli->popt.title)
         snprintf(title, sizeof title, "%s\t%s (every %gs)\n", cli->popt.title, when, interval);
-    else snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
+    else
+        snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
     double start = cli_now_ms();
     PGresult *res = cli_exec_internal(cli, query, NULL);
     double ms = cli_now_ms() - start;
@@ -608,11 +621,11 @@ cli_cmd_result_t cli_stream_watch(cli_cmdctx_t *ctx)
 
 /* What \tail has shown so far. */
 typedef struct {
-    long printed;       /* rows printed since the last (re)print of the table */
-    uint64_t *hashes;   /* fingerprint of each printed row */
-    long cap;           /* entries allocated in hashes */
-    int *widths;        /* aligned column widths in use */
-    int ncols;          /* columns of the table being followed, -1 before the first poll */
+    long printed;     /* rows printed since the last (re)print of the table */
+    uint64_t *hashes; /* fingerprint of each printed row */
+    long cap;         /* entries allocated in hashes */
+    int *widths;      /* aligned column widths in use */
+    int ncols;        /* columns of the table being followed, -1 before the first poll */
 } tail_t;
 
 static uint64_t row_hash(const PGresult *res, int r)
@@ -621,7 +634,8 @@ static uint64_t row_hash(const PGresult *res, int r)
     for (int c = 0; c < PQnfields(res); c++) {
         const unsigned char *s = (const unsigned char *)PQgetvalue(res, r, c);
         h = (h ^ (uint64_t)(PQgetisnull(res, r, c) ? 1 : 2)) * 1099511628211ULL;
-        for (; *s; s++) h = (h ^ *s) * 1099511628211ULL;
+        for (; *s; s++)
+            h = (h ^ *s) * 1099511628211ULL;
         h = (h ^ 0xff) * 1099511628211ULL;
     }
     return h;
@@ -643,7 +657,8 @@ static void remember_rows(tail_t *tail, const PGresult *res)
         tail->cap = n * 2;
         tail->hashes = cli_xrealloc(tail->hashes, (size_t)tail->cap * sizeof *tail->hashes);
     }
-    for (long r = tail->printed; r < n; r++) tail->hashes[r] = row_hash(res, (int)r);
+    for (long r = tail->printed; r < n; r++)
+        tail->hashes[r] = row_hash(res, (int)r);
     tail->printed = n;
 }
 
@@ -662,7 +677,8 @@ static void tail_header(cli_t *cli, const cli_table_t *t, tail_t *tail)
     if (cli->popt.tuples_only) return;
     if (cli->popt.format != CLI_FMT_ALIGNED) {
         const char *fs = cli->popt.fieldsep ? cli->popt.fieldsep : "|";
-        for (int c = 0; c < t->ncols; c++) fprintf(cli->out, "%s%s", c ? fs : "", t->headers[c]);
+        for (int c = 0; c < t->ncols; c++)
+            fprintf(cli->out, "%s%s", c ? fs : "", t->headers[c]);
         fputc('\n', cli->out);
         return;
     }

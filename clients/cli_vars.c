@@ -9,8 +9,8 @@
 #include <strings.h>
 
 struct cli_var {
-    char *name;     /* variable name (letters, digits, underscores) */
-    char *value;    /* its value, never NULL */
+    char *name;      /* variable name (letters, digits, underscores) */
+    char *value;     /* its value, never NULL */
     cli_var_t *next; /* next by name */
 };
 
@@ -26,32 +26,46 @@ typedef struct {
 static const char *const echo_values[] = {"none", "errors", "queries", "all", NULL};
 static const char *const verbosity_values[] = {"default", "verbose", "terse", "sqlstate", NULL};
 static const char *const context_values[] = {"never", "errors", "always", NULL};
-static const char *const histcontrol_values[] = {"none", "ignorespace", "ignoredups",
-                                                 "ignoreboth", NULL};
+static const char *const histcontrol_values[] = {"none", "ignorespace", "ignoredups", "ignoreboth",
+                                                 NULL};
 
 static const special_t specials[] = {
-    {"AUTOCOMMIT", VAR_BOOL, NULL},       {"ON_ERROR_STOP", VAR_BOOL, NULL},
-    {"QUIET", VAR_BOOL, NULL},            {"SINGLELINE", VAR_BOOL, NULL},
-    {"SINGLESTEP", VAR_BOOL, NULL},       {"SHOW_ALL_RESULTS", VAR_BOOL, NULL},
-    {"ECHO", VAR_ENUM, echo_values},      {"VERBOSITY", VAR_ENUM, verbosity_values},
+    {"AUTOCOMMIT", VAR_BOOL, NULL},
+    {"ON_ERROR_STOP", VAR_BOOL, NULL},
+    {"QUIET", VAR_BOOL, NULL},
+    {"SINGLELINE", VAR_BOOL, NULL},
+    {"SINGLESTEP", VAR_BOOL, NULL},
+    {"SHOW_ALL_RESULTS", VAR_BOOL, NULL},
+    {"ECHO", VAR_ENUM, echo_values},
+    {"VERBOSITY", VAR_ENUM, verbosity_values},
     {"SHOW_CONTEXT", VAR_ENUM, context_values},
     {"HISTCONTROL", VAR_ENUM, histcontrol_values},
-    {"HISTSIZE", VAR_INT, NULL},          {"IGNOREEOF", VAR_INT, NULL},
+    {"HISTSIZE", VAR_INT, NULL},
+    {"IGNOREEOF", VAR_INT, NULL},
 };
 
 int cli_parse_bool(const char *value, bool *out)
 {
     size_t n = strlen(value);
     if (n == 0) return -1;
-    if (!strncasecmp(value, "true", n)) *out = true;
-    else if (!strncasecmp(value, "false", n)) *out = false;
-    else if (!strncasecmp(value, "yes", n)) *out = true;
-    else if (!strncasecmp(value, "no", n)) *out = false;
-    else if (n >= 2 && !strncasecmp(value, "on", n)) *out = true;
-    else if (n >= 2 && !strncasecmp(value, "off", n)) *out = false;
-    else if (!strcmp(value, "1")) *out = true;
-    else if (!strcmp(value, "0")) *out = false;
-    else return -1;
+    if (!strncasecmp(value, "true", n))
+        *out = true;
+    else if (!strncasecmp(value, "false", n))
+        *out = false;
+    else if (!strncasecmp(value, "yes", n))
+        *out = true;
+    else if (!strncasecmp(value, "no", n))
+        *out = false;
+    else if (n >= 2 && !strncasecmp(value, "on", n))
+        *out = true;
+    else if (n >= 2 && !strncasecmp(value, "off", n))
+        *out = false;
+    else if (!strcmp(value, "1"))
+        *out = true;
+    else if (!strcmp(value, "0"))
+        *out = false;
+    else
+        return -1;
     return 0;
 }
 
@@ -65,7 +79,8 @@ static bool valid_name(const char *name)
 
 static void list_values(const char *const *values, cli_buf_t *b)
 {
-    for (int i = 0; values[i]; i++) cli_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
+    for (int i = 0; values[i]; i++)
+        cli_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
 }
 
 /* Logs psql's complaint and returns -1 when value does not suit the special. */
@@ -139,7 +154,8 @@ int cli_vars_set(cli_vars_t *v, const char *name, const char *value)
         return 0;
     }
     cli_var_t **pp = &v->head;
-    while (*pp && strcmp((*pp)->name, name) < 0) pp = &(*pp)->next;
+    while (*pp && strcmp((*pp)->name, name) < 0)
+        pp = &(*pp)->next;
     if (*pp && !strcmp((*pp)->name, name)) {
         char *copy = cli_xstrdup(value);
         free((*pp)->value);
@@ -164,10 +180,12 @@ bool cli_vars_bool(const cli_vars_t *v, const char *name, bool dflt)
 
 void cli_vars_list(const cli_vars_t *v, FILE *out)
 {
-    for (const cli_var_t *p = v->head; p; p = p->next) fprintf(out, "%s = '%s'\n", p->name, p->value);
+    for (const cli_var_t *p = v->head; p; p = p->next)
+        fprintf(out, "%s = '%s'\n", p->name, p->value);
 }
 
 void cli_vars_free(cli_vars_t *v)
 {
-    while (v->head) remove_var(v, v->head->name);
+    while (v->head)
+        remove_var(v, v->head->name);
 }
