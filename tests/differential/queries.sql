@@ -334,6 +334,11 @@ SELECT count(*) FROM orders a JOIN orders b ON a.cust = b.cust;
 SELECT count(*) FROM orders a JOIN orders b ON a.status = b.status AND a.express = b.express;
 SELECT a.id, b.id, a.qty FROM orders a JOIN orders b ON a.qty = b.qty AND a.id <> b.id WHERE a.qty > 48 ORDER BY a.id, b.id;
 SELECT a.name, b.name FROM customers a JOIN customers b ON a.cid = b.cid AND a.name < b.name ORDER BY a.name, b.name;
+-- [QUALIFIED-NAME] (sluice bug: GROUP BY a.qty, b.qty groups by a.qty alone, ORDER BY b.qty sorts by a.qty)
+-- SELECT a.qty, b.qty, count(*) FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust <= 3 GROUP BY a.qty, b.qty ORDER BY a.qty NULLS FIRST, b.qty NULLS FIRST;
+-- SELECT a.id, b.id FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust = 3 ORDER BY b.id DESC, a.id;
+SELECT aq, bq, count(*) FROM (SELECT a.qty AS aq, b.qty AS bq FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust <= 3) z GROUP BY aq, bq ORDER BY aq NULLS FIRST, bq NULLS FIRST;
+SELECT a.id AS aid, b.id AS bid FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust = 3 ORDER BY bid DESC, aid;
 SELECT count(*) FROM customers a LEFT JOIN customers b ON a.cid = b.cid;
 SELECT count(*) FROM customers a FULL JOIN customers b ON a.cid = b.cid;
 SELECT t1.id, t2.id FROM tv t1 JOIN tv t2 ON t1.x = t2.y AND t1.p = t2.q WHERE t1.id <= 12 ORDER BY t1.id, t2.id;
@@ -356,7 +361,7 @@ SELECT a.x, a.id, b.id FROM tv a FULL JOIN tv b ON a.x = b.y AND a.id = b.id - 1
 -- [USING-COLUMN] (sluice bug: the column of USING (x) cannot be named unqualified: "column reference x is ambiguous")
 -- SELECT x, count(*) FROM tv a FULL JOIN tv b USING (x) GROUP BY x ORDER BY x NULLS FIRST;
 -- SELECT x, a.id, b.id FROM tv a JOIN tv b USING (x) WHERE a.id = 1 AND b.id <= 30 ORDER BY b.id;
-SELECT a.x, b.x, count(*) FROM tv a FULL JOIN tv b USING (x) GROUP BY a.x, b.x ORDER BY a.x NULLS FIRST, b.x NULLS FIRST;
+SELECT ax, bx, count(*) FROM (SELECT a.x AS ax, b.x AS bx FROM tv a FULL JOIN tv b USING (x)) z GROUP BY ax, bx ORDER BY ax NULLS FIRST, bx NULLS FIRST;
 SELECT a.id AS ai, b.id AS bi FROM tv a JOIN tv b USING (x, y) WHERE a.id <= 3 AND b.id <= 40 ORDER BY ai, bi;
 SELECT c.name, o.id, w.w FROM customers c FULL JOIN orders o ON o.cust = c.cid AND o.id <= 20 LEFT JOIN words w ON w.id = c.tier WHERE c.cid >= 38 OR c.cid IS NULL ORDER BY c.name NULLS FIRST, o.id NULLS FIRST;
 SELECT c.name, o.id FROM customers c RIGHT JOIN orders o ON o.cust = c.cid WHERE o.id BETWEEN 100 AND 120 ORDER BY o.id, c.name NULLS FIRST;
@@ -370,7 +375,7 @@ SELECT s.k, count(*) FROM (SELECT CASE WHEN qty > 25 THEN 'hi' ELSE 'lo' END AS 
 SELECT max(n), min(n), sum(n) FROM (SELECT cust, count(*) AS n FROM orders GROUP BY cust) g;
 SELECT x.id, x.dbl FROM (SELECT id, qty * 2 AS dbl FROM orders WHERE qty > 45) x WHERE x.dbl > 95 ORDER BY x.id;
 SELECT y.status, y.n FROM (SELECT status, count(*) AS n FROM orders GROUP BY status) y WHERE y.status IS NOT NULL ORDER BY y.n DESC, y.status;
--- [ORDER-QUALIFIED] (sluice bug: ORDER BY b.n sorts by the first select-list column named n, here a.n)
+-- [QUALIFIED-NAME] (sluice bug: b.n and a.n are the same expression to the binder: ORDER BY b.n sorts by a.n)
 -- SELECT a.cust, a.n, b.n FROM (SELECT cust, count(*) AS n FROM orders WHERE express GROUP BY cust) a FULL JOIN (SELECT cust, count(*) AS n FROM orders WHERE NOT express GROUP BY cust) b ON a.cust = b.cust ORDER BY a.cust NULLS FIRST, b.cust NULLS FIRST, a.n NULLS FIRST, b.n;
 SELECT a.cust AS ac, b.cust AS bc, a.n AS an, b.n AS bn FROM (SELECT cust, count(*) AS n FROM orders WHERE express GROUP BY cust) a FULL JOIN (SELECT cust, count(*) AS n FROM orders WHERE NOT express GROUP BY cust) b ON a.cust = b.cust ORDER BY ac NULLS FIRST, bc NULLS FIRST, an NULLS FIRST, bn;
 SELECT t.tier, t.cnt FROM (SELECT tier, count(*) AS cnt FROM customers c JOIN orders o ON o.cust = c.cid GROUP BY tier) t ORDER BY t.tier NULLS LAST;
