@@ -439,8 +439,9 @@ static bool read_number_as(jp_t *j, exec_type_t t, exec_value_t *out)
     case EXEC_TYPE_TIMESTAMP: {
         double secs;
         st = exec_parse_double(s, n, &secs);
-        if (!st && !(fabs(secs) < 9.2e12)) st = EXEC_PARSE_RANGE;
-        if (!st) out->u.i64 = (int64_t)llround(secs * 1e6);
+        double us = secs * 1e6;
+        if (!st && !(us >= (double)EXEC_TS_MIN && us < (double)EXEC_TS_END)) st = EXEC_PARSE_RANGE;
+        if (!st) out->u.i64 = (int64_t)llround(us);
         break;
     }
     default: return fail(j, "a number where the type does not take one");

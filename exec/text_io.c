@@ -527,7 +527,7 @@ static bool scan_iv_time(scan_t *sc, iv_acc_t *acc)
     bool neg = eat(sc, '-');
     if (!neg) eat(sc, '+');
     int nh;
-    int64_t h = read_digits(sc, 9, &nh);
+    int64_t h = read_digits(sc, 12, &nh);
     if (h < 0 || !eat(sc, ':')) {
         *sc = save;
         return false;
