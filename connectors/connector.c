@@ -8,7 +8,6 @@
 #include "common/buf.h"
 
 #define RECORD_OPTIONS                                                                        \
-    {"format", 0, "json", "Record format: json, csv or raw."},                                \
     {"mode", 0, "PERMISSIVE",                                                                  \
      "Malformed records: PERMISSIVE (nulls, raw text in _corrupt_record when declared), "     \
      "DROPMALFORMED (dropped and counted) or FAILFAST (the query fails)."},                    \
@@ -29,6 +28,7 @@ static const conn_option_t kafka_source_opts[] = {
     {"maxTriggerDelay", 0, "15m", "Longest wait imposed by minOffsetsPerTrigger."},
     {"failOnDataLoss", 0, "true", "Fail the query when offsets were lost (deleted or aged out)."},
     {"includeHeaders", 0, "false", "Reserved: Kafka headers are not exposed yet."},
+    {"format", 0, "json", "Record format of message values: json, csv or raw (no decoding)."},
     RECORD_OPTIONS,
     {NULL, 0, NULL, NULL}};
 
@@ -36,6 +36,7 @@ static const conn_option_t file_source_opts[] = {
     {"path", 1, NULL, "Directory to watch; files must be moved in atomically."},
     {"maxFilesPerTrigger", 0, NULL, "Most new files per micro-batch."},
     {"latestFirst", 0, "false", "Take the newest files first."},
+    {"format", 0, "json", "Record format of the files: json or csv."},
     RECORD_OPTIONS,
     {NULL, 0, NULL, NULL}};
 

@@ -13,6 +13,9 @@
  * batches, exchanged and output rows) and a scratch arena for expression
  * results, reset after each input batch has gone through the pipeline;
  * operators that keep rows beyond a push copy them into ctx->arena. */
+/* A stage is fed either by INPUT leaves or by exchanges, never both: the
+ * planner puts an exchange on the input side when a union or join would mix
+ * them (a mixed stage would feed only its INPUT leaves). */
 #ifndef SL_EXEC_STAGE_H
 #define SL_EXEC_STAGE_H
 

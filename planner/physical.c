@@ -113,6 +113,14 @@ static exec_pnode_t *plan_project_node(phys_t *ps, const plan_node_t *n, exec_pn
 exec_pnode_t *phys_node(phys_t *ps, const plan_node_t *n, sl_error_t *err)
 {
     exec_pnode_t *c0 = NULL;
+    if (n->kind == LP_LIMIT && n->children[0]->kind == LP_SORT && n->limit.limit >= 0 &&
+        !(ps->opts->streaming && n->streaming)) {
+        /* a bounded sort keeps only the rows the limit can return */
+        const plan_node_t *s = n->children[0];
+        exec_pnode_t *in = phys_node(ps, s->children[0], err);
+        exec_pnode_t *sorted = in ? phys_sort_limit(ps, s, in, n->limit.limit + n->limit.offset, err) : NULL;
+        return sorted ? phys_limit(ps, n, sorted, err) : NULL;
+    }
     if (n->nchildren >= 1 && n->kind != LP_JOIN && n->kind != LP_UNION &&
         !(c0 = phys_node(ps, n->children[0], err)))
         return NULL;

@@ -21,6 +21,8 @@ exec_pnode_t *phys_join(phys_t *ps, const plan_node_t *n, sl_error_t *err);
 exec_pnode_t *phys_union(phys_t *ps, const plan_node_t *n, sl_error_t *err);
 exec_pnode_t *phys_dedup(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);
 exec_pnode_t *phys_sort(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);
+exec_pnode_t *phys_sort_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, int64_t limit,
+                              sl_error_t *err);
 exec_pnode_t *phys_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);
 
 #endif

@@ -78,6 +78,13 @@ exec_pnode_t *phys_dedup(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, 
 
 exec_pnode_t *phys_sort(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err)
 {
+    return phys_sort_limit(ps, n, child, -1, err);
+}
+
+/* SORT, emitting at most `limit` rows (-1: all) when a LIMIT sits above it. */
+exec_pnode_t *phys_sort_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, int64_t limit,
+                              sl_error_t *err)
+{
     op_sort_key_t *keys = SL_NEW_ARRAY(ps->a, op_sort_key_t, n->sort.nkeys);
     for (int i = 0; i < n->sort.nkeys; i++) {
         keys[i].column = n->sort.keys[i].col;
@@ -85,7 +92,7 @@ exec_pnode_t *phys_sort(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, s
         keys[i].nulls_first = n->sort.keys[i].nulls_first;
     }
     exec_pnode_t *g = op_exchange_plan(ps->a, child, NULL, 0, 1, 0);
-    return at(err, n, op_sort_plan(ps->a, g, keys, n->sort.nkeys, -1, err));
+    return at(err, n, op_sort_plan(ps->a, g, keys, n->sort.nkeys, limit, err));
 }
 
 exec_pnode_t *phys_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err)
@@ -99,8 +106,8 @@ exec_pnode_t *phys_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, 
         sl_error_hint(err, "A stream has no first rows to skip; use LIMIT alone.");
         return at(err, n, NULL);
     }
-    exec_pnode_t *l = op_global_limit_plan(ps->a, g, n->limit.limit < 0 ? 0 : n->limit.limit,
-                                           ps->out->nstateful, err);
+    if (n->limit.limit < 0) return child; /* LIMIT ALL */
+    exec_pnode_t *l = op_global_limit_plan(ps->a, g, n->limit.limit, ps->out->nstateful, err);
     if (!l) return at(err, n, NULL);
     phys_add_stateful(ps, l);
     return l;

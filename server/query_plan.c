@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "connectors/validate.h"
 #include "exec/runner.h"
 #include "parser/parser.h"
 #include "planner/check.h"
@@ -98,7 +99,13 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, err) < 0) return -1;
     plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
-    return sink_schema(out, a, err);
+    if (sink_schema(out, a, err) < 0) return -1;
+    if (sink_validate(out->def.sink, out->def.mode, &out->schema, out->def.sink_opts,
+                      out->def.nsink_opts, err) < 0) {
+        if (!err->position) err->position = (cq->sink ? cq->sink->pos : cq->select->pos) + 1;
+        return -1;
+    }
+    return 0;
 }
 
 int qplan_from_text(srv_t *srv, const char *sql, sl_arena_t *a, qplan_t *out, sl_error_t *err)

@@ -8,6 +8,7 @@
 #include "server/objects.h"
 #include "server/stmt_int.h"
 #include "server/table_store.h"
+#include "connectors/validate.h"
 
 /* The statement's own text, for the catalog. */
 static const char *stmt_text(stmt_ctx_t *ctx, const ast_stmt_t *stmt)
@@ -25,6 +26,19 @@ static int exists_skip(stmt_ctx_t *ctx, sess_result_t *res, const char *name, co
     return 1;
 }
 
+/* A connector's option error: point at the option it names, else the connector. */
+static int at_option(sl_error_t *err, const ast_create_stream_t *cs)
+{
+    if (err->position) return -1;
+    for (int i = 0; i < cs->options.n; i++)
+        if (strcasestr(err->message, cs->options.items[i]->key)) {
+            err->position = cs->options.items[i]->pos + 1;
+            return -1;
+        }
+    err->position = cs->connector->pos + 1;
+    return -1;
+}
+
 /* Catalog errors carry no position: point them at the object's name. */
 static int at_name(sl_error_t *err, const ast_ident_t *name)
 {
@@ -37,6 +51,7 @@ STMT_HANDLER(stmt_create_stream)
     const ast_create_stream_t *cs = &stmt->create_stream;
     plan_relation_t rel;
     if (obj_stream_define(cs, ctx->sql, ctx->arena, &rel, err) < 0) return -1;
+    if (source_validate(&rel, err) < 0) return at_option(err, cs);
     if (ctx->describe_only) {
         stmt_result_command(res, "CREATE STREAM");
         return 0;

@@ -20,6 +20,8 @@ CREATE STREAM IF NOT EXISTS ticks USING rate;
 CREATE STREAM bad USING nosuch;
 CREATE STREAM bad USING rate OPTIONS (rowsPerSecnd '1');
 CREATE STREAM bad USING rate OPTIONS (rowsPerSecond '1', rowsPerSecond '2');
+CREATE STREAM bad USING rate OPTIONS (rowsPerSecond 'lots');
+CREATE STREAM bad (a INT) USING file OPTIONS (path '/tmp', mode 'CAREFUL');
 CREATE STREAM bad (a INT) USING rate;
 CREATE STREAM bad USING file OPTIONS (path '/tmp');
 CREATE STREAM bad (a INT) USING file;
