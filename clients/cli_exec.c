@@ -167,38 +167,49 @@ bool cli_exec_send(cli_t *cli, const char *query)
     return ok;
 }
 
+/* An internal statement failed: logs it unless Ctrl-C caused it or its
+ * SQLSTATE is the one the caller handles itself. */
+static void internal_failure(cli_t *cli, const PGresult *res, const char *silent_sqlstate)
+{
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    bool silent =
+        cli_cancel_pressed || (silent_sqlstate && state && !strcmp(state, silent_sqlstate));
+    if (!silent) report_internal_error(cli, res);
+    cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
+}
+
+/* Reads every result of the statement sent: the last one, or NULL after an
+ * error (reported through internal_failure). */
+static PGresult *collect_internal(cli_t *cli, const char *silent_sqlstate)
+{
+    PGresult *last = NULL, *res;
+    bool failed = false;
+    while ((res = PQgetResult(cli->conn)) != NULL) {
+        ExecStatusType st = PQresultStatus(res);
+        bool good = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK || st == PGRES_EMPTY_QUERY;
+        if (!good && !failed) internal_failure(cli, res, silent_sqlstate);
+        failed |= !good;
+        PQclear(last);
+        last = res;
+    }
+    if (!failed) return last;
+    PQclear(last);
+    return NULL;
+}
+
 PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate)
 {
     if (!cli->conn) {
         cli_log(CLI_LOG_ERROR, "You are currently not connected to a database.");
         return NULL;
     }
+    PGresult *res = NULL;
     cli_signal_set_cancel_conn(cli->conn);
-    PGresult *last = NULL, *res;
-    bool ok = PQsendQuery(cli->conn, query) != 0;
-    if (!ok) report_error(cli, NULL);
-    while (ok && (res = PQgetResult(cli->conn)) != NULL) {
-        ExecStatusType st = PQresultStatus(res);
-        if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && st != PGRES_EMPTY_QUERY) {
-            if (last) PQclear(last);
-            last = NULL;
-            const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-            bool silent =
-                cli_cancel_pressed || (silent_sqlstate && state && !strcmp(state, silent_sqlstate));
-            if (!silent) report_internal_error(cli, res);
-            cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
-            ok = false;
-        }
-        if (ok) {
-            if (last) PQclear(last);
-            last = res;
-        } else {
-            PQclear(res);
-        }
-    }
-    while (!ok && (res = PQgetResult(cli->conn)) != NULL)
-        PQclear(res);
+    if (PQsendQuery(cli->conn, query))
+        res = collect_internal(cli, silent_sqlstate);
+    else
+        report_error(cli, NULL);
     cli_signal_set_cancel_conn(NULL);
-    if (!ok) cli_conn_check(cli);
-    return ok ? last : NULL;
+    if (!res) cli_conn_check(cli);
+    return res;
 }

@@ -190,52 +190,64 @@ cli_cmd_result_t cli_stream_dt(cli_cmdctx_t *ctx)
 
 /* ---- \d ------------------------------------------------------------------------------ */
 
+/* Names and kinds of every stream, table and query. */
+typedef struct {
+    const char **names;
+    const char **kinds;
+    long n;
+} relations_t;
+
+/* Adds the "name" column of one listing statement; false when it failed. */
+static bool add_relations(cli_t *cli, const char *sql, const char *kind, relations_t *rel,
+                          cli_arena_t *a)
+{
+    PGresult *res = cli_exec_internal(cli, sql, NULL);
+    if (!res) return false;
+    int col = PQfnumber(res, "name");
+    size_t cap = (size_t)(rel->n + PQntuples(res) + 1);
+    rel->names = cli_xrealloc(rel->names, cap * sizeof *rel->names);
+    rel->kinds = cli_xrealloc(rel->kinds, cap * sizeof *rel->kinds);
+    for (int r = 0; col >= 0 && r < PQntuples(res); r++, rel->n++) {
+        const char *v = PQgetvalue(res, r, col);
+        rel->names[rel->n] = cli_arena_strndup(a, v, strlen(v));
+        rel->kinds[rel->n] = kind;
+    }
+    PQclear(res);
+    return true;
+}
+
+static void print_relations(cli_t *cli, const relations_t *rel, cli_arena_t *a)
+{
+    cli_table_t t;
+    cli_table_init(&t, 2, rel->n, PQclientEncoding(cli->conn), a);
+    t.headers[0] = "Name";
+    t.headers[1] = "Type";
+    t.title = "List of relations";
+    for (long r = 0; r < rel->n; r++) {
+        t.cells[r * 2] = rel->names[r];
+        t.cells[r * 2 + 1] = rel->kinds[r];
+    }
+    cli_print_table(cli->out, &t, &cli->popt);
+    fflush(cli->out);
+}
+
 /* \d without a name: every stream, table and query. */
 static cli_cmd_result_t list_relations(cli_cmdctx_t *ctx)
 {
     cli_t *cli = ctx->cli;
-    static const char *const kinds[][2] = {
-        {"SHOW STREAMS", "stream"}, {"SHOW TABLES", "table"}, {"SHOW QUERIES", "query"}};
     cli_arena_t a = {0};
-    const char **names = NULL, **types = NULL;
-    long n = 0;
-    for (int k = 0; k < 3; k++) {
-        PGresult *res = cli_exec_internal(cli, kinds[k][0], NULL);
-        if (!res) {
-            cli_arena_free(&a);
-            free(names);
-            free(types);
-            return cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
-        }
-        int col = PQfnumber(res, "name");
-        names = cli_xrealloc(names, (size_t)(n + PQntuples(res) + 1) * sizeof *names);
-        types = cli_xrealloc(types, (size_t)(n + PQntuples(res) + 1) * sizeof *types);
-        for (int r = 0; col >= 0 && r < PQntuples(res); r++, n++) {
-            const char *v = PQgetvalue(res, r, col);
-            names[n] = cli_arena_strndup(&a, v, strlen(v));
-            types[n] = kinds[k][1];
-        }
-        PQclear(res);
-    }
-    if (n == 0) {
+    relations_t rel = {NULL, NULL, 0};
+    bool ok = add_relations(cli, "SHOW STREAMS", "stream", &rel, &a) &&
+              add_relations(cli, "SHOW TABLES", "table", &rel, &a) &&
+              add_relations(cli, "SHOW QUERIES", "query", &rel, &a);
+    if (ok && rel.n == 0)
         cli_log(CLI_LOG_ERROR, "Did not find any relations.");
-    } else {
-        cli_table_t t;
-        cli_table_init(&t, 2, n, PQclientEncoding(cli->conn), &a);
-        t.headers[0] = "Name";
-        t.headers[1] = "Type";
-        t.title = "List of relations";
-        for (long r = 0; r < n; r++) {
-            t.cells[r * 2] = names[r];
-            t.cells[r * 2 + 1] = types[r];
-        }
-        cli_print_table(cli->out, &t, &cli->popt);
-        fflush(cli->out);
-    }
-    free(names);
-    free(types);
+    else if (ok)
+        print_relations(cli, &rel, &a);
+    free(rel.names);
+    free(rel.kinds);
     cli_arena_free(&a);
-    return CLI_CMD_SKIP_LINE;
+    return ok || cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
 
 /* Footer lines of a described object, from DESCRIBE's "# Detailed
