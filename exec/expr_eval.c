@@ -52,10 +52,16 @@ static void set_sel(exec_eval_t *ev, int which, const uint32_t *idx, uint32_t n)
 
 /* ---- loads and constants -------------------------------------------------- */
 
+/* A column reference: the batch's vector itself (no copy). The plan and the
+ * batch must agree on the column's number and type; a mismatch is a
+ * planner bug, reported rather than read out of bounds. */
 int exec_k_load(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
-    (void)err;
-    ev->regs[st->out] = ev->batch->cols[st->op];
+    const exec_batch_t *b = ev->batch;
+    if (st->op < 0 || st->op >= b->ncols || b->cols[st->op].type.id != st->type.id)
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "expression reads column %d (%s) of a %d-column batch", st->op,
+                            exec_type_pg_name(st->type), b->ncols);
+    ev->regs[st->out] = b->cols[st->op];
     return 0;
 }
 

@@ -136,7 +136,20 @@ static bool vec_null(const exec_vec_t *v, uint32_t row)
     return exec_vec_is_null(v, row) || v->type.id == EXEC_TYPE_NULL;
 }
 
-static void row_put_vecs(sl_buf_t *b, const exec_vec_t *const *vecs, int n, uint32_t row);
+/* The vectors a row encoding covers: arr[idx[i]] (top level: a batch's
+ * columns picked by number) or arr[i] (a struct's children). */
+typedef struct vec_list {
+    const exec_vec_t *arr;
+    const int *idx;  /* NULL: arr[0 .. n) */
+    int n;
+} vec_list_t;
+
+static const exec_vec_t *vec_at(const vec_list_t *l, int i)
+{
+    return &l->arr[l->idx ? l->idx[i] : i];
+}
+
+static void row_put_vecs(sl_buf_t *b, const vec_list_t *l, uint32_t row);
 
 static void row_put_cell(sl_buf_t *b, const exec_vec_t *v, uint32_t row)
 {
@@ -144,42 +157,41 @@ static void row_put_cell(sl_buf_t *b, const exec_vec_t *v, uint32_t row)
         row_put_scalar(b, v->type, cell_at(v, row));
         return;
     }
-    const exec_vec_t *kids[v->type.nfields ? v->type.nfields : 1];
-    for (int i = 0; i < v->type.nfields; i++) kids[i] = &v->children[i];
-    row_put_vecs(b, kids, v->type.nfields, row);
+    vec_list_t kids = {v->children, NULL, v->type.nfields};
+    row_put_vecs(b, &kids, row);
 }
 
 /* Bitmap of NULLs, then the non-NULL cells. */
-static void row_put_vecs(sl_buf_t *b, const exec_vec_t *const *vecs, int n, uint32_t row)
+static void row_put_vecs(sl_buf_t *b, const vec_list_t *l, uint32_t row)
 {
-    for (int i = 0; i < n; i += 8) {
+    for (int i = 0; i < l->n; i += 8) {
         unsigned char bits = 0;
-        for (int k = 0; k < 8 && i + k < n; k++)
-            if (vec_null(vecs[i + k], row)) bits |= (unsigned char)(1u << k);
+        for (int k = 0; k < 8 && i + k < l->n; k++)
+            if (vec_null(vec_at(l, i + k), row)) bits |= (unsigned char)(1u << k);
         sl_buf_putc(b, (char)bits);
     }
-    for (int i = 0; i < n; i++)
-        if (!vec_null(vecs[i], row)) row_put_cell(b, vecs[i], row);
+    for (int i = 0; i < l->n; i++)
+        if (!vec_null(vec_at(l, i), row)) row_put_cell(b, vec_at(l, i), row);
 }
 
 void exec_row_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols, sl_buf_t *out)
 {
-    const exec_vec_t *vecs[ncols ? ncols : 1];
-    for (int i = 0; i < ncols; i++) vecs[i] = &b->cols[cols[i]];
-    row_put_vecs(out, vecs, ncols, row);
+    vec_list_t l = {b->cols, cols, ncols};
+    row_put_vecs(out, &l, row);
 }
 
 /* ---- row format: decode ------------------------------------------------ */
 
 static void row_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_t *out);
 
-static void row_get_fields(reader_t *r, int n, const exec_type_t *types, sl_arena_t *a, exec_value_t *out)
+/* n values whose types are fields[i].type. */
+static void row_get_fields(reader_t *r, int n, const exec_field_t *fields, sl_arena_t *a, exec_value_t *out)
 {
     const unsigned char *bits = take(r, (size_t)(n + 7) / 8);
     for (int i = 0; i < n; i++) {
-        out[i] = exec_value_null(types[i]);
+        out[i] = exec_value_null(fields[i].type);
         if (!bits || (bits[i / 8] >> (i % 8) & 1)) continue;
-        row_get_value(r, types[i], a, &out[i]);
+        row_get_value(r, fields[i].type, a, &out[i]);
     }
     /* Bits past the last column must be clear. */
     if (bits && n % 8 && bits[n / 8] >> (n % 8)) r->bad = true;
@@ -218,15 +230,21 @@ static void row_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_
         out->u.iv.days = (int32_t)(uint32_t)get_le(r, 4);
         out->u.iv.micros = (int64_t)get_le(r, 8);
         break;
-    case EXEC_TYPE_STRUCT: {
-        exec_type_t types[t.nfields ? t.nfields : 1];
-        for (int i = 0; i < t.nfields; i++) types[i] = t.fields[i].type;
+    case EXEC_TYPE_STRUCT:
         out->u.fields = SL_NEW_ARRAY(a, exec_value_t, t.nfields ? t.nfields : 1);
-        row_get_fields(r, t.nfields, types, a, out->u.fields);
+        row_get_fields(r, t.nfields, t.fields, a, out->u.fields);
         break;
-    }
     default: r->bad = true; break; /* a NULL-typed column is always NULL */
     }
+}
+
+/* The builder's columns col0 .. col0+ncols-1 as a field array (in the batch arena). */
+static exec_field_t *builder_fields(exec_builder_t *bld, int col0, int ncols)
+{
+    exec_batch_t *b = bld->batch;
+    exec_field_t *f = SL_NEW_ARRAY(b->arena, exec_field_t, ncols ? ncols : 1);
+    for (int i = 0; i < ncols; i++) f[i].type = b->cols[col0 + i].type;
+    return f;
 }
 
 int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0, int ncols,
@@ -234,10 +252,8 @@ int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row
 {
     reader_t r = {p, (const unsigned char *)p + len, false};
     exec_batch_t *b = bld->batch;
-    exec_type_t types[ncols ? ncols : 1];
-    exec_value_t vals[ncols ? ncols : 1];
-    for (int i = 0; i < ncols; i++) types[i] = b->cols[col0 + i].type;
-    row_get_fields(&r, ncols, types, b->arena, vals);
+    exec_value_t *vals = SL_NEW_ARRAY(b->arena, exec_value_t, ncols ? ncols : 1);
+    row_get_fields(&r, ncols, builder_fields(bld, col0, ncols), b->arena, vals);
     if (r.bad || r.p != r.end) return corrupt(err);
     for (int i = 0; i < ncols; i++) exec_builder_set_value(bld, col0 + i, row, &vals[i]);
     return 0;
@@ -420,7 +436,7 @@ int exec_key_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row
 {
     reader_t r = {p, (const unsigned char *)p + len, false};
     exec_batch_t *b = bld->batch;
-    exec_value_t vals[ncols ? ncols : 1];
+    exec_value_t *vals = SL_NEW_ARRAY(b->arena, exec_value_t, ncols ? ncols : 1);
     for (int i = 0; i < ncols && !r.bad; i++) key_get_value(&r, b->cols[col0 + i].type, b->arena, &vals[i]);
     if (r.bad) return corrupt(err);
     for (int i = 0; i < ncols; i++) exec_builder_set_value(bld, col0 + i, row, &vals[i]);

@@ -679,3 +679,12 @@ TEST_TIMEOUT(pg_sleep_honours_cancel, 10)
     CHECK_STR(eval(bin(EXEC_OP_ADD, I(1), col(0))), "ERROR 57014 canceling statement due to user request");
     CTX.cancel = NULL;
 }
+
+TEST(column_mismatch_is_an_error_not_a_crash)
+{
+    B = NUMS;
+    exec_expr_t *far = exec_expr_column(A, 9, exec_type_of(EXEC_TYPE_INT), NULL);
+    CHECK_STR(eval(far), "ERROR XX000 expression reads column 9 (integer) of a 4-column batch");
+    exec_expr_t *wrong = exec_expr_column(A, 3, exec_type_of(EXEC_TYPE_INT), NULL);
+    CHECK_STR(eval(wrong), "ERROR XX000 expression reads column 3 (integer) of a 4-column batch");
+}
