@@ -475,7 +475,7 @@ int exec_prog_filter(const exec_prog_t *p, exec_ctx_t *ctx, exec_batch_t *b, sl_
     exec_eval_t ev;
     if (start(p, ctx, b, &ev, err) || run(p->fsteps, p->nfsteps, &ev, err)) return -1;
     const exec_sel_t *s = &ev.sels[p->fresult];
-    if (s->idx == b->sel && s->n == exec_batch_count(b)) return 0; /* every row passed */
+    if (s->n == exec_batch_count(b)) return 0; /* every row passed (a subset of equal size) */
     uint32_t *sel = sl_alloc(b->arena, sizeof(uint32_t) * (s->n ? s->n : 1));
     if (s->idx) memcpy(sel, s->idx, sizeof(uint32_t) * s->n);
     else for (uint32_t i = 0; i < s->n; i++) sel[i] = i;
