@@ -208,6 +208,9 @@ bool cli_exec_send(cli_t *cli, const char *query);
  * query) unless Ctrl-C caused it or its SQLSTATE is silent_sqlstate (may be
  * NULL); LAST_ERROR_SQLSTATE holds the code. */
 PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate);
+/* As cli_exec_internal for a statement the user typed (\watch): errors
+ * are reported in full, with LINE and caret. */
+PGresult *cli_exec_repeat(cli_t *cli, const char *query);
 /* Prints "Time: 1.234 ms" psql-style. */
 void cli_exec_print_timing(double ms);
 /* Monotonic clock in milliseconds. */

@@ -167,27 +167,36 @@ bool cli_exec_send(cli_t *cli, const char *query)
     return ok;
 }
 
-/* An internal statement failed: logs it unless Ctrl-C caused it or its
- * SQLSTATE is the one the caller handles itself. */
-static void internal_failure(cli_t *cli, const PGresult *res, const char *silent_sqlstate)
+/* What to do with an error of a statement run for a command. */
+typedef struct {
+    const char *silent_sqlstate; /* not reported: the caller handles it (or NULL) */
+    bool user_sql;               /* the user typed it: report with LINE and caret */
+} failure_policy_t;
+
+/* A command's statement failed: logs it unless Ctrl-C caused it or the
+ * caller handles its SQLSTATE itself. */
+static void internal_failure(cli_t *cli, const PGresult *res, const failure_policy_t *p)
 {
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     bool silent =
-        cli_cancel_pressed || (silent_sqlstate && state && !strcmp(state, silent_sqlstate));
-    if (!silent) report_internal_error(cli, res);
+        cli_cancel_pressed || (p->silent_sqlstate && state && !strcmp(state, p->silent_sqlstate));
+    if (!silent && p->user_sql)
+        report_error(cli, res);
+    else if (!silent)
+        report_internal_error(cli, res);
     cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
 }
 
 /* Reads every result of the statement sent: the last one, or NULL after an
  * error (reported through internal_failure). */
-static PGresult *collect_internal(cli_t *cli, const char *silent_sqlstate)
+static PGresult *collect_internal(cli_t *cli, const failure_policy_t *p)
 {
     PGresult *last = NULL, *res;
     bool failed = false;
     while ((res = PQgetResult(cli->conn)) != NULL) {
         ExecStatusType st = PQresultStatus(res);
         bool good = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK || st == PGRES_EMPTY_QUERY;
-        if (!good && !failed) internal_failure(cli, res, silent_sqlstate);
+        if (!good && !failed) internal_failure(cli, res, p);
         failed |= !good;
         PQclear(last);
         last = res;
@@ -197,7 +206,7 @@ static PGresult *collect_internal(cli_t *cli, const char *silent_sqlstate)
     return NULL;
 }
 
-PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate)
+static PGresult *run_for_command(cli_t *cli, const char *query, const failure_policy_t *p)
 {
     if (!cli->conn) {
         cli_log(CLI_LOG_ERROR, "You are currently not connected to a database.");
@@ -206,10 +215,22 @@ PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sq
     PGresult *res = NULL;
     cli_signal_set_cancel_conn(cli->conn);
     if (PQsendQuery(cli->conn, query))
-        res = collect_internal(cli, silent_sqlstate);
+        res = collect_internal(cli, p);
     else
         report_error(cli, NULL);
     cli_signal_set_cancel_conn(NULL);
     if (!res) cli_conn_check(cli);
     return res;
+}
+
+PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sqlstate)
+{
+    failure_policy_t p = {silent_sqlstate, false};
+    return run_for_command(cli, query, &p);
+}
+
+PGresult *cli_exec_repeat(cli_t *cli, const char *query)
+{
+    failure_policy_t p = {NULL, true};
+    return run_for_command(cli, query, &p);
 }

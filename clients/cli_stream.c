@@ -582,7 +582,7 @@ static bool watch_once(cli_t *cli, const char *query, double interval)
     else
         snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
     double start = cli_now_ms();
-    PGresult *res = cli_exec_internal(cli, query, NULL);
+    PGresult *res = cli_exec_repeat(cli, query);
     double ms = cli_now_ms() - start;
     if (!res) return false;
     if (PQresultStatus(res) == PGRES_TUPLES_OK) {

@@ -31,7 +31,7 @@ wait_pane() {
 expect() {
     wait_pane "$1" "$2" && return 0
     fail "$3: no line matching [$2]"
-    pane | tail -n 25 | sed 's/^/    | /'
+    pane | sed '/^$/d' | tail -n 25 | sed 's/^/    | /'
     return 1
 }
 # type_line TEXT : types TEXT and Enter (a trailing ';' is escaped for tmux).
@@ -58,8 +58,9 @@ CREATE QUERY q AS SELECT value FROM s;
 CREATE STREAM slow USING rate OPTIONS (rowsPerSecond '2');
 CREATE QUERY trickle AS SELECT value FROM slow;
 EOF
-wait_for 20 sh -c "[ -n \"\$(psql -X -q -A -t -h 127.0.0.1 -p $SL_PORT -U sluice -d sluice -c 'SHOW PROGRESS q')\" ]" \
-    || fail "query q reported no progress"
+# q has committed a batch (SHOW QUERIES shows its number)
+q_has_batch() { sql -c 'SHOW QUERIES' | grep -Eq '^q\|[^|]*\|ACTIVE\|[0-9]+\|'; }
+wait_for 20 q_has_batch || fail "query q committed no batch"
 
 mkdir -p "$T/home"
 TM new-session -d -s cli -x 200 -y 50 \
