@@ -71,9 +71,13 @@ const char *exec_value_text(const exec_value_t *v, sl_arena_t *a);
 int exec_value_parse(exec_type_t t, const char *s, size_t n, sl_arena_t *a, exec_value_t *out,
                      sl_error_t *err);
 
-/* ---- cells ---- */
+/* ---- cells (non-NULL values of a scalar type t, by address) ---- */
+
+/* The order of exec_value_compare for two cells of type t: <0, 0, >0. */
 int exec_cell_compare(exec_type_t t, const void *a, const void *b);
+/* exec_cell_compare(...) == 0, with a shortcut for strings. */
 bool exec_cell_equal(exec_type_t t, const void *a, const void *b);
+/* The hash exec_value_hash gives the value in the cell. */
 uint64_t exec_cell_hash(exec_type_t t, const void *cell, uint64_t seed);
 /* Hash of a NULL of any type. */
 uint64_t exec_null_hash(uint64_t seed);
