@@ -5,11 +5,12 @@
  * in http_route.c; the documents in http_api.c, http_metrics.c, http_ui.c.
  *
  * Threads: MHD's polling threads (a small pool) call the access handler;
- * each lowers its own CPU priority (http_nice) on first use, so that API and
- * metrics traffic yields to micro-batches. GET handlers copy snapshots from
+ * they run at a lower CPU priority (http_nice), so that API and metrics
+ * traffic yields to micro-batches. GET handlers copy snapshots from
  * the query manager and never wait for a batch. A STOP or START would wait
  * up to a batch boundary, so the connection is suspended and the work runs
- * on a thread of its own, which resumes the connection with the response. */
+ * on a thread of its own (started by a dispatcher at normal priority), which
+ * resumes the connection with the response. */
 #include "server/http_int.h"
 #include "server/http_route.h"
 
@@ -116,9 +117,17 @@ static enum MHD_Result respond(http_req_t *rq, http_resp_t *r)
     return rc;
 }
 
-/* ---- STOP / START on their own threads ---- */
+/* ---- STOP / START on their own threads ----
+ *
+ * MHD's threads run at http_nice and every thread inherits its creator's
+ * priority, so they must not create the threads that run STOP and START: a
+ * START creates the query's driver thread, which would inherit the low
+ * priority too. A dispatcher thread, created by http_start on the loop
+ * thread at normal priority, takes queued requests and starts one thread per
+ * action (so a STOP waiting for one query's batch boundary does not hold up
+ * another query's). */
 
-/* An action thread ended (or never started). */
+/* An action finished: its thread is gone or about to be. */
 static void action_done(http_server_t *hs)
 {
     pthread_mutex_lock(&hs->lock);
@@ -141,8 +150,39 @@ static void *action_main(void *arg)
     return NULL;
 }
 
-/* Suspends the connection and runs the action on a new thread; answers 503
- * when too many run or the server is stopping. */
+/* Starts a detached thread for one action; runs it inline when none can be
+ * created (slower, still correct). */
+static void action_spawn(http_req_t *rq)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, action_main, rq);
+    pthread_attr_destroy(&attr);
+    if (rc == 0) return;
+    SL_WARN("http", "could not start a thread for %s (%s); running it in line", rq->path,
+            strerror(rc));
+    action_main(rq);
+}
+
+/* The dispatcher: until http_stop, starts a thread for each queued action. */
+static void *dispatcher_main(void *arg)
+{
+    http_server_t *hs = arg;
+    for (;;) {
+        pthread_mutex_lock(&hs->lock);
+        while (!hs->queue && !hs->stopping) pthread_cond_wait(&hs->work, &hs->lock);
+        http_req_t *rq = hs->queue;
+        if (rq) hs->queue = rq->next;
+        pthread_mutex_unlock(&hs->lock);
+        if (!rq) return NULL; /* stopping and nothing queued */
+        action_spawn(rq);
+    }
+}
+
+/* Suspends the connection and queues the action for the dispatcher; answers
+ * 503 when too many are in flight or the server is stopping. */
 static enum MHD_Result action_begin(http_req_t *rq)
 {
     http_server_t *hs = rq->hs;
@@ -158,33 +198,17 @@ static enum MHD_Result action_begin(http_req_t *rq)
         return respond(rq, &r);
     }
     rq->phase = HTTP_REQ_ACTION;
-    MHD_suspend_connection(rq->conn);
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &attr, action_main, rq);
-    pthread_attr_destroy(&attr);
-    if (rc == 0) return MHD_YES;
-    /* No thread: resume and drop the connection (a response cannot be
-     * queued on a connection suspended during this very call). */
-    SL_ERROR("http", "could not start a thread for %s: %s", rq->path, strerror(rc));
-    MHD_resume_connection(rq->conn);
-    action_done(hs);
-    return MHD_NO;
+    MHD_suspend_connection(rq->conn); /* before anyone may resume it */
+    pthread_mutex_lock(&hs->lock);
+    http_req_t **tail = &hs->queue;
+    while (*tail) tail = &(*tail)->next;
+    *tail = rq;
+    pthread_cond_signal(&hs->work);
+    pthread_mutex_unlock(&hs->lock);
+    return MHD_YES;
 }
 
 /* ---- the access handler ---- */
-
-/* Lowers the calling thread's priority once (Linux: nice is per thread). */
-static void thread_nice(const http_server_t *hs)
-{
-    static _Thread_local bool done;
-    if (done || hs->nice <= 0) return;
-    done = true;
-    if (setpriority(PRIO_PROCESS, (id_t)gettid(), hs->nice) < 0)
-        SL_WARN("http", "could not lower the priority of an HTTP thread: %s", strerror(errno));
-}
 
 static http_req_t *req_new(http_server_t *hs, struct MHD_Connection *conn, const char *url,
                            const char *method)
@@ -244,7 +268,6 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
     http_server_t *hs = cls;
     http_req_t *rq = *con_cls;
     if (!rq) {
-        thread_nice(hs);
         *con_cls = rq = req_new(hs, conn, url, method);
         return req_begin(rq);
     }
@@ -335,8 +358,45 @@ static struct MHD_Daemon *daemon_start(http_server_t *hs, struct sockaddr_storag
         MHD_OPTION_END);
 }
 
+/* Starting the daemon from a thread of its own whose priority is lowered
+ * first: on Linux nice is per thread and inherited by the threads a thread
+ * creates, so every libmicrohttpd thread runs at http_nice from birth while
+ * the loop thread keeps its own priority (which an unprivileged process
+ * could not raise back). */
+typedef struct daemon_start_arg {
+    http_server_t *hs;
+    struct sockaddr_storage *ss;
+    struct MHD_Daemon *daemon;  /* out */
+    int error;                  /* out: errno when daemon is NULL */
+} daemon_start_arg_t;
+
+static void *daemon_start_main(void *arg)
+{
+    daemon_start_arg_t *a = arg;
+    if (a->hs->nice > 0 && setpriority(PRIO_PROCESS, (id_t)gettid(), a->hs->nice) < 0)
+        SL_WARN("http", "could not lower the priority of the HTTP threads: %s", strerror(errno));
+    a->daemon = daemon_start(a->hs, a->ss);
+    a->error = errno;
+    return NULL;
+}
+
+static struct MHD_Daemon *daemon_start_niced(http_server_t *hs, struct sockaddr_storage *ss)
+{
+    daemon_start_arg_t a = {.hs = hs, .ss = ss};
+    pthread_t t;
+    int rc = pthread_create(&t, NULL, daemon_start_main, &a);
+    if (rc != 0) {
+        errno = rc;
+        return NULL;
+    }
+    pthread_join(t, NULL);
+    errno = a.error;
+    return a.daemon;
+}
+
 static void server_free(http_server_t *hs)
 {
+    pthread_cond_destroy(&hs->work);
     pthread_cond_destroy(&hs->idle);
     pthread_mutex_destroy(&hs->lock);
     free(hs);
@@ -356,12 +416,20 @@ int http_start(srv_t *srv, sl_error_t *err)
         EVP_Digest(c->http_token, strlen(c->http_token), hs->token_digest, NULL, EVP_sha256(), NULL);
     pthread_mutex_init(&hs->lock, NULL);
     pthread_cond_init(&hs->idle, NULL);
-    hs->daemon = daemon_start(hs, &ss);
+    pthread_cond_init(&hs->work, NULL);
+    hs->daemon = daemon_start_niced(hs, &ss);
     if (!hs->daemon) {
         int e = errno;
         server_free(hs);
         return sl_error_set(err, SL_ERR_IO_ERROR, "could not listen for HTTP on %s port %ld: %s",
                             c->http_listen_address, c->http_port, strerror(e));
+    }
+    int rc = pthread_create(&hs->dispatcher, NULL, dispatcher_main, hs);
+    if (rc != 0) {
+        MHD_stop_daemon(hs->daemon);
+        server_free(hs);
+        return sl_error_set(err, SL_ERR_IO_ERROR, "could not start the HTTP dispatcher thread: %s",
+                            strerror(rc));
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(hs->daemon, MHD_DAEMON_INFO_BIND_PORT);
     hs->port = info ? (int)info->port : (int)c->http_port;
@@ -381,8 +449,10 @@ void http_stop(srv_t *srv)
     if (!hs) return;
     pthread_mutex_lock(&hs->lock);
     hs->stopping = true;
+    pthread_cond_signal(&hs->work);
     while (hs->actions > 0) pthread_cond_wait(&hs->idle, &hs->lock);
     pthread_mutex_unlock(&hs->lock);
+    pthread_join(hs->dispatcher, NULL);
     MHD_stop_daemon(hs->daemon);
     server_free(hs);
     srv->http = NULL;

@@ -45,10 +45,13 @@ typedef struct http_server {
     bool has_token;                    /* http_token is set */
     unsigned char token_digest[32];    /* SHA-256 of http_token (compared in constant time) */
     size_t max_body;                   /* http_max_request_bytes */
-    int nice;                          /* http_nice, applied to every thread serving requests */
-    pthread_mutex_t lock;              /* guards actions and stopping */
+    int nice;                          /* http_nice, the priority of every MHD thread */
+    pthread_mutex_t lock;              /* guards queue, actions and stopping */
     pthread_cond_t idle;               /* signalled when actions drops to 0 */
-    int actions;                       /* STOP/START threads running */
+    pthread_cond_t work;               /* signalled when queue grows or stopping is set */
+    pthread_t dispatcher;              /* starts the STOP/START threads (normal priority) */
+    struct http_req *queue;            /* actions waiting for the dispatcher (linked by next) */
+    int actions;                       /* STOP/START requests queued or running */
     bool stopping;                     /* http_stop began: no new actions */
     atomic_uint_fast64_t responses[HTTP_NCODES]; /* responses sent, per status code */
 } http_server_t;
@@ -87,6 +90,7 @@ typedef struct http_req {
     int action;                        /* for an action: 's'top or 's'tart */
     const char *name;                  /* the query an action works on (decoded) */
     struct MHD_Response *ready;        /* HTTP_REQ_READY: the response to queue */
+    struct http_req *next;             /* in the server's action queue */
     unsigned ready_status;
 } http_req_t;
 

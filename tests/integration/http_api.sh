@@ -149,6 +149,13 @@ req POST /api/v1/queries/q/start "${AUTH[@]}"
 expect 200 "start of an active query"
 [ "$(jget status.state)" = ACTIVE ] || fail "second start"
 
+echo "-- priorities: HTTP threads at http_nice (19), the query started over HTTP not"
+ps -L -o ni=,comm= -p "$SL_PID" > "$T/threads"
+mhd=$(awk '$2 == "MHD-worker" && $1 == 19' "$T/threads" | wc -l)
+low=$(awk '$1 == 19' "$T/threads" | wc -l)
+[ "$mhd" -ge 1 ] || fail "no libmicrohttpd thread at nice 19: $(cat "$T/threads")"
+[ "$low" = "$mhd" ] || fail "a thread other than libmicrohttpd's inherited nice 19: $(cat "$T/threads")"
+
 echo "-- 404: unknown query and path"
 for p in /api/v1/queries/nope /api/v1/queries/nope/progress /api/v1/queries/nope/progress/recent \
          /nope /api/v1 /api/v1/queries/ /api/v1/queries/q/bogus /api/v1/queries/q/progress/x /index.htm; do
