@@ -188,6 +188,15 @@ grep -Eq '^Duration: +[0-9]+ ms \(.*walCommit [0-9]+' "$T/out" || fail "\\progre
 contains "\\progress source" "$T/out" "Source:      RateStreamV2[rowsPerSecond=100"
 grep -Eq '^ +offsets [0-9]+ -> [0-9]+ \(latest [0-9]+\)' "$T/out" || fail "\\progress offsets"
 grep -Eq '^Sink: +MemorySink, [0-9]+ rows written$' "$T/out" || fail "\\progress sink"
+# a stateful query with a watermark: state operator and watermark lines
+P -q -c "CREATE QUERY w AS SELECT window.start AS ws, count(*) AS c FROM s WATERMARK timestamp DELAY OF INTERVAL '1 second' GROUP BY window(timestamp, '1 second')" \
+    || fail "windowed query"
+wait_for 20 sh -c "psql -X -A -t ${CONN[*]} -c 'SHOW PROGRESS w' | grep -q '\"watermark\":\"2'" \
+    || fail "query w reported no watermark"
+S -c '\progress w' >"$T/out" 2>&1; check "\\progress w status" 0 $?
+grep -Eq '^Watermark: +[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$' "$T/out" || fail "\\progress watermark: $(cat "$T/out")"
+grep -Eq '^State: +stateStoreSave: [0-9]+ rows \([0-9]+ updated, [0-9]+ removed, [0-9]+ dropped by watermark\), [0-9]+ (bytes|kB|MB) memory, [0-9]+ store instances$' "$T/out" \
+    || fail "\\progress state line: $(cat "$T/out")"
 printf 'SELECT 42 AS answer \\watch 0.1 c=3\n' >"$T/watch.sql"
 S -f "$T/watch.sql" >"$T/out" 2>&1; check "\\watch c=3 status" 0 $?
 check "\\watch ran three times" 3 "$(grep -c '(every 0.1s)' "$T/out")"
