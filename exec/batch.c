@@ -175,10 +175,22 @@ static void *grow_array(sl_arena_t *a, void *p, size_t w, uint32_t old_cap, uint
     return sl_arena_realloc(a, p, w * old_cap, w * new_cap);
 }
 
+/* Zeroes the data of rows [from, to) (and the children's), so that a cell a
+ * builder's caller forgot to set reads as 0 / false / '' rather than garbage. */
+static void zero_rows(exec_vec_t *v, uint32_t from, uint32_t to)
+{
+    size_t w = exec_type_width(v->type);
+    if (w && to > from) memset((char *)v->data + w * from, 0, w * (to - from));
+    for (int i = 0; v->children && i < v->type.nfields; i++) zero_rows(&v->children[i], from, to);
+}
+
 static void grow_vec(sl_arena_t *a, exec_vec_t *v, uint32_t old_cap, uint32_t new_cap)
 {
     size_t w = exec_type_width(v->type);
-    if (w) v->data = grow_array(a, v->data, w, old_cap, new_cap);
+    if (w) {
+        v->data = grow_array(a, v->data, w, old_cap, new_cap);
+        memset((char *)v->data + w * old_cap, 0, w * (new_cap - old_cap));
+    }
     if (v->nulls) {
         v->nulls = grow_array(a, v->nulls, 1, old_cap, new_cap);
         memset(v->nulls + old_cap, v->type.id == EXEC_TYPE_NULL, new_cap - old_cap);
@@ -191,6 +203,7 @@ void exec_builder_init(exec_builder_t *bld, sl_arena_t *a, int ncols, const exec
 {
     bld->cap = cap_hint ? cap_hint : 64;
     bld->batch = exec_batch_new(a, ncols, types, bld->cap);
+    for (int i = 0; i < ncols; i++) zero_rows(&bld->batch->cols[i], 0, bld->cap);
     bld->batch->nrows = 0;
     bld->has_change = false;
 }

@@ -109,7 +109,8 @@ void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t r
 
 /* ---- builder: appending rows ---------------------------------------------
  * Used by sources, state decoding and the result encoder. Every cell of a
- * new row must be set (to a value or NULL) before exec_builder_finish. The
+ * new row must be set (to a value or NULL) before exec_builder_finish (a
+ * cell left unset reads as zero: 0, false, '', never garbage). The
  * batch's vectors move when they grow: keep column numbers, not pointers,
  * across exec_builder_add_row. */
 typedef struct exec_builder {
