@@ -127,11 +127,11 @@ typedef struct cli_popt {
 
 /* Connection parameters as the user gave them (NULL = not given). */
 typedef struct cli_connopts {
-    const char *host;
-    const char *port;
-    const char *user;
-    const char *dbname;
-    int get_password; /* -1 never prompt (-w), 0 when the server asks, 1 always (-W) */
+    const char *host;   /* -h */
+    const char *port;   /* -p */
+    const char *user;   /* -U, or the second positional argument */
+    const char *dbname; /* -d or the first positional argument; may be a connection string */
+    int get_password;   /* -1 never prompt (-w), 0 when the server asks, 1 always (-W) */
 } cli_connopts_t;
 
 typedef struct cli {

@@ -69,9 +69,9 @@ static bool env_set(const char *name)
 
 /* Keyword/value arrays for PQconnectdbParams. */
 typedef struct {
-    const char *keys[12];
-    const char *values[12];
-    int n;
+    const char *keys[12];   /* keywords, NULL-terminated */
+    const char *values[12]; /* their values */
+    int n;                  /* pairs in use */
 } params_t;
 
 static void param(params_t *p, const char *key, const char *value)

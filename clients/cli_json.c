@@ -14,8 +14,8 @@ typedef struct {
     size_t pos;       /* parse position */
     cli_arena_t *a;   /* node storage */
     char *err;        /* message buffer */
-    size_t errlen;
-    bool failed;
+    size_t errlen;    /* its size */
+    bool failed;      /* an error was recorded; keep the first message */
 } parser_t;
 
 static cli_json_t *parse_value(parser_t *p, int depth);

@@ -116,9 +116,9 @@ static cli_cmd_result_t cmd_help(cli_cmdctx_t *ctx)
 /* ---- \h: SQL help -------------------------------------------------------------------- */
 
 typedef struct {
-    const char *name;
-    const char *description;
-    const char *syntax;
+    const char *name;        /* statement, as \h matches it */
+    const char *description; /* one line */
+    const char *syntax;      /* synopsis */
 } sql_help_t;
 
 static const sql_help_t sql_help[] = {

@@ -21,10 +21,10 @@ typedef struct {
 
 /* A cell formatted for display: lines separated by NULs in text. */
 typedef struct {
-    cli_buf_t text;
-    line_t *lines;
-    int nlines;
-    int cap;
+    cli_buf_t text; /* the shown text, each line NUL-terminated */
+    line_t *lines;  /* where each line starts and how wide it is */
+    int nlines;     /* lines in use */
+    int cap;        /* lines allocated */
 } cellfmt_t;
 
 /* ---- cell formatting ----------------------------------------------------------------- */

@@ -55,8 +55,8 @@ static bool name_matches(const char *pattern, const char *name)
 
 /* One column of a listing: the result column it shows and its header. */
 typedef struct {
-    const char *source;
-    const char *header;
+    const char *source; /* result column name */
+    const char *header; /* header shown */
 } list_col_t;
 
 typedef struct {
@@ -192,9 +192,9 @@ cli_cmd_result_t cli_stream_dt(cli_cmdctx_t *ctx)
 
 /* Names and kinds of every stream, table and query. */
 typedef struct {
-    const char **names;
-    const char **kinds;
-    long n;
+    const char **names; /* object names (arena strings) */
+    const char **kinds; /* "stream", "table" or "query" */
+    long n;             /* entries */
 } relations_t;
 
 /* Adds the "name" column of one listing statement; false when it failed. */

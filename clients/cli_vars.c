@@ -18,8 +18,8 @@ typedef enum { VAR_BOOL, VAR_ENUM, VAR_INT } var_kind_t;
 
 /* A special variable: the values it accepts. */
 typedef struct {
-    const char *name;
-    var_kind_t kind;
+    const char *name;          /* variable name */
+    var_kind_t kind;           /* boolean, enumeration or integer */
     const char *const *values; /* VAR_ENUM: accepted values, NULL-terminated */
 } special_t;
 

@@ -21,10 +21,10 @@ typedef struct action {
 
 /* What the command line asked for besides the session settings. */
 typedef struct {
-    action_t *actions;
-    int nactions;
-    bool no_rc;       /* -X */
-    bool no_readline; /* -n */
+    action_t *actions; /* -c and -f in command-line order */
+    int nactions;      /* entries in actions */
+    bool no_rc;        /* -X */
+    bool no_readline;  /* -n */
 } options_t;
 
 static void usage(void)
