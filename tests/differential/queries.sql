@@ -73,20 +73,14 @@ SELECT count(*) FROM orders WHERE odate < ots;
 SELECT id, status FROM orders WHERE status = 'paid ' OR status = 'PAID' ORDER BY id;
 
 -- ==== three-valued logic ====
--- [AND-NULL] marks queries left out because of a sluice bug: an AND computed
--- as a value (select list, IS NULL over it, BETWEEN) whose left operand is
--- NULL on some row can crash sluiced (SIGSEGV). exec_k_sel_not_false
--- (exec/expr_eval.c) counts `d[i] | (nl[i] != 0)` rows, and a NULL row's data
--- byte is not always 0 or 1, so the selection of undecided rows overflows.
--- Put them back when that is fixed.
--- [AND-NULL] SELECT id, p AND q, p OR q FROM tv WHERE x = 1 AND y = 1 ORDER BY id;
+SELECT id, p AND q, p OR q FROM tv WHERE x = 1 AND y = 1 ORDER BY id;
 SELECT id, NOT p, NOT q FROM tv WHERE x = 2 AND y = 2 ORDER BY id;
--- [AND-NULL] SELECT p, q, p AND q AS a, p OR q AS o FROM tv WHERE x IS NULL AND y IS NULL ORDER BY id;
+SELECT p, q, p AND q AS a, p OR q AS o FROM tv WHERE x IS NULL AND y IS NULL ORDER BY id;
 SELECT id FROM tv WHERE p AND q ORDER BY id;
 SELECT id FROM tv WHERE p OR q ORDER BY id;
 SELECT id FROM tv WHERE NOT (p OR q) ORDER BY id;
 SELECT id FROM tv WHERE NOT (p AND q) ORDER BY id;
--- [AND-NULL] SELECT count(*) FROM tv WHERE (p AND q) IS NULL;
+SELECT count(*) FROM tv WHERE (p AND q) IS NULL;
 SELECT count(*) FROM tv WHERE (NOT p OR NOT q) IS NULL;
 SELECT count(*) FROM tv WHERE (p OR q) IS NULL;
 SELECT id, x, y, x = y, x <> y FROM tv WHERE p AND q ORDER BY id;
@@ -106,7 +100,7 @@ SELECT id, x IN (1, 3), x NOT IN (1, 3) FROM tv WHERE p AND q ORDER BY id;
 SELECT id, x IN (1, NULL), x NOT IN (2, NULL) FROM tv WHERE p AND q ORDER BY id;
 SELECT count(*) FROM tv WHERE x NOT IN (1, NULL);
 SELECT count(*) FROM tv WHERE x IN (2, NULL);
--- [AND-NULL] SELECT id, x BETWEEN 1 AND 1, x NOT BETWEEN 2 AND 2, x BETWEEN y AND 2 FROM tv WHERE p AND q ORDER BY id;
+SELECT id, x BETWEEN 1 AND 1, x NOT BETWEEN 2 AND 2, x BETWEEN y AND 2 FROM tv WHERE p AND q ORDER BY id;
 SELECT id FROM tv WHERE x BETWEEN y AND 2 ORDER BY id;
 SELECT id FROM tv WHERE x NOT BETWEEN y AND 1 ORDER BY id;
 SELECT id, s LIKE 'a', s NOT LIKE 'a%' FROM tv WHERE p AND q AND y = 1 ORDER BY id;
@@ -114,12 +108,12 @@ SELECT id, CASE WHEN p THEN 'p' WHEN q THEN 'q' ELSE 'neither' END FROM tv WHERE
 SELECT id, CASE p WHEN true THEN 1 WHEN false THEN 0 END FROM tv WHERE q AND x = 1 AND y = 1 ORDER BY id;
 SELECT id, coalesce(x, y), coalesce(x, y, 0) FROM tv WHERE p AND q ORDER BY id;
 SELECT id, coalesce(s, t, '-') FROM tv WHERE p AND q ORDER BY id;
--- [AND-NULL] SELECT id, (p AND q) OR (x = y), NOT (p OR (x > y)) FROM tv WHERE s = 'a' OR t = 'b' ORDER BY id;
+SELECT id, (p AND q) OR (x = y), NOT (p OR (x > y)) FROM tv WHERE s = 'a' OR t = 'b' ORDER BY id;
 SELECT count(*), count(p), count(x), count(s) FROM tv;
 SELECT id FROM tv WHERE p IS NOT NULL AND q IS NULL AND x IS NULL ORDER BY id;
 SELECT id FROM tv WHERE p IS NOT TRUE AND q IS NOT FALSE AND x = 1 AND y = 2 ORDER BY id;
--- [AND-NULL] SELECT id, NOT p = q, p OR q AND x = 1, (p OR q) AND x = 1 FROM tv WHERE y = 1 ORDER BY id;
--- [AND-NULL] SELECT id, p AND NOT q, NOT NOT p, p OR NOT p FROM tv WHERE x = 2 AND y IS NULL ORDER BY id;
+SELECT id, NOT p = q, p OR q AND x = 1, (p OR q) AND x = 1 FROM tv WHERE y = 1 ORDER BY id;
+SELECT id, p AND NOT q, NOT NOT p, p OR NOT p FROM tv WHERE x = 2 AND y IS NULL ORDER BY id;
 SELECT id, NOT NOT p, p OR NOT p, NOT (NOT p OR q) FROM tv WHERE x = 2 AND y IS NULL ORDER BY id;
 SELECT id, x * NULL, x + NULL, x = NULL, s || NULL FROM tv WHERE p AND q AND y = 1 ORDER BY id;
 SELECT id, x IN (y, 2), x NOT IN (y, 1) FROM tv WHERE p AND q ORDER BY id;

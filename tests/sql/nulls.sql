@@ -27,10 +27,8 @@ SELECT a.v AS a, b.v AS b,
 SELECT v, NOT v, CASE WHEN NOT v THEN 'true' WHEN v THEN 'false' ELSE 'null' END AS "NOT v" FROM b3 ORDER BY k;
 -- as values
 SELECT a.k AS ak, b.k AS bk, a.v OR b.v AS "a OR b" FROM b3 a CROSS JOIN b3 b ORDER BY ak, bk;
--- BUG an AND computed as a value whose left side is NULL can crash sluiced (exec_k_sel_not_false
--- counts d[i] | (nl[i] != 0) rows; a NULL row's data byte is not always 0 or 1):
--- expected t,t,t | t,f,f | t,NULL,NULL | f,t,f | f,f,f | f,NULL,f | NULL,t,NULL | NULL,f,f | NULL,NULL,NULL
--- SELECT a.v, b.v, a.v AND b.v FROM b3 a CROSS JOIN b3 b ORDER BY a.k, b.k;
+SELECT a.k AS ak, b.k AS bk, a.v AND b.v AS "a AND b" FROM b3 a CROSS JOIN b3 b ORDER BY ak, bk;
+SELECT id, x = y AND s = t, x > 1 AND s IS NOT NULL, x BETWEEN 1 AND y FROM n ORDER BY id;
 -- as filters
 SELECT a.k AS ak, b.k AS bk FROM b3 a CROSS JOIN b3 b WHERE a.v AND b.v ORDER BY ak, bk;
 SELECT a.k AS ak, b.k AS bk FROM b3 a CROSS JOIN b3 b WHERE a.v OR b.v ORDER BY ak, bk;
