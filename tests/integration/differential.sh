@@ -34,6 +34,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM   # the EXIT trap stops both servers
 
 # port_free PORT : nothing listens on 127.0.0.1:PORT and no socket file is there.
 port_free() {
