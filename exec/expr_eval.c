@@ -155,7 +155,7 @@ int exec_k_sel_false(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 int exec_k_sel_not_false(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
     if (all_null(st, ev)) return sel_all_or_none(st, ev, true);
-    SEL_WHERE(d[i] | (nl[i] != 0), d[i]);
+    SEL_WHERE((d[i] != 0) | (nl[i] != 0), d[i]); /* cells under NULL hold any byte */
 }
 
 int exec_k_sel_not_true(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
