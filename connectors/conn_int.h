@@ -151,6 +151,8 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err);
 int source_file_validate(const plan_relation_t *rel, sl_error_t *err);
 int source_nexmark_create(source_t *s, sl_arena_t *a, sl_error_t *err);
 int source_nexmark_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err);
+int source_kafka_validate(const plan_relation_t *rel, sl_error_t *err);
 
 /* A sink implementation: `create` fills s->ops and s->impl (common fields
  * set, options validated before); `validate` checks options, mode and schema. */
@@ -169,6 +171,9 @@ int sink_memory_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error
 int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
 int sink_file_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
                        const conn_kv_t *opts, int nopts, sl_error_t *err);
+int sink_kafka_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
+int sink_kafka_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+                        const conn_kv_t *opts, int nopts, sl_error_t *err);
 
 /* A deep copy of a type (struct field names and nested fields) in `a`. */
 exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t);

@@ -20,6 +20,7 @@ static const sink_impl_t impls[] = {
     {"memory", sink_memory_create, no_checks},
     {"console", sink_console_create, sink_console_validate},
     {"file", sink_file_create, sink_file_validate},
+    {"kafka", sink_kafka_create, sink_kafka_validate},
 };
 
 static const sink_impl_t *impl_find(const conn_desc_t *desc)

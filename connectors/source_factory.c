@@ -15,6 +15,7 @@ static const source_impl_t impls[] = {
     {"rate", source_rate_create, source_rate_validate},
     {"file", source_file_create, source_file_validate},
     {"nexmark", source_nexmark_create, source_nexmark_validate},
+    {"kafka", source_kafka_create, source_kafka_validate},
 };
 
 static const source_impl_t *impl_find(const conn_desc_t *d)
