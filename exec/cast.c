@@ -377,7 +377,7 @@ int exec_cast_value(const exec_value_t *v, exec_type_t to, sl_arena_t *a, exec_v
 {
     exec_cast_fn fn = exec_cast_kernel(v->type, to);
     if (!fn)
-        return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "cannot cast type %s to %s", exec_type_pg_name(v->type),
+        return sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s", exec_type_pg_name(v->type),
                             exec_type_pg_name(to));
     exec_builder_t b;
     exec_builder_init(&b, a, 1, &v->type, 1);

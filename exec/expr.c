@@ -325,7 +325,7 @@ static int like_escape(const exec_expr_t *esc, sl_error_t *err)
         return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "ESCAPE must be a constant string"), -2;
     if (esc->value.is_null || esc->value.u.str.len == 0) return 0;
     if (esc->value.u.str.len > 1)
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid escape string"), -2;
+        return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "invalid escape string"), -2;
     return (unsigned char)esc->value.u.str.ptr[0];
 }
 
@@ -375,7 +375,7 @@ exec_expr_t *exec_expr_cast(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_err
 {
     if (exec_type_equal(x->type, t)) return x;
     if (!exec_cast_allowed(x->type, t)) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "cannot cast type %s to %s", exec_type_pg_name(x->type),
+        sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s", exec_type_pg_name(x->type),
                      exec_type_pg_name(t));
         return NULL;
     }

@@ -136,7 +136,7 @@ ARITH_KERNEL(mod_dec, exec_dec_t, exec_dec_t, exec_dec_t, true, DEC_PRE, DMOD,
 
 static int ts_range(sl_error_t *err) { return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "timestamp out of range"); }
 static int date_range(sl_error_t *err) { return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "date out of range"); }
-static int iv_range(sl_error_t *err) { return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "interval out of range"); }
+static int iv_range(sl_error_t *err) { return sl_error_set(err, SL_ERR_INTERVAL_FIELD_OVERFLOW, "interval out of range"); }
 
 static exec_interval_t iv_neg(exec_interval_t v)
 {
