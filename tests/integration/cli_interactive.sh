@@ -15,7 +15,16 @@ TM() { tmux -L "$SOCK" "$@"; }
 trap 'TM kill-server >/dev/null 2>&1; stop_daemon >/dev/null 2>&1; rm -rf "$T"' EXIT
 unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGPASSWORD PGSERVICE SLUICERC
 fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+    # a daemon that went away explains the failures that follow: show why
+    if [ -n "${SL_PID:-}" ] && ! kill -0 "$SL_PID" 2>/dev/null && [ -z "${daemon_gone:-}" ]; then
+        daemon_gone=1
+        echo "sluiced (pid $SL_PID) is not running; the end of its log:"
+        tail -n 15 "$SL_LOG" | sed 's/^/    /'
+    fi
+}
 
 # The pane's text with its scrollback, wrapped lines joined.
 pane() { TM capture-pane -p -J -S -2000 -t cli 2>/dev/null; }

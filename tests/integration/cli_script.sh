@@ -15,7 +15,16 @@ export HOME=$T/home
 mkdir -p "$HOME"
 unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGPASSWORD PGSERVICE PGSSLMODE PSQLRC SLUICERC
 fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+    # a daemon that went away explains the failures that follow: show why
+    if [ -n "${SL_PID:-}" ] && ! kill -0 "$SL_PID" 2>/dev/null && [ -z "${daemon_gone:-}" ]; then
+        daemon_gone=1
+        echo "sluiced (pid $SL_PID) is not running; the end of its log:"
+        tail -n 15 "$SL_LOG" | sed 's/^/    /'
+    fi
+}
 # check NAME EXPECTED ACTUAL
 check() { [ "$2" = "$3" ] || fail "$1: expected [$2], got [$3]"; }
 # contains NAME FILE TEXT
