@@ -3,6 +3,7 @@
 #include "common/json_write.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,7 +215,10 @@ static bool digits_at(double v, int prec, char digits[20], int *exp10)
 int sl_dtoa_shortest(double v, char digits[20], int *exp10)
 {
     v = fabs(v);
-    for (int prec = 15; prec <= 17; prec++)
+    /* A normal double's shortest form has at most 15 digits exactly when
+     * its 15-digit rounding round-trips (trailing zeros then drop); a
+     * subnormal has fewer significant bits, so search from one digit up. */
+    for (int prec = v < DBL_MIN ? 1 : 15; prec <= 17; prec++)
         if (digits_at(v, prec, digits, exp10)) return (int)strlen(digits);
     /* Unreachable: 17 significant digits always round-trip. */
     digits_at(v, 17, digits, exp10);

@@ -40,7 +40,8 @@ int exec_fn_abs(const exec_fcall_t *c, sl_error_t *err)
 /* ---- round ------------------------------------------------------------------------ */
 
 typedef struct round_aux {
-    int d;  /* digits after the point (negative: before) */
+    int d;          /* digits after the point (negative: before) */
+    bool null_d;    /* round(x, NULL): every result is NULL */
 } round_aux_t;
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -54,10 +55,11 @@ int exec_bind_round(exec_bind_t *b, sl_error_t *err)
     if (!exec_type_is_numeric(t)) return exec_bind_mismatch(b, err);
     if (b->nargs == 2) {
         const exec_expr_t *d = b->args[1];
-        if (d->type.id != EXEC_TYPE_INT) return exec_bind_mismatch(b, err);
-        if (!b->check_only && (d->kind != EXEC_EXPR_CONST || d->value.is_null))
+        ra->null_d = d->kind == EXEC_EXPR_CONST && d->value.is_null;
+        if (d->type.id != EXEC_TYPE_INT && !ra->null_d) return exec_bind_mismatch(b, err);
+        if (!b->check_only && d->kind != EXEC_EXPR_CONST)
             return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the scale argument of round must be a constant");
-        ra->d = b->check_only ? 0 : d->value.u.i32;
+        ra->d = b->check_only || ra->null_d ? 0 : d->value.u.i32;
         exec_bind_consume(b, 1);
     }
     b->aux = ra;
@@ -123,8 +125,13 @@ static bool round_dec(exec_dec_t v, int s, int d, const exec_type_t *out_t, exec
 
 int exec_fn_round(const exec_fcall_t *c, sl_error_t *err)
 {
-    int d = ((const round_aux_t *)c->aux)->d;
+    const round_aux_t *ra = c->aux;
+    int d = ra->d;
     exec_type_t in = c->args[0]->type, ot = c->out->type;
+    if (ra->null_d) {
+        memset(exec_vec_make_nulls(c->arena, c->out, c->cap), 1, c->cap ? c->cap : 1);
+        return 0;
+    }
     bool bad = false;
     switch (in.id) {
     case EXEC_TYPE_INT:

@@ -9,6 +9,7 @@
 #include "exec/func.h"
 #include "exec/text_io.h"
 #include "planner/bind_int.h"
+#include "planner/plan_const.h"
 
 int bind_at(sl_error_t *err, int pos)
 {
@@ -26,6 +27,43 @@ const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e)
 {
     sl_buf_t b = SL_BUF_INIT;
     exec_expr_format(e, &b);
+    const char *s = sl_strdup(a, b.data ? b.data : "");
+    sl_buf_free(&b);
+    return s;
+}
+
+/* Appends a canonical form of the tree that tells apart everything that
+ * changes its value: column indexes (a.n and b.n differ even when both
+ * print as "n"), constants with their types, operators and functions. */
+static void sig(sl_buf_t *b, const exec_expr_t *e)
+{
+    if (e->kind == EXEC_EXPR_COLUMN) {
+        sl_buf_printf(b, "$%d", e->column);
+        return;
+    }
+    if (e->kind == EXEC_EXPR_CONST) {
+        sl_buf_printf(b, "k%d:", (int)e->type.id);
+        if (!exec_value_format(&e->value, b)) sl_buf_puts(b, "NULL");
+        sl_buf_putc(b, ';');
+        return;
+    }
+    sl_buf_printf(b, "(%d.%d.%d.%d.%d", (int)e->kind, e->op, (int)e->negated, e->column, (int)e->type.id);
+    if (e->kind == EXEC_EXPR_CALL && e->name) sl_buf_printf(b, ".%s", e->name);
+    if (e->kind == EXEC_EXPR_CAST) {
+        sl_buf_putc(b, '.');
+        exec_type_format(e->type, b);
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        sl_buf_putc(b, ' ');
+        sig(b, e->args[i]);
+    }
+    sl_buf_putc(b, ')');
+}
+
+const char *bind_expr_sig(sl_arena_t *a, const exec_expr_t *e)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    sig(&b, e);
     const char *s = sl_strdup(a, b.data ? b.data : "");
     sl_buf_free(&b);
     return s;
@@ -153,6 +191,7 @@ static int find_columns(const binder_t *b, const char *qual, const char *name, i
         const plan_col_t *c = &b->cols[i];
         if (strcmp(c->name, name)) continue;
         if (qual && (!c->qual || strcmp(c->qual, qual))) continue;
+        if (!qual && c->hidden) continue; /* JOIN ... USING's right copy answers to t.col only */
         if (n++ == 0) *col = i;
     }
     return n;
@@ -182,6 +221,8 @@ static exec_expr_t *bind_column_plain(binder_t *b, const ast_expr_t *e, sl_error
     int n = find_columns(b, NULL, p->items[0]->name, &col);
     if (n > 1) return ambiguous(err, p->items[0]->name, e->pos);
     if (n == 1) return bind_fields(b, column_ref(b, col), p, 1, err);
+    if (p->n == 1 && !p->items[0]->quoted && !strcmp(p->items[0]->name, "current_timestamp"))
+        return exec_expr_call(b->pc->arena, "current_timestamp", NULL, NULL, 0, err); /* SQL's bare form */
     if (p->n >= 2)
         sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column %s.%s does not exist", p->items[0]->name,
                      p->items[1]->name);
@@ -224,14 +265,14 @@ static int match_key(binder_t *b, const ast_expr_t *e)
     sl_error_clear(&ignored);
     exec_expr_t *x = bind_expr(&plain, e, &ignored);
     if (!x) return -1;
-    const char *t = bind_expr_text(b->pc->arena, x);
+    const char *t = bind_expr_sig(b->pc->arena, x);
     for (int k = 0; k < b->agg->nkeys; k++)
-        if (!strcmp(t, b->agg->keys[k].text)) return k;
+        if (!strcmp(t, b->agg->keys[k].sig)) return k;
     return -1;
 }
 
 static exec_expr_t *add_aggregate(binder_t *b, const ast_expr_t *e, exec_expr_t *arg,
-                                  sl_error_t *err)
+                                  const exec_value_t *opt, sl_error_t *err)
 {
     bind_agg_t *ag = b->agg;
     const char *fname = e->name->name;
@@ -242,8 +283,11 @@ static exec_expr_t *add_aggregate(binder_t *b, const ast_expr_t *e, exec_expr_t 
     sl_buf_putc(&t, ')');
     const char *text = sl_strdup(b->pc->arena, t.data);
     sl_buf_free(&t);
+    const char *key = sl_printf(b->pc->arena, "%s %d %s %s", fname, e->distinct,
+                                arg ? bind_expr_sig(b->pc->arena, arg) : "*",
+                                opt->is_null ? "" : exec_value_text(opt, b->pc->arena));
     for (int i = 0; i < ag->naggs; i++)
-        if (!strcmp(ag->texts[i], text))
+        if (!strcmp(ag->texts[i], key))
             return exec_expr_column(b->pc->arena, ag->nkeys + i, ag->aggs[i].type, fname);
     exec_type_t type;
     if (bind_agg_type(fname, e->distinct, e->star, arg ? arg->type : exec_type_of(EXEC_TYPE_NULL),
@@ -263,10 +307,36 @@ static exec_expr_t *add_aggregate(binder_t *b, const ast_expr_t *e, exec_expr_t 
     p->star = e->star || !arg;
     p->type = type;
     p->text = text;
+    if (!opt->is_null && opt->type.id == EXEC_TYPE_BOOLEAN) p->ignore_nulls = opt->u.b;
+    if (!opt->is_null && opt->type.id == EXEC_TYPE_DOUBLE) p->relative_sd = opt->u.f64;
     ag->args[ag->naggs] = arg;
-    ag->texts[ag->naggs] = text;
+    ag->texts[ag->naggs] = key;
     ag->naggs++;
     return exec_expr_column(b->pc->arena, ag->nkeys + ag->naggs - 1, type, fname);
+}
+
+/* The constant second argument of first/last (ignore nulls, BOOLEAN) or
+ * approx_count_distinct (relative standard deviation, DOUBLE). */
+static int agg_option(binder_t *b, const ast_expr_t *e, exec_value_t *out, sl_error_t *err)
+{
+    const ast_expr_t *x = e->args.items[1];
+    int is_bool = strcmp(e->name->name, "approx_count_distinct") != 0;
+    exec_type_t t = exec_type_of(is_bool ? EXEC_TYPE_BOOLEAN : EXEC_TYPE_DOUBLE);
+    binder_t plain = {.pc = b->pc, .clause = "aggregate"};
+    exec_expr_t *v = bind_expr(&plain, x, err);
+    if (!v) return -1;
+    if (!exec_expr_is_foldable(v) || plan_eval_constant(b->pc->arena, v, t, out, err) < 0 || out->is_null) {
+        if (!sl_error_isset(err) || out->is_null)
+            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the second argument of %s must be a %s constant",
+                         e->name->name, is_bool ? "boolean" : "numeric");
+        return bind_at(err, x->pos);
+    }
+    if (!is_bool && out->u.f64 <= 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                     "relativeSD of approx_count_distinct must be positive");
+        return bind_at(err, x->pos);
+    }
+    return 0;
 }
 
 static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t *err)
@@ -279,11 +349,15 @@ static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t 
                          b->clause ? b->clause : "this context");
         return fail_at(err, e->pos);
     }
-    if ((!e->star && e->args.n != 1) || (e->star && strcmp(e->name->name, "count"))) {
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s takes exactly one argument",
-                     e->name->name);
+    int two = !strcmp(e->name->name, "first") || !strcmp(e->name->name, "last") ||
+              !strcmp(e->name->name, "approx_count_distinct");
+    if ((!e->star && (e->args.n < 1 || e->args.n > 1 + two)) || (e->star && strcmp(e->name->name, "count"))) {
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s takes %s", e->name->name,
+                     two ? "one or two arguments" : "exactly one argument");
         return fail_at(err, e->pos);
     }
+    exec_value_t opt = exec_value_null(exec_type_of(EXEC_TYPE_NULL));
+    if (e->args.n == 2 && agg_option(b, e, &opt, err) < 0) return NULL;
     exec_expr_t *arg = NULL;
     if (!e->star) {
         binder_t inner = *b;
@@ -292,7 +366,7 @@ static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t 
         inner.allow_aggs = 0;
         if (!(arg = bind_expr(&inner, e->args.items[0], err))) return NULL;
     }
-    return add_aggregate(b, e, arg, err);
+    return add_aggregate(b, e, arg, &opt, err);
 }
 
 /* ---- operators and functions ---- */
@@ -307,9 +381,14 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     int n = e->args.n;
     exec_expr_t **args = SL_NEW_ARRAY(b->pc->arena, exec_expr_t *, n > 0 ? n : 1);
     const char **names = SL_NEW_ARRAY(b->pc->arena, const char *, n > 0 ? n : 1);
+    int is_struct = !strcmp(e->name->name, "struct");
     for (int i = 0; i < n; i++) {
-        if (!(args[i] = bind_expr(b, e->args.items[i], err))) return NULL;
-        names[i] = bind_default_name(b->pc->arena, e->args.items[i]);
+        const ast_expr_t *x = e->args.items[i];
+        if (!(args[i] = bind_expr(b, x, err))) return NULL;
+        /* struct(a, 1): fields a and col2, as Spark names them */
+        names[i] = !is_struct || x->kind == AST_EXPR_COLUMN || x->kind == AST_EXPR_FIELD
+                       ? bind_default_name(b->pc->arena, x)
+                       : sl_printf(b->pc->arena, "col%d", i + 1);
     }
     exec_expr_t *x = exec_expr_call(b->pc->arena, e->name->name, args, names, n, err);
     return x ? x : fail_at(err, e->pos);

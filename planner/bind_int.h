@@ -9,7 +9,7 @@
  * for matching select-list expressions against it. */
 typedef struct bind_key {
     exec_expr_t *expr;
-    const char *text;
+    const char *sig;      /* canonical form (bind_expr_sig) */
     const char *name;     /* output column name ("window" for window(...)) */
     int64_t wm_delay_ms;  /* >= 0 when an event-time key (column or window of one) */
     int is_window;
@@ -23,7 +23,7 @@ typedef struct bind_agg {
     int naggs, cap;
     plan_agg_t *aggs;
     exec_expr_t **args;   /* per aggregate: its argument over the input, or NULL */
-    const char **texts;   /* per aggregate: canonical text, for reuse of equal calls */
+    const char **texts;   /* per aggregate: canonical form, for reuse of equal calls */
 } bind_agg_t;
 
 typedef struct binder {
@@ -40,8 +40,11 @@ exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e);
-/* Text of a bound expression (for key matching). */
+/* Text of a bound expression (for names and EXPLAIN). */
 const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e);
+/* Canonical form of a bound expression: equal for trees that compute the
+ * same value from the same columns (for matching keys and repeated calls). */
+const char *bind_expr_sig(sl_arena_t *a, const exec_expr_t *e);
 /* Sets err->position to the node's position when unset; returns -1. */
 int bind_at(sl_error_t *err, int pos);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */

@@ -219,11 +219,11 @@ static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **inp
         bind_key_t *k = &ag->keys[ag->nkeys];
         k->expr = is_sliding_window(g) ? bind_sliding_window(b, input, g, err) : bind_expr(b, g, err);
         if (!k->expr) return -1;
-        k->text = bind_expr_text(b->pc->arena, k->expr);
+        k->sig = bind_expr_sig(b->pc->arena, k->expr);
         k->name = bind_default_name(b->pc->arena, g);
         key_watermark(b, k);
         int dup = 0;
-        for (int j = 0; j < ag->nkeys; j++) dup |= !strcmp(ag->keys[j].text, k->text);
+        for (int j = 0; j < ag->nkeys; j++) dup |= !strcmp(ag->keys[j].sig, k->sig);
         if (!dup) ag->nkeys++;
     }
     return 0;
@@ -293,9 +293,9 @@ static int bind_sort_item(binder_t *b, const ast_sort_t *s, out_list_t *o, sl_er
             if (!o->hidden[i] && !strcmp(o->names[i], e->names.items[0]->name)) return i;
     exec_expr_t *x = bind_expr(b, e, err);
     if (!x) return -1;
-    const char *t = bind_expr_text(b->pc->arena, x);
+    const char *t = bind_expr_sig(b->pc->arena, x);
     for (int i = 0; i < o->n; i++)
-        if (!strcmp(bind_expr_text(b->pc->arena, o->exprs[i]), t)) return i;
+        if (!strcmp(bind_expr_sig(b->pc->arena, o->exprs[i]), t)) return i;
     out_add(b->pc->arena, o, x, "?sort?", 1);
     return o->n - 1;
 }

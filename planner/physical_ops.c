@@ -36,6 +36,8 @@ exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *chi
         calls[i].func = n->agg.aggs[i].func;
         calls[i].distinct = n->agg.aggs[i].distinct;
         calls[i].arg = n->agg.aggs[i].arg;
+        calls[i].ignore_nulls = n->agg.aggs[i].ignore_nulls;
+        calls[i].relative_sd = n->agg.aggs[i].relative_sd;
     }
     const char **names;
     exec_type_t *types;

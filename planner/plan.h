@@ -47,6 +47,8 @@ typedef struct plan_agg {
     int arg;               /* input column of the argument (after the pre-projection), -1 for * */
     exec_type_t type;      /* result type */
     const char *text;      /* as written, for EXPLAIN and names */
+    int ignore_nulls;      /* first/last(x, true) */
+    double relative_sd;    /* approx_count_distinct(x, rsd); 0 = the default */
 } plan_agg_t;
 
 typedef enum { PLAN_JOIN_INNER = 1, PLAN_JOIN_LEFT, PLAN_JOIN_RIGHT, PLAN_JOIN_FULL,

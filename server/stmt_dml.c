@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "exec/cast.h"
 #include "exec/expr.h"
 #include "exec/stage.h"
 #include "planner/bind_from.h"
@@ -70,6 +71,20 @@ static int insert_targets(stmt_ctx_t *ctx, const ast_insert_t *ins, const plan_r
     return n;
 }
 
+/* Conversions an INSERT makes on its own (PostgreSQL's assignment casts,
+ * Spark's ANSI store assignment): between numbers (a value out of range
+ * fails when its row is converted), between dates and timestamps, anything
+ * into a string, and what implicit coercion allows (string literals). */
+static int assignable(exec_type_t from, exec_type_t to)
+{
+    if (exec_cast_implicit(from, to)) return 1;
+    if (exec_type_is_numeric(from) && exec_type_is_numeric(to)) return 1;
+    int ft = from.id == EXEC_TYPE_DATE || from.id == EXEC_TYPE_TIMESTAMP;
+    int tt = to.id == EXEC_TYPE_DATE || to.id == EXEC_TYPE_TIMESTAMP;
+    if (ft && tt) return 1;
+    return to.id == EXEC_TYPE_STRING && exec_cast_allowed(from, to);
+}
+
 /* A PROJECT converting the query's columns into the table's (missing ones NULL). */
 static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan_relation_t *rel,
                                      const int *target, int ntarget, int pos, sl_error_t *err)
@@ -82,7 +97,10 @@ static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan
     for (int i = 0; i < ntarget; i++) {
         int c = target[i];
         exec_expr_t *src = exec_expr_column(ctx->arena, i, q->cols[i].type, q->cols[i].name);
-        if (!(exprs[c] = exec_expr_coerce(ctx->arena, src, rel->col_types[c], err))) {
+        exprs[c] = assignable(q->cols[i].type, rel->col_types[c])
+                       ? exec_expr_cast(ctx->arena, src, rel->col_types[c], err)
+                       : NULL;
+        if (!exprs[c]) {
             sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                          "column \"%s\" is of type %s but expression is of type %s", rel->col_names[c],
                          exec_type_pg_name(rel->col_types[c]), exec_type_pg_name(q->cols[i].type));
