@@ -22,16 +22,26 @@ int exec_bind_from_json(exec_bind_t *b, sl_error_t *err)
     if (b->nargs == 3 && b->args[2]->type.id != EXEC_TYPE_STRING) return exec_bind_mismatch(b, err);
     exec_bind_consume(b, 1);
     if (b->nargs == 3) exec_bind_consume(b, 2); /* options: the defaults are the only mode */
-    if (b->check_only || !schema) {
+    if (b->check_only) {
         b->type = exec_type_struct(b->arena, 0, NULL, NULL);
         return 0;
     }
+    if (!schema)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the schema of from_json must not be NULL");
     /* 'a INT, b STRING' or 'STRUCT<a: INT, b: STRING>' */
     sl_error_t first;
     if (!exec_schema_parse(schema, n, b->arena, &b->type, &first)) return 0;
     if (!exec_type_parse(schema, n, b->arena, &b->type, err) && b->type.id == EXEC_TYPE_STRUCT) return 0;
     sl_error_copy(err, &first);
     return -1;
+}
+
+/* A struct whose every field is NULL. */
+static exec_value_t null_fields(exec_type_t t, sl_arena_t *a)
+{
+    exec_value_t *f = SL_NEW_ARRAY(a, exec_value_t, t.nfields ? t.nfields : 1);
+    for (int i = 0; i < t.nfields; i++) f[i] = exec_value_null(t.fields[i].type);
+    return exec_value_struct(t, f);
 }
 
 int exec_fn_from_json(const exec_fcall_t *c, sl_error_t *err)
@@ -43,7 +53,7 @@ int exec_fn_from_json(const exec_fcall_t *c, sl_error_t *err)
         exec_value_t v;
         sl_error_t perr;
         if (exec_json_parse_value(o->type, s.ptr ? s.ptr : "", s.len, c->arena, &v, &perr))
-            v = exec_value_null(o->type);
+            v = null_fields(o->type, c->arena); /* malformed: Spark 3's struct of NULLs */
         exec_vec_set_value(c->arena, o, c->cap, i, &v);
     });
     return 0;

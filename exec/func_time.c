@@ -166,8 +166,10 @@ static bool read_ampm(const char **s, const char *end, int *pm)
     return *pm >= 0;
 }
 
-/* One pattern letter run (letter c repeated n times) read from s. */
-static bool read_field(char c, int n, const char **s, const char *end, ts_fields_t *f)
+/* One pattern letter run (letter c repeated n times) read from s. When
+ * another field follows with no separator (`yyyyMMdd`), a number takes
+ * exactly its pattern's width, as Java's adjacent value parsing does. */
+static bool read_field(char c, int n, bool adjacent, const char **s, const char *end, ts_fields_t *f)
 {
     switch (c) {
     case 'M':
@@ -180,6 +182,7 @@ static bool read_field(char c, int n, const char **s, const char *end, ts_fields
     default: return false;
     }
     int mind = c == 'y' ? (n == 2 ? 2 : 1) : n, maxd = c == 'y' ? (n == 2 ? 2 : 6) : (n > 2 ? n : 2);
+    if (adjacent) mind = maxd = c == 'y' && n != 2 ? (n < 4 ? 4 : n) : (n > 2 ? n : 2);
     int64_t v;
     if (!read_num(s, end, mind, maxd, &v)) return false;
     switch (c) {
@@ -209,7 +212,7 @@ static bool parse_with_pattern(const ts_fmt_t *fmt, exec_str_t str, int64_t *out
             char c = *p;
             int n = 0;
             while (p < pe && *p == c) p++, n++;
-            if (!read_field(c, n, &s, end, &f)) return false;
+            if (!read_field(c, n, p < pe && isalpha((unsigned char)*p), &s, end, &f)) return false;
         } else if (s >= end || *s++ != *p++) {
             return false;
         }
