@@ -118,7 +118,8 @@ typedef struct kafka_src {
     bool fail_on_data_loss;
     format_options_t fmt;
     /* reading */
-    rd_kafka_t *rk;               /* one consumer handle: cluster queries and every split */
+    rd_kafka_t *rk;               /* the consumer handle every split reads through */
+    rd_kafka_t *rk_meta;          /* cluster queries (not queued behind the reader's fetches) */
     const format_decoder_t *dec;  /* json/csv records, NULL for the raw columns */
     int raw_cols[KAFKA_NCOLS];    /* raw: stream column of each fixed column */
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */

@@ -1,7 +1,7 @@
 /* Reading one split of the Kafka source: exactly the offsets [start, end)
  * of one partition, decoded into batches of the stream's columns.
  *
- * Every split uses the source's one consumer handle with librdkafka's
+ * Every split uses the source's reading consumer handle with librdkafka's
  * per-partition consumer (consume_start on a queue of its own), so splits
  * of different partitions run concurrently on worker threads without a
  * consumer group. Messages are served by callback straight from
@@ -99,7 +99,7 @@ static int check_gap(reader_t *r, int64_t off)
 {
     int64_t lo = -1, hi = -1;
     rd_kafka_get_watermark_offsets(r->k->rk, r->sp->topic, r->sp->partition, &lo, &hi);
-    if (lo < 0 && rd_kafka_query_watermark_offsets(r->k->rk, r->sp->topic, r->sp->partition, &lo,
+    if (lo < 0 && rd_kafka_query_watermark_offsets(r->k->rk_meta, r->sp->topic, r->sp->partition, &lo,
                                                    &hi, KAFKA_QUERY_TIMEOUT_MS))
         lo = -1;
     if (lo <= r->next) return 0;

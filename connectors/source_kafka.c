@@ -217,7 +217,7 @@ static int current_partitions(source_t *s, bool force, sl_arena_t *a, kafka_offs
         kafka_offsets_t all;
         sl_arena_reset(k->parts_arena);
         k->parts_ms = -1;
-        if (kafka_topic_partitions(k->rk, k->topics, k->ntopics, k->parts_arena, &all, err) < 0)
+        if (kafka_topic_partitions(k->rk_meta, k->topics, k->ntopics, k->parts_arena, &all, err) < 0)
             return -1;
         int n = 0;
         for (int i = 0; i < all.n; i++)
@@ -237,7 +237,7 @@ static int list_offsets(source_t *s, kafka_offsets_t *o, bool latest, sl_error_t
 {
     kafka_src_t *k = s->impl;
     int missing;
-    if (kafka_list_offsets(k->rk, o, latest, &missing, err) < 0) return -1;
+    if (kafka_list_offsets(k->rk_meta, o, latest, &missing, err) < 0) return -1;
     for (int i = 0; missing && i < o->n; i++)
         if (o->v[i].offset < 0)
             return kafka_error(err, RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION,
@@ -443,7 +443,8 @@ static int kafka_latest(source_t *s, const char *start, source_limit_t limit, sl
 {
     kafka_src_t *k = s->impl;
     kafka_offsets_t from, hi, to;
-    rd_kafka_poll(k->rk, 0); /* serves the client's error events */
+    rd_kafka_poll(k->rk, 0); /* serves the clients' error events */
+    rd_kafka_poll(k->rk_meta, 0);
     if (kafka_offsets_parse(start, "start offset", 0, a, &from, err) < 0 ||
         latest_offsets(s, a, &hi, err) < 0 || check_gone(s, &from, &hi, err) < 0)
         return -1;
@@ -481,7 +482,7 @@ static int new_partitions(source_t *s, const kafka_offsets_t *start, const kafka
 {
     kafka_src_t *k = s->impl;
     *out = offsets_minus(end, start, a);
-    if (kafka_list_offsets(k->rk, out, false, NULL, err) < 0) return -1;
+    if (kafka_list_offsets(k->rk_meta, out, false, NULL, err) < 0) return -1;
     for (int i = 0; i < out->n; i++) {
         const kafka_tp_t *t = &out->v[i];
         if (t->offset < 0 && kafka_data_loss(s, err, "cannot find the earliest offset of new kafka "
@@ -586,6 +587,7 @@ static void kafka_destroy(source_t *s)
     kafka_src_t *k = s->impl;
     if (!k) return;
     if (k->rk) rd_kafka_destroy(k->rk);
+    if (k->rk_meta) rd_kafka_destroy(k->rk_meta);
     format_bad_records_close(k->bad);
     sl_arena_free(k->parts_arena);
     sl_arena_free(k->cap_arena);
@@ -607,14 +609,17 @@ static const source_ops_t kafka_ops = {
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
-/* The consumer handle every split and query of the source shares. */
-static rd_kafka_t *consumer_new(const source_t *s, sl_arena_t *a, sl_error_t *err)
+/* A consumer handle of the source (`role` names it in the client id). The
+ * reader's fetches wait at most 100 ms for data (they end a split whose
+ * last offsets are transaction markers). */
+static rd_kafka_t *consumer_new(const source_t *s, const char *role, sl_arena_t *a, sl_error_t *err)
 {
-    const char *client = sl_printf(a, "sluice-%s-source%d", s->query_name, s->index);
-    const char *const defaults[] = {"client.id", client, "queued.min.messages", "20000", NULL};
+    const char *client = sl_printf(a, "sluice-%s-source%d-%s", s->query_name, s->index, role);
+    const char *const defaults[] = {"client.id", client, "queued.min.messages", "20000",
+                                    "fetch.wait.max.ms", "100", NULL};
     const char *const forced[] = {"enable.partition.eof", "true", "enable.auto.commit", "false",
-                                  "enable.auto.offset.store", "false", "auto.commit.enable", "false",
-                                  "auto.offset.reset", "earliest", NULL};
+                                  "enable.auto.offset.store", "false", "auto.offset.reset",
+                                  "earliest", NULL};
     rd_kafka_conf_t *conf = kafka_conf_new(s->rel->opts, s->rel->nopts, defaults, forced, err);
     if (!conf) return NULL;
     char why[512];
@@ -635,7 +640,12 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     if (!raw_columns(rel, k) &&
         !(k->dec = format_decoder_new(&k->fmt, rel->ncols, rel->col_names, rel->col_types, a, err)))
         return -1;
-    if (!(k->rk = consumer_new(s, a, err))) return -1;
+    if (!(k->rk = consumer_new(s, "read", a, err))) return -1;
+    if (!(k->rk_meta = consumer_new(s, "meta", a, err))) {
+        rd_kafka_destroy(k->rk);
+        k->rk = NULL;
+        return -1;
+    }
     if (k->fmt.bad_records_dir)
         k->bad = format_bad_records_open(k->fmt.bad_records_dir,
                                          sl_printf(a, "%s-source%d.json", s->query_name, s->index));
