@@ -73,10 +73,30 @@ static void gather_cells(void *dst, const void *src, size_t w, const uint32_t *s
     }
 }
 
-static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_t *sel, uint32_t n)
+/* Copies the bytes of a gathered string vector's views into one block of `a`. */
+static void own_strings(sl_arena_t *a, exec_vec_t *v, uint32_t n)
+{
+    exec_str_t *s = v->data;
+    size_t total = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (!(v->nulls && v->nulls[k])) total += s[k].len;
+    char *p = sl_alloc(a, total ? total : 1);
+    for (uint32_t k = 0; k < n; k++) {
+        if ((v->nulls && v->nulls[k]) || !s[k].len) continue;
+        memcpy(p, s[k].ptr, s[k].len);
+        s[k].ptr = p;
+        p += s[k].len;
+    }
+}
+
+/* The rows `sel` of src as a new vector in `a`; with `deep`, string bytes
+ * are copied too (else the views keep pointing into src's memory). */
+static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_t *sel, uint32_t n,
+                             bool deep)
 {
     exec_vec_t v = {.type = src->type};
     size_t w = exec_type_width(src->type);
+    if (src->type.id == EXEC_TYPE_NULL) return exec_vec_new(a, src->type, n);
     if (w) {
         v.data = sl_alloc(a, w * (n ? n : 1));
         gather_cells(v.data, src->data, w, sel, n);
@@ -85,18 +105,35 @@ static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_
         v.nulls = sl_alloc(a, n ? n : 1);
         gather_cells(v.nulls, src->nulls, 1, sel, n);
     }
+    if (deep && exec_type_is_varlen(src->type)) own_strings(a, &v, n);
     if (src->children) {
         v.children = SL_NEW_ARRAY(a, exec_vec_t, src->type.nfields ? src->type.nfields : 1);
-        for (int i = 0; i < src->type.nfields; i++) v.children[i] = gather_vec(a, &src->children[i], sel, n);
+        for (int i = 0; i < src->type.nfields; i++)
+            v.children[i] = gather_vec(a, &src->children[i], sel, n, deep);
     }
     return v;
+}
+
+exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n, sl_arena_t *a)
+{
+    exec_batch_t *out = SL_NEW(a, exec_batch_t);
+    out->ncols = b->ncols;
+    out->cols = SL_NEW_ARRAY(a, exec_vec_t, b->ncols ? b->ncols : 1);
+    for (int i = 0; i < b->ncols; i++) out->cols[i] = gather_vec(a, &b->cols[i], rows, n, true);
+    if (b->change) {
+        out->change = sl_alloc(a, n ? n : 1);
+        gather_cells(out->change, b->change, 1, rows, n);
+    }
+    out->nrows = n;
+    out->arena = a;
+    return out;
 }
 
 void exec_batch_compact(exec_batch_t *b)
 {
     if (!b->sel) return;
     exec_vec_t *cols = SL_NEW_ARRAY(b->arena, exec_vec_t, b->ncols ? b->ncols : 1);
-    for (int i = 0; i < b->ncols; i++) cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel);
+    for (int i = 0; i < b->ncols; i++) cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel, false);
     b->cols = cols;
     if (b->change) {
         int8_t *ch = sl_alloc(b->arena, b->nsel ? b->nsel : 1);

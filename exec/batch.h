@@ -91,6 +91,9 @@ exec_batch_t *exec_batch_shallow_copy(const exec_batch_t *b, sl_arena_t *a);
  * change column) into new arrays from b->arena; sel becomes NULL. Shared
  * vectors are never modified. No-op without a selection. */
 void exec_batch_compact(exec_batch_t *b);
+/* Physical rows rows[0..n) of b as a new batch owned by `a`, every cell
+ * copied (string bytes included), so it outlives b's memory. */
+exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n, sl_arena_t *a);
 /* The present rows first .. first+count-1 as a new batch sharing b's
  * memory (allocated from b->arena). first + count <= exec_batch_count(b). */
 exec_batch_t *exec_batch_slice(const exec_batch_t *b, uint32_t first, uint32_t count);

@@ -2,10 +2,10 @@
  *
  * push: hashes the key columns of every present row (exec_hash_rows, the
  * same function on every machine and version: partitioning is part of the
- * checkpoint, since state partition p holds the keys hashed to p) and
- * appends each row to its partition's builder in the task arena, deep
- * copying strings so the pushed batch may be freed. finish: hands the
- * builders' batches to the run's exchange buffer, in partition order. A
+ * checkpoint, since state partition p holds the keys hashed to p), groups
+ * the rows by partition and copies each group column by column into a new
+ * batch in the task arena (string bytes too), so the pushed batch may be
+ * freed. finish: hands the batches to the run's exchange buffer. A
  * broadcast or a single partition skips hashing. No state between batches. */
 #include "exec/op_exchange.h"
 
@@ -15,11 +15,9 @@
 #include "exec/stage_int.h"
 
 typedef struct exchange_state {
-    exec_builder_t *builders; /* one per partition */
-    int *started;             /* builder p has rows */
     exchange_buf_t *buf;
     int task;                 /* slot of this task in buf */
-    exec_batch_t ***out;      /* per partition: finished batches */
+    exec_batch_t ***out;      /* per partition: batches copied so far */
     int *nout, *capout;
 } exchange_state_t;
 
@@ -35,33 +33,12 @@ static void add_output(op_t *op, int p, exec_batch_t *b)
     st->out[p][st->nout[p]++] = b;
 }
 
-static exec_builder_t *builder_for(op_t *op, int p)
-{
-    exchange_state_t *st = op->state;
-    const exec_pnode_t *n = op->node;
-    if (!st->started[p]) {
-        exec_builder_init(&st->builders[p], op->ctx->arena, n->ncols, n->types, EXEC_BATCH_ROWS);
-        st->started[p] = 1;
-    }
-    return &st->builders[p];
-}
-
-static void flush_if_full(op_t *op, int p)
-{
-    exchange_state_t *st = op->state;
-    if (st->builders[p].batch->nrows < EXEC_BATCH_ROWS) return;
-    add_output(op, p, exec_builder_finish(&st->builders[p]));
-    st->started[p] = 0;
-}
-
 static int exchange_open(op_t *op, sl_error_t *err)
 {
     (void)err;
     const op_exchange_config_t *cfg = op->node->config;
     int np = cfg->broadcast ? 1 : cfg->npartitions;
     exchange_state_t *st = SL_NEW(op->ctx->arena, exchange_state_t);
-    st->builders = SL_NEW_ARRAY(op->ctx->arena, exec_builder_t, np);
-    st->started = SL_NEW_ARRAY(op->ctx->arena, int, np);
     st->out = SL_NEW_ARRAY(op->ctx->arena, exec_batch_t **, np);
     st->nout = SL_NEW_ARRAY(op->ctx->arena, int, np);
     st->capout = SL_NEW_ARRAY(op->ctx->arena, int, np);
@@ -71,34 +48,39 @@ static int exchange_open(op_t *op, sl_error_t *err)
     return 0;
 }
 
-/* Appends rows of b whose partition is p (or all rows when parts is NULL). */
-static void append_rows(op_t *op, exec_batch_t *b, const uint64_t *hashes, int np)
-{
-    uint32_t n = exec_batch_count(b);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t row = exec_batch_row(b, k);
-        int p = hashes ? (int)(hashes[row] % (uint64_t)np) : 0;
-        exec_builder_t *bld = builder_for(op, p);
-        uint32_t out = exec_builder_add_row(bld);
-        for (int c = 0; c < b->ncols; c++) exec_builder_copy_cell(bld, c, out, &b->cols[c], row);
-        if (b->change) exec_builder_set_change(bld, out, b->change[row]);
-        flush_if_full(op, p);
-    }
-}
-
+/* Splits the present rows by partition (a counting sort that keeps input
+ * order within a partition, so the consumer sees a deterministic order) and
+ * copies each partition's rows column by column into the task arena. */
 static int exchange_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
 {
     (void)input;
     (void)err;
     const op_exchange_config_t *cfg = op->node->config;
-    op->metrics->rows_in += exec_batch_count(b);
+    sl_arena_t *scratch = op->ctx->ectx->arena;
+    uint32_t n = exec_batch_count(b);
+    op->metrics->rows_in += n;
     int np = cfg->broadcast ? 1 : cfg->npartitions;
-    uint64_t *hashes = NULL;
-    if (np > 1) {
-        hashes = sl_alloc(op->ctx->ectx->arena, sizeof *hashes * (b->nrows ? b->nrows : 1));
-        exec_hash_rows(b, cfg->keys, cfg->nkeys, hashes);
+    uint32_t *rows = sl_alloc(scratch, sizeof *rows * (n ? n : 1));
+    if (np == 1) {
+        for (uint32_t k = 0; k < n; k++) rows[k] = exec_batch_row(b, k);
+        if (n) add_output(op, 0, exec_batch_gather(b, rows, n, op->ctx->arena));
+        return 0;
     }
-    append_rows(op, b, hashes, np);
+    uint64_t *hashes = sl_alloc(scratch, sizeof *hashes * (b->nrows ? b->nrows : 1));
+    exec_hash_rows(b, cfg->keys, cfg->nkeys, hashes);
+    uint32_t *part = sl_alloc(scratch, sizeof *part * (n ? n : 1));
+    uint32_t *start = SL_NEW_ARRAY(scratch, uint32_t, np + 1);
+    for (uint32_t k = 0; k < n; k++) {
+        part[k] = (uint32_t)(hashes[exec_batch_row(b, k)] % (uint64_t)np);
+        start[part[k] + 1]++;
+    }
+    for (int p = 0; p < np; p++) start[p + 1] += start[p];
+    uint32_t *fill = SL_NEW_ARRAY(scratch, uint32_t, np);
+    for (uint32_t k = 0; k < n; k++) rows[start[part[k]] + fill[part[k]]++] = exec_batch_row(b, k);
+    for (int p = 0; p < np; p++) {
+        uint32_t cnt = start[p + 1] - start[p];
+        if (cnt) add_output(op, p, exec_batch_gather(b, rows + start[p], cnt, op->ctx->arena));
+    }
     return 0;
 }
 
@@ -108,8 +90,6 @@ static int exchange_finish(op_t *op, sl_error_t *err)
     exchange_state_t *st = op->state;
     exchange_buf_t *buf = st->buf;
     for (int p = 0; p < buf->nparts; p++) {
-        if (st->started[p] && st->builders[p].batch->nrows > 0)
-            add_output(op, p, exec_builder_finish(&st->builders[p]));
         int slot = st->task * buf->nparts + p;
         buf->lists[slot] = st->out[p];
         buf->counts[slot] = st->nout[p];
