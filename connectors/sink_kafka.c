@@ -292,6 +292,8 @@ typedef struct batch_record {
     int64_t offset;
 } batch_record_t;
 
+/* Writes the record of batch `batch_id` whose first message is at
+ * (k->first_part, k->first_off). */
 static int record_write(kafka_sink_t *k, int64_t batch_id, bool committed, sl_error_t *err)
 {
     sl_buf_t b = SL_BUF_INIT;
@@ -409,6 +411,9 @@ static int replayed(sink_t *s, int64_t batch_id, bool *skip, sl_error_t *err)
             rc = producer_ready(s, err) < 0 ? -1 : readback(s, &rec, skip, err);
             SL_INFO("sink.kafka", "query=%s batch %lld was pending at the crash: %s", s->query_name,
                     (long long)batch_id, rc < 0 ? "undecided" : *skip ? "committed" : "aborted");
+            k->first_part = rec.partition;
+            k->first_off = rec.offset;
+            if (rc >= 0 && *skip) rc = record_write(k, batch_id, true, err);
         }
     }
     sl_arena_free(tmp);

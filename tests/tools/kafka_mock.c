@@ -13,6 +13,10 @@
  *   create TOPIC PARTITIONS   create a topic (the way to add partitions to a
  *                             subscription: the mock cannot grow a topic)
  *   down BROKER_ID | up BROKER_ID   take a broker down or bring it back
+ *   fail-produce COUNT ERROR  the next COUNT produce requests fail with the
+ *                             Kafka error code ERROR (e.g. 29, topic
+ *                             authorization failed: not retried)
+ *   clear-produce             forget the produce errors not yet used
  *
  * The mock is a real broker for clients (kcat, sluiced) but keeps only the
  * newest ~50,000 messages of a partition and does not hide aborted
@@ -79,14 +83,31 @@ static void reply(rd_kafka_resp_err_t e)
     fflush(stdout);
 }
 
+/* The next `n` Produce requests (API key 0) fail with Kafka error `code`. */
+static rd_kafka_resp_err_t fail_produce(rd_kafka_mock_cluster_t *mc, int n, int code)
+{
+    if (n <= 0 || n > 100000) return RD_KAFKA_RESP_ERR__INVALID_ARG;
+    rd_kafka_resp_err_t *errs = malloc(sizeof *errs * (size_t)n);
+    if (!errs) return RD_KAFKA_RESP_ERR__FAIL;
+    for (int i = 0; i < n; i++) errs[i] = (rd_kafka_resp_err_t)code;
+    rd_kafka_mock_push_request_errors_array(mc, 0, (size_t)n, errs);
+    free(errs);
+    return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 /* Runs one stdin command. */
 static void command(rd_kafka_mock_cluster_t *mc, char *line)
 {
     char what[16], name[256];
-    int n;
+    int n, code;
     if (sscanf(line, "%15s %255s %d", what, name, &n) == 3 && !strcmp(what, "create"))
         reply(n > 0 ? rd_kafka_mock_topic_create(mc, name, n, 1) : RD_KAFKA_RESP_ERR__INVALID_ARG);
-    else if (sscanf(line, "%15s %d", what, &n) == 2 && !strcmp(what, "down"))
+    else if (sscanf(line, "%15s %d %d", what, &n, &code) == 3 && !strcmp(what, "fail-produce"))
+        reply(fail_produce(mc, n, code));
+    else if (sscanf(line, "%15s", what) == 1 && !strcmp(what, "clear-produce")) {
+        rd_kafka_mock_clear_request_errors(mc, 0);
+        reply(RD_KAFKA_RESP_ERR_NO_ERROR);
+    } else if (sscanf(line, "%15s %d", what, &n) == 2 && !strcmp(what, "down"))
         reply(rd_kafka_mock_broker_set_down(mc, n));
     else if (sscanf(line, "%15s %d", what, &n) == 2 && !strcmp(what, "up"))
         reply(rd_kafka_mock_broker_set_up(mc, n));
