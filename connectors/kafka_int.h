@@ -132,7 +132,7 @@ typedef struct kafka_src {
     sl_arena_t *cap_arena;
     bool has_cap;                 /* AVAILABLE NOW: `cap` bounds every end offset */
     kafka_offsets_t cap;
-    int64_t last_trigger_ms;      /* minOffsetsPerTrigger: when a batch last started */
+    int64_t last_trigger_ms;      /* minOffsetsPerTrigger: when a batch last started, -1 */
 } kafka_src_t;
 
 /* One split: offsets [start, end) of one partition. */

@@ -93,8 +93,8 @@ static int raw_row(reader_t *r, const rd_kafka_message_t *m)
 
 /* ---- messages ---------------------------------------------------------------- */
 
-/* A jump from the expected offset to `off`: data loss when the log now
- * starts after the expected offset. */
+/* A jump from the expected offset to `off` (a message or the partition's
+ * end): data loss when the log now starts after the expected offset. */
 static int check_gap(reader_t *r, int64_t off)
 {
     int64_t lo = -1, hi = -1;
@@ -104,6 +104,7 @@ static int check_gap(reader_t *r, int64_t off)
         lo = -1;
     if (lo <= r->next) return 0;
     int64_t last = (lo < off ? lo : off) - 1;
+    if (last >= r->sp->end) last = r->sp->end - 1;
     return kafka_data_loss(r->s, r->err, "offsets %lld to %lld of kafka partition %s-%d were "
                            "deleted before they were read", (long long)r->next, (long long)last,
                            r->sp->topic, r->sp->partition);
@@ -123,7 +124,8 @@ static void on_event(reader_t *r, const rd_kafka_message_t *m)
     rd_kafka_resp_err_t e = m->err;
     if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         r->eof_at = m->offset;
-        if (m->offset >= r->sp->end) r->done = true;
+        if (m->offset > r->next && check_gap(r, m->offset) < 0) r->failed = true;
+        else if (m->offset >= r->sp->end) r->done = true;
         return;
     }
     if (e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION ||
@@ -148,11 +150,15 @@ static void on_message(rd_kafka_message_t *m, void *arg)
         return;
     }
     if (m->offset < r->next) return;
+    if (m->offset > r->next && check_gap(r, m->offset) < 0) {
+        r->failed = true;
+        return;
+    }
     if (m->offset >= r->sp->end) {
         r->done = true;
         return;
     }
-    if ((m->offset > r->next && check_gap(r, m->offset) < 0) || data_row(r, m) < 0) {
+    if (data_row(r, m) < 0) {
         r->failed = true;
         return;
     }

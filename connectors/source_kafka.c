@@ -18,8 +18,8 @@
  * reports partitions that vanished or went back as possible data loss,
  * then applies the read limits: minOffsetsPerTrigger delays the batch
  * (end = start) until that many offsets are available or maxTriggerDelay
- * has passed since the last batch began (counted from the source's
- * creation for the first); maxOffsetsPerTrigger splits the total over the
+ * has passed since the last batch began (for the first batch: since the
+ * first trigger); maxOffsetsPerTrigger splits the total over the
  * partitions in proportion to what each has available, Spark's rule
  * (floor, but at least one offset for a partition that has any, never past
  * its latest). TRIGGER ONCE takes everything; AVAILABLE NOW fixes the
@@ -394,6 +394,7 @@ static bool delay_batch(source_t *s, const kafka_offsets_t *start, const kafka_o
 {
     kafka_src_t *k = s->impl;
     int64_t now = s->now_ms();
+    if (k->last_trigger_ms < 0) k->last_trigger_ms = now; /* the first trigger starts the wait */
     if (now - k->last_trigger_ms >= k->max_delay_ms) {
         k->last_trigger_ms = now;
         return false;
@@ -653,7 +654,7 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     k->parts_arena = sl_arena_new("kafka partitions");
     k->cap_arena = sl_arena_new("kafka available now");
     k->parts_ms = -1;
-    k->last_trigger_ms = s->now_ms();
+    k->last_trigger_ms = -1;
     s->impl = k;
     s->ops = &kafka_ops;
     return 0;
