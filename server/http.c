@@ -32,12 +32,15 @@
 /* Threads polling connections; requests are short, so two are plenty and
  * leave the rest of the CPUs to micro-batches. */
 #define HTTP_THREADS 2
+/* Body bytes past http_max_request_bytes read (and dropped) so that a
+ * chunked upload still gets its 413; a longer one is cut off unanswered. */
+#define HTTP_DRAIN_BYTES (1 << 20)
 
 /* ---- responses ---- */
 
 void http_header(http_resp_t *r, const char *name, const char *value)
 {
-    if (r->nheaders == HTTP_MAX_HEADERS) return; /* never: handlers set at most 3 */
+    if (r->nheaders == HTTP_MAX_HEADERS) return; /* never: handlers set at most 4 */
     r->headers[r->nheaders][0] = name;
     r->headers[r->nheaders][1] = value;
     r->nheaders++;
@@ -276,7 +279,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         if (*upload_size == 0) return req_end(rq);
         req_body(rq, upload, *upload_size);
         *upload_size = 0;
-        return MHD_YES;
+        return rq->body_len > hs->max_body + HTTP_DRAIN_BYTES ? MHD_NO : MHD_YES;
     case HTTP_REQ_READY: {
         struct MHD_Response *m = rq->ready;
         rq->ready = NULL;

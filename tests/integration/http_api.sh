@@ -202,6 +202,11 @@ req POST /api/v1/queries/q/stop "${AUTH[@]}" -H "Transfer-Encoding: chunked" --d
 expect 413 "oversized chunked body"
 req POST /api/v1/queries/q/stop -H "Authorization: Bearer wrong" --data-binary @"$T/big"
 expect 413 "size is checked before the token"
+head -c 3000000 /dev/zero > "$T/huge"
+req POST /api/v1/queries/q/stop "${AUTH[@]}" -H "Transfer-Encoding: chunked" --data-binary @"$T/huge"
+[ "$CODE" = 413 ] || [ "$CODE" = 000 ] || [ "$CODE" = curl-failed ] || fail "a 3 MB chunked body got $CODE"
+req GET /healthz
+expect 200 "/healthz after an endless body was cut off"
 [ "$(sql -c 'SHOW QUERIES' | cut -d'|' -f3)" = ACTIVE ] || fail "an oversized request stopped the query"
 
 echo "-- a quoted name with a slash and a space is reachable escaped"
