@@ -31,16 +31,16 @@
 /* One topic-partition and an offset (the next offset to read, or -1/-2 for
  * latest/earliest in a startingOffsets spec). */
 typedef struct kafka_tp {
-    const char *topic;   /* in the map's arena */
-    int32_t partition;
-    int64_t offset;
+    const char *topic; /* in the map's arena */
+    int32_t partition; /* partition number, >= 0 */
+    int64_t offset;    /* next offset to read (or -1/-2 in a startingOffsets spec) */
 } kafka_tp_t;
 
 /* A map topic-partition -> offset: `n` entries sorted by (topic, partition),
  * no duplicates. The entries live in an arena the owner chose. */
 typedef struct kafka_offsets {
-    kafka_tp_t *v;
-    int n;
+    kafka_tp_t *v; /* entries, sorted */
+    int n;         /* entry count */
 } kafka_offsets_t;
 
 /* Parses `{"t":{"0":42,"1":7},...}` into `out` (in `a`), sorted. 22023
@@ -99,47 +99,54 @@ int kafka_list_offsets(rd_kafka_t *rk, kafka_offsets_t *o, bool latest, int *mis
 typedef enum { KAFKA_START_EARLIEST, KAFKA_START_LATEST, KAFKA_START_SPECIFIC } kafka_start_t;
 
 /* The fixed columns of a raw Kafka stream, in order. */
-enum { KAFKA_COL_KEY, KAFKA_COL_VALUE, KAFKA_COL_TOPIC, KAFKA_COL_PARTITION, KAFKA_COL_OFFSET,
-       KAFKA_COL_TIMESTAMP, KAFKA_NCOLS };
+enum {
+    KAFKA_COL_KEY,
+    KAFKA_COL_VALUE,
+    KAFKA_COL_TOPIC,
+    KAFKA_COL_PARTITION,
+    KAFKA_COL_OFFSET,
+    KAFKA_COL_TIMESTAMP,
+    KAFKA_NCOLS
+};
 
 /* A Kafka source. The options part is immutable after creation and read by
  * concurrent read_split calls; the rest belongs to the driver thread. */
 typedef struct kafka_src {
     /* options */
-    const char **topics;          /* subscribe (in the option's order), or assign's topics */
-    int ntopics;
-    bool is_assign;
-    kafka_offsets_t assign;       /* assign: the partitions */
-    kafka_start_t starting;
-    kafka_offsets_t start_spec;   /* KAFKA_START_SPECIFIC: offsets, -2 earliest, -1 latest */
-    int64_t max_offsets;          /* maxOffsetsPerTrigger, 0 = none */
-    int64_t min_offsets;          /* minOffsetsPerTrigger, 0 = none */
-    int64_t max_delay_ms;         /* maxTriggerDelay */
-    bool fail_on_data_loss;
-    format_options_t fmt;
+    const char **topics;        /* subscribe (in the option's order), or assign's topics */
+    int ntopics;                /* entries of topics */
+    bool is_assign;             /* assign given (else subscribe) */
+    kafka_offsets_t assign;     /* assign: the partitions */
+    kafka_start_t starting;     /* startingOffsets */
+    kafka_offsets_t start_spec; /* KAFKA_START_SPECIFIC: offsets, -2 earliest, -1 latest */
+    int64_t max_offsets;        /* maxOffsetsPerTrigger, 0 = none */
+    int64_t min_offsets;        /* minOffsetsPerTrigger, 0 = none */
+    int64_t max_delay_ms;       /* maxTriggerDelay */
+    bool fail_on_data_loss;     /* failOnDataLoss */
+    format_options_t fmt;       /* format, mode, badRecordsPath, header, sep */
     /* reading */
-    rd_kafka_t *rk;               /* the consumer handle every split reads through */
-    rd_kafka_t *rk_meta;          /* cluster queries (not queued behind the reader's fetches) */
-    const format_decoder_t *dec;  /* json/csv records, NULL for the raw columns */
-    int raw_cols[KAFKA_NCOLS];    /* raw: stream column of each fixed column */
-    format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
+    rd_kafka_t *rk;              /* the consumer handle every split reads through */
+    rd_kafka_t *rk_meta;         /* cluster queries (not queued behind the reader's fetches) */
+    const format_decoder_t *dec; /* json/csv records, NULL for the raw columns */
+    int raw_cols[KAFKA_NCOLS];   /* raw: stream column of each fixed column */
+    format_bad_records_t *bad;   /* badRecordsPath writer, or NULL */
     /* driver thread */
-    sl_arena_t *keep;             /* lives as long as the source */
-    const char *initial;          /* the initial offsets' JSON once known, in keep */
-    sl_arena_t *parts_arena;      /* reset at every refresh of `parts` */
-    kafka_offsets_t parts;        /* partitions of the topics at the last refresh */
-    int64_t parts_ms;             /* monotonic time of that refresh, -1 = never */
-    sl_arena_t *cap_arena;
-    bool has_cap;                 /* AVAILABLE NOW: `cap` bounds every end offset */
-    kafka_offsets_t cap;
-    int64_t last_trigger_ms;      /* minOffsetsPerTrigger: when a batch last started, -1 */
+    sl_arena_t *keep;        /* lives as long as the source */
+    const char *initial;     /* the initial offsets' JSON once known, in keep */
+    sl_arena_t *parts_arena; /* reset at every refresh of `parts` */
+    kafka_offsets_t parts;   /* partitions of the topics at the last refresh */
+    int64_t parts_ms;        /* monotonic time of that refresh, -1 = never */
+    sl_arena_t *cap_arena;   /* holds `cap` */
+    bool has_cap;            /* AVAILABLE NOW: `cap` bounds every end offset */
+    kafka_offsets_t cap;     /* the latest offsets when AVAILABLE NOW started */
+    int64_t last_trigger_ms; /* minOffsetsPerTrigger: when a batch last started, -1 */
 } kafka_src_t;
 
 /* One split: offsets [start, end) of one partition. */
 typedef struct kafka_split {
-    const char *topic;
-    int32_t partition;
-    int64_t start, end;
+    const char *topic;  /* in the batch arena */
+    int32_t partition;  /* partition number */
+    int64_t start, end; /* first offset to read, first offset not to read */
 } kafka_split_t;
 
 /* Possible data loss (offsets aged out, a partition gone): with

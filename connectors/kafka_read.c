@@ -34,22 +34,23 @@
 /* One wait for messages. */
 #define KAFKA_POLL_MS 100
 
+/* The state of one split's read (on the reading thread's stack). */
 typedef struct reader {
-    source_t *s;
-    const kafka_src_t *k;
-    const kafka_split_t *sp;
-    sl_arena_t *a;
-    source_emit_fn emit;
+    source_t *s;             /* the source */
+    const kafka_src_t *k;    /* its options and handles */
+    const kafka_split_t *sp; /* the range read */
+    sl_arena_t *a;           /* batches are built here */
+    source_emit_fn emit;     /* receives each batch */
     void *emit_arg;
-    format_reader_t fr;          /* json/csv */
-    exec_builder_t bld;          /* raw columns */
-    bool building;
-    format_pos_t pos;            /* "topic partition", "t-0", "offset", n */
-    int64_t next;                /* next offset expected */
-    int64_t eof_at;              /* the partition's end at the last EOF event, -1 */
-    bool done;
-    bool failed;
-    sl_error_t *err;
+    format_reader_t fr; /* json/csv records */
+    exec_builder_t bld; /* raw columns */
+    bool building;      /* bld holds an unfinished batch */
+    format_pos_t pos;   /* "topic partition", "t-0", "offset", n */
+    int64_t next;       /* next offset expected */
+    int64_t eof_at;     /* the partition's end at the last EOF event, -1 */
+    bool done;          /* the range is read */
+    bool failed;        /* *err is set */
+    sl_error_t *err;    /* the caller's error */
 } reader_t;
 
 /* ---- raw columns ---------------------------------------------------------- */
@@ -64,8 +65,10 @@ static int raw_flush(reader_t *r)
 static void set_bytes(exec_builder_t *b, int col, uint32_t row, const void *p, size_t n)
 {
     if (col < 0) return;
-    if (p) exec_builder_set_str(b, col, row, p, n);
-    else exec_builder_set_null(b, col, row);
+    if (p)
+        exec_builder_set_str(b, col, row, p, n);
+    else
+        exec_builder_set_null(b, col, row);
 }
 
 static int raw_row(reader_t *r, const rd_kafka_message_t *m)
@@ -82,12 +85,14 @@ static int raw_row(reader_t *r, const rd_kafka_message_t *m)
     set_bytes(b, c[KAFKA_COL_KEY], row, m->key, m->key_len);
     set_bytes(b, c[KAFKA_COL_VALUE], row, m->payload, m->len);
     set_bytes(b, c[KAFKA_COL_TOPIC], row, r->sp->topic, strlen(r->sp->topic));
-    if (c[KAFKA_COL_PARTITION] >= 0) exec_builder_set_int(b, c[KAFKA_COL_PARTITION], row, m->partition);
+    if (c[KAFKA_COL_PARTITION] >= 0)
+        exec_builder_set_int(b, c[KAFKA_COL_PARTITION], row, m->partition);
     if (c[KAFKA_COL_OFFSET] >= 0) exec_builder_set_bigint(b, c[KAFKA_COL_OFFSET], row, m->offset);
     int64_t ts = rd_kafka_message_timestamp(m, NULL);
     if (c[KAFKA_COL_TIMESTAMP] >= 0 && ts >= 0)
         exec_builder_set_bigint(b, c[KAFKA_COL_TIMESTAMP], row, ts * 1000);
-    else if (c[KAFKA_COL_TIMESTAMP] >= 0) exec_builder_set_null(b, c[KAFKA_COL_TIMESTAMP], row);
+    else if (c[KAFKA_COL_TIMESTAMP] >= 0)
+        exec_builder_set_null(b, c[KAFKA_COL_TIMESTAMP], row);
     return b->batch->nrows >= EXEC_BATCH_ROWS ? raw_flush(r) : 0;
 }
 
@@ -99,15 +104,16 @@ static int check_gap(reader_t *r, int64_t off)
 {
     int64_t lo = -1, hi = -1;
     rd_kafka_get_watermark_offsets(r->k->rk, r->sp->topic, r->sp->partition, &lo, &hi);
-    if (lo < 0 && rd_kafka_query_watermark_offsets(r->k->rk_meta, r->sp->topic, r->sp->partition, &lo,
-                                                   &hi, KAFKA_QUERY_TIMEOUT_MS))
+    if (lo < 0 && rd_kafka_query_watermark_offsets(r->k->rk_meta, r->sp->topic, r->sp->partition,
+                                                   &lo, &hi, KAFKA_QUERY_TIMEOUT_MS))
         lo = -1;
     if (lo <= r->next) return 0;
     int64_t last = (lo < off ? lo : off) - 1;
     if (last >= r->sp->end) last = r->sp->end - 1;
-    return kafka_data_loss(r->s, r->err, "offsets %lld to %lld of kafka partition %s-%d were "
-                           "deleted before they were read", (long long)r->next, (long long)last,
-                           r->sp->topic, r->sp->partition);
+    return kafka_data_loss(r->s, r->err,
+                           "offsets %lld to %lld of kafka partition %s-%d were "
+                           "deleted before they were read",
+                           (long long)r->next, (long long)last, r->sp->topic, r->sp->partition);
 }
 
 static int data_row(reader_t *r, const rd_kafka_message_t *m)
@@ -124,14 +130,18 @@ static void on_event(reader_t *r, const rd_kafka_message_t *m)
     rd_kafka_resp_err_t e = m->err;
     if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         r->eof_at = m->offset;
-        if (m->offset > r->next && check_gap(r, m->offset) < 0) r->failed = true;
-        else if (m->offset >= r->sp->end) r->done = true;
+        if (m->offset > r->next && check_gap(r, m->offset) < 0)
+            r->failed = true;
+        else if (m->offset >= r->sp->end)
+            r->done = true;
         return;
     }
     if (e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION ||
         e == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC) {
-        if (kafka_data_loss(r->s, r->err, "kafka partition %s-%d is gone (offsets %lld to %lld not "
-                            "read)", r->sp->topic, r->sp->partition, (long long)r->next,
+        if (kafka_data_loss(r->s, r->err,
+                            "kafka partition %s-%d is gone (offsets %lld to %lld not "
+                            "read)",
+                            r->sp->topic, r->sp->partition, (long long)r->next,
                             (long long)r->sp->end - 1) < 0)
             r->failed = true;
         r->done = true;
@@ -173,17 +183,20 @@ static void on_message(rd_kafka_message_t *m, void *arg)
 static int stalled(reader_t *r, int64_t idle_ms)
 {
     if (r->eof_at >= 0 && r->eof_at < r->sp->end && idle_ms >= KAFKA_SHORT_MS) {
-        if (kafka_data_loss(r->s, r->err, "kafka partition %s-%d ends at offset %lld, before the "
-                            "batch's end offset %lld", r->sp->topic, r->sp->partition,
-                            (long long)r->eof_at, (long long)r->sp->end) < 0)
+        if (kafka_data_loss(r->s, r->err,
+                            "kafka partition %s-%d ends at offset %lld, before the "
+                            "batch's end offset %lld",
+                            r->sp->topic, r->sp->partition, (long long)r->eof_at,
+                            (long long)r->sp->end) < 0)
             return -1;
         r->done = true;
         return 0;
     }
     if (idle_ms < KAFKA_STALL_MS) return 0;
-    return kafka_error(r->err, RD_KAFKA_RESP_ERR__TIMED_OUT, "no data from kafka partition %s-%d "
-                       "for %d seconds (offset %lld of [%lld, %lld))", r->sp->topic,
-                       r->sp->partition, KAFKA_STALL_MS / 1000, (long long)r->next,
+    return kafka_error(r->err, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                       "no data from kafka partition %s-%d "
+                       "for %d seconds (offset %lld of [%lld, %lld))",
+                       r->sp->topic, r->sp->partition, KAFKA_STALL_MS / 1000, (long long)r->next,
                        (long long)r->sp->start, (long long)r->sp->end);
 }
 
@@ -194,8 +207,10 @@ static int consume(reader_t *r, rd_kafka_queue_t *q)
     while (!r->done && !r->failed) {
         int got = rd_kafka_consume_callback_queue(q, KAFKA_POLL_MS, on_message, r);
         int64_t now = sl_mono_ms();
-        if (got > 0) last = now;
-        else if (stalled(r, now - last) < 0) return -1;
+        if (got > 0)
+            last = now;
+        else if (stalled(r, now - last) < 0)
+            return -1;
     }
     return r->failed ? -1 : 0;
 }
@@ -205,8 +220,15 @@ int kafka_read_split(source_t *s, const source_split_t *split, sl_arena_t *a, so
 {
     const kafka_src_t *k = s->impl;
     const kafka_split_t *sp = split->data;
-    reader_t r = {.s = s, .k = k, .sp = sp, .a = a, .emit = emit, .emit_arg = emit_arg,
-                  .next = sp->start, .eof_at = -1, .err = err};
+    reader_t r = {.s = s,
+                  .k = k,
+                  .sp = sp,
+                  .a = a,
+                  .emit = emit,
+                  .emit_arg = emit_arg,
+                  .next = sp->start,
+                  .eof_at = -1,
+                  .err = err};
     r.pos = (format_pos_t){"topic partition", sl_printf(a, "%s-%d", sp->topic, sp->partition),
                            "offset", sp->start};
     if (k->dec) {

@@ -42,8 +42,9 @@ kafka_offsets_t kafka_offsets_copy(const kafka_offsets_t *o, sl_arena_t *a)
     kafka_offsets_t c = {SL_NEW_ARRAY(a, kafka_tp_t, o->n ? o->n : 1), o->n};
     for (int i = 0; i < o->n; i++) {
         c.v[i] = o->v[i];
-        c.v[i].topic = (i && !strcmp(o->v[i].topic, o->v[i - 1].topic)) ? c.v[i - 1].topic
-                                                                          : sl_strdup(a, o->v[i].topic);
+        c.v[i].topic = (i && !strcmp(o->v[i].topic, o->v[i - 1].topic))
+                           ? c.v[i - 1].topic
+                           : sl_strdup(a, o->v[i].topic);
     }
     return c;
 }
@@ -94,7 +95,8 @@ static bool offsets_topic(const char *topic, json_t *parts, int64_t min_offset, 
     const char *key;
     json_t *val;
     const char *t = sl_strdup(a, topic);
-    json_object_foreach(parts, key, val) {
+    json_object_foreach(parts, key, val)
+    {
         int32_t p;
         if (o->n >= cap || !parse_partition_key(key, &p) || !json_is_integer(val) ||
             json_integer_value(val) < min_offset)
@@ -109,8 +111,9 @@ static int count_members(json_t *root)
     int n = 0;
     const char *key;
     json_t *val;
-    json_object_foreach(root, key, val) n += json_is_object(val) ? (int)json_object_size(val)
-                                            : json_is_array(val) ? (int)json_array_size(val) : 1;
+    json_object_foreach(root, key, val) n += json_is_object(val)  ? (int)json_object_size(val)
+                                             : json_is_array(val) ? (int)json_array_size(val)
+                                                                  : 1;
     return n;
 }
 
@@ -134,12 +137,14 @@ int kafka_offsets_parse(const char *json, const char *what, int64_t min_offset, 
     out->v = SL_NEW_ARRAY(a, kafka_tp_t, cap ? cap : 1);
     const char *key;
     json_t *val;
-    if (ok) json_object_foreach(root, key, val) {
-        if (!*key || !json_is_object(val) || !offsets_topic(key, val, min_offset, a, out, cap)) {
-            ok = false;
-            break;
+    if (ok) json_object_foreach(root, key, val)
+        {
+            if (!*key || !json_is_object(val) ||
+                !offsets_topic(key, val, min_offset, a, out, cap)) {
+                ok = false;
+                break;
+            }
         }
-    }
     json_decref(root);
     kafka_offsets_sort(out);
     if (!ok || has_duplicates(out)) return bad_json(err, what, json ? json : "", hint);
@@ -157,18 +162,20 @@ int kafka_partitions_parse(const char *json, sl_arena_t *a, kafka_offsets_t *out
     out->v = SL_NEW_ARRAY(a, kafka_tp_t, cap ? cap : 1);
     const char *key;
     json_t *val;
-    if (ok) json_object_foreach(root, key, val) {
-        size_t i;
-        json_t *p;
-        ok = *key && json_is_array(val) && json_array_size(val) > 0;
-        const char *t = sl_strdup(a, key);
-        if (ok) json_array_foreach(val, i, p) {
-            ok = ok && json_is_integer(p) && json_integer_value(p) >= 0 &&
-                 json_integer_value(p) <= INT32_MAX && out->n < cap;
-            if (ok) out->v[out->n++] = (kafka_tp_t){t, (int32_t)json_integer_value(p), 0};
+    if (ok) json_object_foreach(root, key, val)
+        {
+            size_t i;
+            json_t *p;
+            ok = *key && json_is_array(val) && json_array_size(val) > 0;
+            const char *t = sl_strdup(a, key);
+            if (ok) json_array_foreach(val, i, p)
+                {
+                    ok = ok && json_is_integer(p) && json_integer_value(p) >= 0 &&
+                         json_integer_value(p) <= INT32_MAX && out->n < cap;
+                    if (ok) out->v[out->n++] = (kafka_tp_t){t, (int32_t)json_integer_value(p), 0};
+                }
+            if (!ok) break;
         }
-        if (!ok) break;
-    }
     json_decref(root);
     kafka_offsets_sort(out);
     if (!ok || has_duplicates(out)) return bad_json(err, "assign", json ? json : "", hint);
@@ -208,7 +215,8 @@ int kafka_conf_check(const conn_kv_t *opts, int n, const char *const *forbidden,
         const char *name = opts[i].key + strlen(KAFKA_PREFIX);
         for (int f = 0; forbidden && forbidden[f] && rc == 0; f++)
             if (!strcmp(name, forbidden[f])) rc = conf_refused(err, opts[i].key);
-        if (rc == 0 && rd_kafka_conf_set(c, name, opts[i].value, why, sizeof why) != RD_KAFKA_CONF_OK) {
+        if (rc == 0 &&
+            rd_kafka_conf_set(c, name, opts[i].value, why, sizeof why) != RD_KAFKA_CONF_OK) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid kafka option \"%s\"",
                          opts[i].key);
             sl_error_detail(err, "librdkafka: %s.", why);
@@ -240,7 +248,8 @@ static int conf_set_list(rd_kafka_conf_t *c, const char *const *kv, sl_error_t *
     char why[512];
     for (int i = 0; kv && kv[i]; i += 2)
         if (rd_kafka_conf_set(c, kv[i], kv[i + 1], why, sizeof why) != RD_KAFKA_CONF_OK) {
-            sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid kafka setting \"%s\"", kv[i]);
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid kafka setting \"%s\"",
+                         kv[i]);
             return sl_error_detail(err, "librdkafka: %s.", why);
         }
     return 0;
@@ -291,7 +300,8 @@ static int topic_partitions(rd_kafka_t *rk, const char *topic, sl_arena_t *a, ka
                             int *cap, sl_error_t *err)
 {
     rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
-    if (!rkt) return kafka_error(err, rd_kafka_last_error(), "could not open kafka topic \"%s\"", topic);
+    if (!rkt)
+        return kafka_error(err, rd_kafka_last_error(), "could not open kafka topic \"%s\"", topic);
     const struct rd_kafka_metadata *md = NULL;
     rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 0, rkt, &md, KAFKA_QUERY_TIMEOUT_MS);
     rd_kafka_topic_destroy(rkt);
@@ -300,11 +310,13 @@ static int topic_partitions(rd_kafka_t *rk, const char *topic, sl_arena_t *a, ka
     int np = t && !t->err ? t->partition_cnt : 0;
     if (out->n + np > *cap) {
         int nc = (out->n + np) * 2;
-        out->v = sl_arena_realloc(a, out->v, sizeof *out->v * (size_t)*cap, sizeof *out->v * (size_t)nc);
+        out->v =
+            sl_arena_realloc(a, out->v, sizeof *out->v * (size_t)*cap, sizeof *out->v * (size_t)nc);
         *cap = nc;
     }
     const char *name = np ? sl_strdup(a, topic) : NULL;
-    for (int i = 0; i < np; i++) out->v[out->n++] = (kafka_tp_t){name, t->partitions[i].id, 0};
+    for (int i = 0; i < np; i++)
+        out->v[out->n++] = (kafka_tp_t){name, t->partitions[i].id, 0};
     rd_kafka_metadata_destroy(md);
     return 0;
 }
@@ -332,8 +344,9 @@ int kafka_list_offsets(rd_kafka_t *rk, kafka_offsets_t *o, bool latest, int *mis
             latest ? RD_KAFKA_OFFSET_END : RD_KAFKA_OFFSET_BEGINNING;
     rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(rk, l, KAFKA_QUERY_TIMEOUT_MS);
     int rc = 0;
-    if (e) rc = kafka_error(err, e, "could not list the %s offsets of kafka partitions",
-                            latest ? "latest" : "earliest");
+    if (e)
+        rc = kafka_error(err, e, "could not list the %s offsets of kafka partitions",
+                         latest ? "latest" : "earliest");
     for (int i = 0; rc == 0 && i < l->cnt; i++) {
         const rd_kafka_topic_partition_t *p = &l->elems[i];
         kafka_tp_t *tp = kafka_offsets_find(o, p->topic, p->partition);

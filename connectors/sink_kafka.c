@@ -61,21 +61,21 @@
 static const char *const sink_forbidden[] = {"dr_msg_cb", NULL};
 
 typedef struct kafka_sink {
-    const char *topic;
-    bool exactly_once;
+    const char *topic;                     /* the topic option */
+    bool exactly_once;                     /* the exactlyOnce option */
     int col_value, col_key, col_partition; /* result columns, -1 when absent */
-    const char *state_dir;       /* exactlyOnce: where the batch record lives */
-    const char *txn_id;          /* exactlyOnce: decided at the first add_batch */
-    rd_kafka_t *rk;              /* the producer, created at the first add_batch */
-    rd_kafka_topic_t *rkt;
-    bool txn_ready;              /* init_transactions done */
-    bool checked;                /* the first add_batch's replay decision was made */
-    sl_arena_t *keep;            /* lives as long as the sink */
-    /* delivery reports of the batch being written (driver thread) */
-    int64_t delivered, failed;
-    rd_kafka_resp_err_t first_err;
-    int32_t first_part;          /* where the batch's first message landed, -1 */
-    int64_t first_off;
+    const char *state_dir;                 /* exactlyOnce: where the batch record lives */
+    const char *txn_id;                    /* exactlyOnce: decided at the first add_batch */
+    rd_kafka_t *rk;                        /* the producer, created at the first add_batch */
+    rd_kafka_topic_t *rkt;                 /* the topic's handle on rk */
+    bool txn_ready;                        /* init_transactions done */
+    bool checked;                          /* the first add_batch's replay decision was made */
+    sl_arena_t *keep;                      /* lives as long as the sink */
+    /* delivery reports of the batch being written (served on the driver thread) */
+    int64_t delivered, failed;     /* messages acknowledged / failed */
+    rd_kafka_resp_err_t first_err; /* the first failure's error */
+    int32_t first_part;            /* where the batch's first message landed, -1 */
+    int64_t first_off;             /* its offset (the lowest delivered in first_part) */
 } kafka_sink_t;
 
 /* ---- validation -------------------------------------------------------------------- */
@@ -89,9 +89,12 @@ static int result_column(const sink_schema_t *sc, const char *name, exec_type_id
     for (int i = 0; i < sc->ncols; i++) {
         if (strcasecmp(sc->names[i], name)) continue;
         if (sc->types[i].id != a && sc->types[i].id != b) {
-            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "column \"%s\" of a kafka sink must be %s%s%s, "
-                         "not %s", name, exec_type_pg_name(exec_type_of(a)), a != b ? " or " : "",
-                         a != b ? exec_type_pg_name(exec_type_of(b)) : "", exec_type_pg_name(sc->types[i]));
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                         "column \"%s\" of a kafka sink must be %s%s%s, "
+                         "not %s",
+                         name, exec_type_pg_name(exec_type_of(a)), a != b ? " or " : "",
+                         a != b ? exec_type_pg_name(exec_type_of(b)) : "",
+                         exec_type_pg_name(sc->types[i]));
             return sl_error_hint(err, "Cast it, e.g. CAST(x AS STRING) AS %s, or use to_json(...).",
                                  name);
         }
@@ -272,23 +275,29 @@ static int produce_all(kafka_sink_t *k, exec_batch_t *const *batches, int n, int
             if (produce_row(k, batches[i], exec_batch_row(batches[i], j), batch_text, err) < 0)
                 return -1;
     int64_t deadline = sl_mono_ms() + KAFKA_SINK_TIMEOUT_MS;
-    while (k->delivered + k->failed < *rows && sl_mono_ms() < deadline) rd_kafka_flush(k->rk, 200);
+    while (k->delivered + k->failed < *rows && sl_mono_ms() < deadline)
+        rd_kafka_flush(k->rk, 200);
     if (k->failed)
-        return kafka_error(err, k->first_err, "%lld of %lld messages could not be delivered to "
-                           "kafka topic \"%s\"", (long long)k->failed, (long long)*rows, k->topic);
+        return kafka_error(err, k->first_err,
+                           "%lld of %lld messages could not be delivered to "
+                           "kafka topic \"%s\"",
+                           (long long)k->failed, (long long)*rows, k->topic);
     if (k->delivered < *rows)
-        return kafka_error(err, RD_KAFKA_RESP_ERR__TIMED_OUT, "messages to kafka topic \"%s\" were "
-                           "not delivered", k->topic);
+        return kafka_error(err, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                           "messages to kafka topic \"%s\" were "
+                           "not delivered",
+                           k->topic);
     return 0;
 }
 
 /* ---- the batch record (exactlyOnce) ------------------------------------------------------ */
 
+/* The sink's record of its newest transaction (the file `batch`). */
 typedef struct batch_record {
-    const char *txn_id;
-    int64_t batch_id;
-    bool committed;
-    int32_t partition;
+    const char *txn_id; /* the transactional id that wrote it */
+    int64_t batch_id;   /* the batch */
+    bool committed;     /* "committed" (else "pending": commit may not have happened) */
+    int32_t partition;  /* where the batch's first message landed */
     int64_t offset;
 } batch_record_t;
 
@@ -303,8 +312,9 @@ static int record_write(kafka_sink_t *k, int64_t batch_id, bool committed, sl_er
                   committed ? "committed" : "pending");
     sl_json_escape(&b, k->topic, strlen(k->topic));
     sl_buf_printf(&b, ",\"partition\":%d,\"offset\":%lld}", k->first_part, (long long)k->first_off);
-    int rc = conn_mkdirs(k->state_dir, err) < 0 ? -1
-             : conn_write_atomic(k->state_dir, "batch", b.data, b.len, err);
+    int rc = conn_mkdirs(k->state_dir, err) < 0
+                 ? -1
+                 : conn_write_atomic(k->state_dir, "batch", b.data, b.len, err);
     sl_buf_free(&b);
     return rc;
 }
@@ -315,16 +325,18 @@ static int record_read(kafka_sink_t *k, sl_arena_t *a, batch_record_t *out, sl_e
     char *path = conn_path_join(a, k->state_dir, "batch");
     sl_buf_t b = SL_BUF_INIT;
     int rc = conn_read_file(path, &b, err);
-    json_t *j = rc > 0 && b.len > 3 && !memcmp(b.data, "v1\n", 3) ? json_loads(b.data + 3, 0, NULL) : NULL;
+    json_t *j =
+        rc > 0 && b.len > 3 && !memcmp(b.data, "v1\n", 3) ? json_loads(b.data + 3, 0, NULL) : NULL;
     const char *txn = json_string_value(json_object_get(j, "transactionalId"));
     const char *status = json_string_value(json_object_get(j, "status"));
     if (rc > 0 && (!txn || !status || !json_is_integer(json_object_get(j, "batchId"))))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "malformed kafka sink record \"%s\"", path);
     else if (rc > 0) {
-        *out = (batch_record_t){sl_strdup(a, txn), json_integer_value(json_object_get(j, "batchId")),
-                                !strcmp(status, "committed"),
-                                (int32_t)json_integer_value(json_object_get(j, "partition")),
-                                json_integer_value(json_object_get(j, "offset"))};
+        *out =
+            (batch_record_t){sl_strdup(a, txn), json_integer_value(json_object_get(j, "batchId")),
+                             !strcmp(status, "committed"),
+                             (int32_t)json_integer_value(json_object_get(j, "partition")),
+                             json_integer_value(json_object_get(j, "offset"))};
     }
     json_decref(j);
     sl_buf_free(&b);
@@ -343,10 +355,11 @@ static bool header_is(const rd_kafka_message_t *m, const char *name, const char 
     return n == strlen(want) && !memcmp(v, want, n);
 }
 
+/* Reading back the first message of a pending batch. */
 typedef struct readback {
-    const batch_record_t *rec;
-    const char *txn_id;
-    int verdict; /* -1 undecided, 0 not committed, 1 committed */
+    const batch_record_t *rec; /* what to look for */
+    const char *txn_id;        /* the sink's transactional id */
+    int verdict;               /* -1 undecided, 0 not committed, 1 committed */
 } readback_t;
 
 static void on_readback(rd_kafka_message_t *m, void *arg)
@@ -369,15 +382,25 @@ static void on_readback(rd_kafka_message_t *m, void *arg)
 static int readback(sink_t *s, const batch_record_t *rec, bool *committed, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
-    const char *const forced[] = {"isolation.level", "read_committed", "enable.partition.eof", "true",
-                                  "enable.auto.commit", "false", "auto.offset.reset", "earliest", NULL};
+    const char *const forced[] = {"isolation.level",
+                                  "read_committed",
+                                  "enable.partition.eof",
+                                  "true",
+                                  "enable.auto.commit",
+                                  "false",
+                                  "auto.offset.reset",
+                                  "earliest",
+                                  NULL};
     rd_kafka_conf_t *conf = kafka_conf_new(s->opts, s->nopts, NULL, forced, err);
     char why[512];
     rd_kafka_t *rk = conf ? rd_kafka_new(RD_KAFKA_CONSUMER, conf, why, sizeof why) : NULL;
     if (!rk) {
         if (conf) rd_kafka_conf_destroy(conf);
-        return conf ? kafka_error(err, RD_KAFKA_RESP_ERR__INVALID_ARG, "could not create a kafka "
-                                  "consumer: %s", why) : -1;
+        return conf ? kafka_error(err, RD_KAFKA_RESP_ERR__INVALID_ARG,
+                                  "could not create a kafka "
+                                  "consumer: %s",
+                                  why)
+                    : -1;
     }
     rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, k->topic, NULL);
     rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
@@ -391,8 +414,10 @@ static int readback(sink_t *s, const batch_record_t *rec, bool *committed, sl_er
     rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
     if (rb.verdict < 0)
-        return kafka_error(err, RD_KAFKA_RESP_ERR__TIMED_OUT, "could not tell whether batch %lld "
-                           "was committed to kafka topic \"%s\"", (long long)rec->batch_id, k->topic);
+        return kafka_error(err, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                           "could not tell whether batch %lld "
+                           "was committed to kafka topic \"%s\"",
+                           (long long)rec->batch_id, k->topic);
     *committed = rb.verdict == 1;
     return 0;
 }
@@ -410,7 +435,10 @@ static int replayed(sink_t *s, int64_t batch_id, bool *skip, sl_error_t *err)
         if (!rec.committed) {
             rc = producer_ready(s, err) < 0 ? -1 : readback(s, &rec, skip, err);
             SL_INFO("sink.kafka", "query=%s batch %lld was pending at the crash: %s", s->query_name,
-                    (long long)batch_id, rc < 0 ? "undecided" : *skip ? "committed" : "aborted");
+                    (long long)batch_id,
+                    rc < 0  ? "undecided"
+                    : *skip ? "committed"
+                            : "aborted");
             k->first_part = rec.partition;
             k->first_off = rec.offset;
             if (rc >= 0 && *skip) rc = record_write(k, batch_id, true, err);
@@ -427,7 +455,8 @@ static int add_at_least_once(sink_t *s, int64_t batch_id, exec_batch_t *const *b
 {
     kafka_sink_t *k = s->impl;
     int64_t rows;
-    if (producer_ready(s, err) < 0 || produce_all(k, batches, n, batch_id, &rows, err) < 0) return -1;
+    if (producer_ready(s, err) < 0 || produce_all(k, batches, n, batch_id, &rows, err) < 0)
+        return -1;
     s->last_output_rows = rows;
     return 0;
 }
@@ -435,7 +464,8 @@ static int add_at_least_once(sink_t *s, int64_t batch_id, exec_batch_t *const *b
 static int64_t count_rows(exec_batch_t *const *batches, int n)
 {
     int64_t rows = 0;
-    for (int i = 0; i < n; i++) rows += exec_batch_count(batches[i]);
+    for (int i = 0; i < n; i++)
+        rows += exec_batch_count(batches[i]);
     return rows;
 }
 
@@ -446,7 +476,8 @@ static int transaction(sink_t *s, int64_t batch_id, exec_batch_t *const *batches
     kafka_sink_t *k = s->impl;
     rd_kafka_error_t *e = rd_kafka_begin_transaction(k->rk);
     if (e) return txn_error(k, e, "begin", err);
-    if (produce_all(k, batches, n, batch_id, rows, err) < 0 || record_write(k, batch_id, false, err) < 0) {
+    if (produce_all(k, batches, n, batch_id, rows, err) < 0 ||
+        record_write(k, batch_id, false, err) < 0) {
         if ((e = rd_kafka_abort_transaction(k->rk, KAFKA_SINK_TIMEOUT_MS))) {
             sl_error_t ignored;
             txn_error(k, e, "abort", &ignored);
@@ -510,7 +541,8 @@ static int add_exactly_once(sink_t *s, int64_t batch_id, exec_batch_t *const *ba
     int64_t rows = count_rows(batches, n);
     s->last_output_rows = 0;
     if (!rows) return 0;
-    if (producer_ready(s, err) < 0 || transaction(s, batch_id, batches, n, &rows, err) < 0) return -1;
+    if (producer_ready(s, err) < 0 || transaction(s, batch_id, batches, n, &rows, err) < 0)
+        return -1;
     s->last_output_rows = rows;
     return 0;
 }

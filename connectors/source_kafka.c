@@ -45,9 +45,13 @@
 #define KAFKA_METADATA_REFRESH_MS 1000
 
 /* kafka.* options the source sets itself. */
-static const char *const src_forbidden[] = {
-    "enable.auto.commit", "enable.auto.offset.store", "auto.commit.enable", "auto.offset.reset",
-    "enable.partition.eof", "offset.store.method", NULL};
+static const char *const src_forbidden[] = {"enable.auto.commit",
+                                            "enable.auto.offset.store",
+                                            "auto.commit.enable",
+                                            "auto.offset.reset",
+                                            "enable.partition.eof",
+                                            "offset.store.method",
+                                            NULL};
 
 /* ---- data loss ------------------------------------------------------------------ */
 
@@ -60,8 +64,10 @@ int kafka_data_loss(const source_t *s, sl_error_t *err, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (!k->fail_on_data_loss) {
-        SL_WARN("source.kafka", "query=%s possible data loss: %s (failOnDataLoss is false: "
-                "continuing)", s->query_name, what);
+        SL_WARN("source.kafka",
+                "query=%s possible data loss: %s (failOnDataLoss is false: "
+                "continuing)",
+                s->query_name, what);
         return 0;
     }
     sl_error_set(err, SL_ERR_DATA_EXCEPTION, "kafka data may have been lost: %s", what);
@@ -77,14 +83,17 @@ int kafka_data_loss(const source_t *s, sl_error_t *err, const char *fmt, ...)
 static int parse_subscribe(const char *v, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
 {
     int cap = 1;
-    for (const char *p = v; *p; p++) cap += *p == ',';
+    for (const char *p = v; *p; p++)
+        cap += *p == ',';
     k->topics = SL_NEW_ARRAY(a, const char *, cap);
     k->ntopics = 0;
     for (const char *p = v; *p;) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && (*p == ' ' || *p == '\t')) p++, n--;
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+        while (n && (*p == ' ' || *p == '\t'))
+            p++, n--;
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
         if (n) k->topics[k->ntopics++] = sl_strndup(a, p, n);
         p = e ? e + 1 : p + strlen(p);
     }
@@ -117,13 +126,20 @@ static bool same_partitions(const kafka_offsets_t *x, const kafka_offsets_t *y)
 
 static int parse_starting(const char *v, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
 {
-    if (!strcasecmp(v, "earliest")) k->starting = KAFKA_START_EARLIEST;
-    else if (!strcasecmp(v, "latest")) k->starting = KAFKA_START_LATEST;
-    else if (kafka_offsets_parse(v, "startingOffsets", -2, a, &k->start_spec, err) < 0) return -1;
-    else k->starting = KAFKA_START_SPECIFIC;
-    if (k->starting == KAFKA_START_SPECIFIC && k->is_assign && !same_partitions(&k->start_spec, &k->assign))
-        return conn_bad_option(err, "startingOffsets", v, "It must give an offset (or -2 for "
-                               "earliest, -1 for latest) for every partition of assign, and no other.");
+    if (!strcasecmp(v, "earliest"))
+        k->starting = KAFKA_START_EARLIEST;
+    else if (!strcasecmp(v, "latest"))
+        k->starting = KAFKA_START_LATEST;
+    else if (kafka_offsets_parse(v, "startingOffsets", -2, a, &k->start_spec, err) < 0)
+        return -1;
+    else
+        k->starting = KAFKA_START_SPECIFIC;
+    if (k->starting == KAFKA_START_SPECIFIC && k->is_assign &&
+        !same_partitions(&k->start_spec, &k->assign))
+        return conn_bad_option(
+            err, "startingOffsets", v,
+            "It must give an offset (or -2 for "
+            "earliest, -1 for latest) for every partition of assign, and no other.");
     return 0;
 }
 
@@ -140,7 +156,8 @@ static int parse_limits(const conn_desc_t *d, const conn_kv_t *o, int n, kafka_s
         conn_opt_bool(d, o, n, "includeHeaders", &headers, err) < 0)
         return -1;
     if (k->max_offsets && k->min_offsets > k->max_offsets)
-        return conn_bad_option(err, "minOffsetsPerTrigger", conn_option(d, o, n, "minOffsetsPerTrigger"),
+        return conn_bad_option(err, "minOffsetsPerTrigger",
+                               conn_option(d, o, n, "minOffsetsPerTrigger"),
                                "It must not be more than maxOffsetsPerTrigger.");
     if (headers) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "kafka headers are not supported yet");
@@ -165,8 +182,7 @@ static int src_options(const plan_relation_t *rel, sl_arena_t *a, kafka_src_t *k
     }
     if ((sub ? parse_subscribe(sub, a, k, err) : parse_assign(asg, a, k, err)) < 0 ||
         parse_starting(conn_option(d, o, n, "startingOffsets"), a, k, err) < 0 ||
-        parse_limits(d, o, n, k, err) < 0 ||
-        format_options_parse(d, o, n, NULL, &k->fmt, err) < 0)
+        parse_limits(d, o, n, k, err) < 0 || format_options_parse(d, o, n, NULL, &k->fmt, err) < 0)
         return -1;
     return kafka_conf_check(o, n, src_forbidden, err);
 }
@@ -175,11 +191,11 @@ static int src_options(const plan_relation_t *rel, sl_arena_t *a, kafka_src_t *k
  * list); fills raw_cols. */
 static bool raw_columns(const plan_relation_t *rel, kafka_src_t *k)
 {
-    static const char *const names[KAFKA_NCOLS] = {"key", "value", "topic", "partition", "offset",
-                                                   "timestamp"};
-    static const exec_type_id_t types[KAFKA_NCOLS] = {
-        EXEC_TYPE_BINARY, EXEC_TYPE_BINARY, EXEC_TYPE_STRING, EXEC_TYPE_INT, EXEC_TYPE_BIGINT,
-        EXEC_TYPE_TIMESTAMP};
+    static const char *const names[KAFKA_NCOLS] = {"key",       "value",  "topic",
+                                                   "partition", "offset", "timestamp"};
+    static const exec_type_id_t types[KAFKA_NCOLS] = {EXEC_TYPE_BINARY, EXEC_TYPE_BINARY,
+                                                      EXEC_TYPE_STRING, EXEC_TYPE_INT,
+                                                      EXEC_TYPE_BIGINT, EXEC_TYPE_TIMESTAMP};
     if (rel->ncols != KAFKA_NCOLS && k->fmt.kind != FORMAT_RAW) return false;
     for (int c = 0; c < KAFKA_NCOLS; c++) {
         k->raw_cols[c] = -1;
@@ -217,7 +233,8 @@ static int current_partitions(source_t *s, bool force, sl_arena_t *a, kafka_offs
         kafka_offsets_t all;
         sl_arena_reset(k->parts_arena);
         k->parts_ms = -1;
-        if (kafka_topic_partitions(k->rk_meta, k->topics, k->ntopics, k->parts_arena, &all, err) < 0)
+        if (kafka_topic_partitions(k->rk_meta, k->topics, k->ntopics, k->parts_arena, &all, err) <
+            0)
             return -1;
         int n = 0;
         for (int i = 0; i < all.n; i++)
@@ -275,12 +292,16 @@ static int resolve_specific(source_t *s, const kafka_offsets_t *parts, const kaf
     *out = kafka_offsets_copy(&k->start_spec, a);
     for (int i = 0; i < out->n; i++) {
         kafka_tp_t *t = &out->v[i];
-        if (t->offset == -2) t->offset = lo->v[i].offset;
-        else if (t->offset == -1) t->offset = hi->v[i].offset;
+        if (t->offset == -2)
+            t->offset = lo->v[i].offset;
+        else if (t->offset == -1)
+            t->offset = hi->v[i].offset;
         else if (t->offset < lo->v[i].offset) {
-            if (kafka_data_loss(s, err, "startingOffsets asks for offset %lld of %s-%d but its "
-                                "earliest offset is %lld", (long long)t->offset, t->topic,
-                                t->partition, (long long)lo->v[i].offset) < 0)
+            if (kafka_data_loss(s, err,
+                                "startingOffsets asks for offset %lld of %s-%d but its "
+                                "earliest offset is %lld",
+                                (long long)t->offset, t->topic, t->partition,
+                                (long long)lo->v[i].offset) < 0)
                 return -1;
             t->offset = lo->v[i].offset;
         }
@@ -296,9 +317,12 @@ static int resolve_initial(source_t *s, sl_arena_t *a, const char **out, sl_erro
     lo = kafka_offsets_copy(&parts, a);
     hi = kafka_offsets_copy(&parts, a);
     if (list_offsets(s, &lo, false, err) < 0 || list_offsets(s, &hi, true, err) < 0) return -1;
-    if (k->starting == KAFKA_START_EARLIEST) res = lo;
-    else if (k->starting == KAFKA_START_LATEST) res = hi;
-    else if (resolve_specific(s, &parts, &lo, &hi, a, &res, err) < 0) return -1;
+    if (k->starting == KAFKA_START_EARLIEST)
+        res = lo;
+    else if (k->starting == KAFKA_START_LATEST)
+        res = hi;
+    else if (resolve_specific(s, &parts, &lo, &hi, a, &res, err) < 0)
+        return -1;
     *out = kafka_offsets_json(&res, a);
     return 0;
 }
@@ -314,8 +338,10 @@ static int initial_read(const char *dir, sl_arena_t *a, const char **json, sl_er
         kafka_offsets_t o;
         if (b.len < skip + 3 || memcmp(b.data + skip, "v1\n", 3) ||
             kafka_offsets_parse(b.data + skip + 3, "initial offsets", 0, a, &o, err) < 0)
-            rc = sl_error_set(err, SL_ERR_IO_ERROR, "malformed kafka initial offsets file \"%s\"", path);
-        else *json = sl_strdup(a, b.data + skip + 3);
+            rc = sl_error_set(err, SL_ERR_IO_ERROR, "malformed kafka initial offsets file \"%s\"",
+                              path);
+        else
+            *json = sl_strdup(a, b.data + skip + 3);
     }
     sl_buf_free(&b);
     return rc;
@@ -359,12 +385,14 @@ static int check_gone(source_t *s, const kafka_offsets_t *start, const kafka_off
     for (int i = 0; i < start->n; i++) {
         const kafka_tp_t *t = &start->v[i];
         const kafka_tp_t *l = kafka_offsets_find(latest, t->topic, t->partition);
-        if (!l && kafka_data_loss(s, err, "kafka partition %s-%d is gone", t->topic, t->partition) < 0)
+        if (!l &&
+            kafka_data_loss(s, err, "kafka partition %s-%d is gone", t->topic, t->partition) < 0)
             return -1;
         if (l && l->offset < t->offset &&
-            kafka_data_loss(s, err, "the latest offset of kafka partition %s-%d went back from %lld "
-                            "to %lld", t->topic, t->partition, (long long)t->offset,
-                            (long long)l->offset) < 0)
+            kafka_data_loss(s, err,
+                            "the latest offset of kafka partition %s-%d went back from %lld "
+                            "to %lld",
+                            t->topic, t->partition, (long long)t->offset, (long long)l->offset) < 0)
             return -1;
     }
     return 0;
@@ -467,7 +495,8 @@ static int kafka_available_now(source_t *s, sl_error_t *err)
     kafka_offsets_t hi;
     sl_arena_reset(k->cap_arena);
     k->has_cap = false;
-    if (current_partitions(s, true, k->cap_arena, &hi, err) < 0 || list_offsets(s, &hi, true, err) < 0)
+    if (current_partitions(s, true, k->cap_arena, &hi, err) < 0 ||
+        list_offsets(s, &hi, true, err) < 0)
         return -1;
     k->cap = hi;
     k->has_cap = true;
@@ -486,12 +515,15 @@ static int new_partitions(source_t *s, const kafka_offsets_t *start, const kafka
     if (kafka_list_offsets(k->rk_meta, out, false, NULL, err) < 0) return -1;
     for (int i = 0; i < out->n; i++) {
         const kafka_tp_t *t = &out->v[i];
-        if (t->offset < 0 && kafka_data_loss(s, err, "cannot find the earliest offset of new kafka "
-                                             "partition %s-%d", t->topic, t->partition) < 0)
+        if (t->offset < 0 && kafka_data_loss(s, err,
+                                             "cannot find the earliest offset of new kafka "
+                                             "partition %s-%d",
+                                             t->topic, t->partition) < 0)
             return -1;
-        if (t->offset > 0 && kafka_data_loss(s, err, "new kafka partition %s-%d starts at offset "
-                                             "%lld instead of 0", t->topic, t->partition,
-                                             (long long)t->offset) < 0)
+        if (t->offset > 0 && kafka_data_loss(s, err,
+                                             "new kafka partition %s-%d starts at offset "
+                                             "%lld instead of 0",
+                                             t->topic, t->partition, (long long)t->offset) < 0)
             return -1;
     }
     return 0;
@@ -529,9 +561,10 @@ static int kafka_plan(source_t *s, int64_t batch_id, const char *start, const ch
         if (!f) f = kafka_offsets_find(&fresh, t->topic, t->partition);
         if (!f || f->offset < 0) continue;
         if (t->offset < f->offset &&
-            kafka_data_loss(s, err, "the offset of kafka partition %s-%d went back from %lld to "
-                            "%lld", t->topic, t->partition, (long long)f->offset,
-                            (long long)t->offset) < 0)
+            kafka_data_loss(s, err,
+                            "the offset of kafka partition %s-%d went back from %lld to "
+                            "%lld",
+                            t->topic, t->partition, (long long)f->offset, (long long)t->offset) < 0)
             return -1;
         if (t->offset > f->offset) add_split(a, t, f->offset, *splits, nsplits);
     }
@@ -549,7 +582,8 @@ static void kafka_describe(source_t *s, sl_buf_t *out)
         if (i) sl_buf_puts(out, ", ");
         if (k->is_assign)
             sl_buf_printf(out, "%s-%d", k->assign.v[i].topic, k->assign.v[i].partition);
-        else sl_buf_puts(out, k->topics[i]);
+        else
+            sl_buf_puts(out, k->topics[i]);
     }
     sl_buf_puts(out, "]]");
 }
@@ -577,8 +611,10 @@ static void kafka_metrics(source_t *s, const char *end, const char *latest, sl_b
         }
         sl_buf_puts(out, "\"avgOffsetsBehindLatest\":\"");
         sl_json_format_double(out, sum / (double)n);
-        sl_buf_printf(out, "\",\"maxOffsetsBehindLatest\":\"%lld\",\"minOffsetsBehindLatest\":"
-                           "\"%lld\"", (long long)hi, (long long)lo);
+        sl_buf_printf(out,
+                      "\",\"maxOffsetsBehindLatest\":\"%lld\",\"minOffsetsBehindLatest\":"
+                      "\"%lld\"",
+                      (long long)hi, (long long)lo);
     }
     sl_arena_free(tmp);
 }
@@ -616,11 +652,17 @@ static const source_ops_t kafka_ops = {
 static rd_kafka_t *consumer_new(const source_t *s, const char *role, sl_arena_t *a, sl_error_t *err)
 {
     const char *client = sl_printf(a, "sluice-%s-source%d-%s", s->query_name, s->index, role);
-    const char *const defaults[] = {"client.id", client, "queued.min.messages", "20000",
-                                    "fetch.wait.max.ms", "100", NULL};
-    const char *const forced[] = {"enable.partition.eof", "true", "enable.auto.commit", "false",
-                                  "enable.auto.offset.store", "false", "auto.offset.reset",
-                                  "earliest", NULL};
+    const char *const defaults[] = {
+        "client.id", client, "queued.min.messages", "20000", "fetch.wait.max.ms", "100", NULL};
+    const char *const forced[] = {"enable.partition.eof",
+                                  "true",
+                                  "enable.auto.commit",
+                                  "false",
+                                  "enable.auto.offset.store",
+                                  "false",
+                                  "auto.offset.reset",
+                                  "earliest",
+                                  NULL};
     rd_kafka_conf_t *conf = kafka_conf_new(s->rel->opts, s->rel->nopts, defaults, forced, err);
     if (!conf) return NULL;
     char why[512];

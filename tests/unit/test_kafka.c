@@ -28,10 +28,17 @@ TEST(offsets_json_sorted_round_trip)
     CHECK(kafka_offsets_find(&o, "b", 2) == NULL);
     CHECK(kafka_offsets_parse("{}", "x", 0, a, &o, &err) == 0 && o.n == 0);
     CHECK_STR(kafka_offsets_json(&o, a), "{}");
-    CHECK(kafka_offsets_parse("{\"t\":{\"0\":-2,\"1\":-1}}", "startingOffsets", -2, a, &o, &err) == 0);
-    static const char *const bad[] = {"", "[]", "{\"a\":[1]}", "{\"a\":{\"x\":1}}",
-                                      "{\"a\":{\"0\":-3}}", "{\"a\":{\"0\":1.5}}", "{\"\":{\"0\":1}}",
-                                      "{\"a\":{\"0\":1,\"0\":2}}", NULL};
+    CHECK(kafka_offsets_parse("{\"t\":{\"0\":-2,\"1\":-1}}", "startingOffsets", -2, a, &o, &err) ==
+          0);
+    static const char *const bad[] = {"",
+                                      "[]",
+                                      "{\"a\":[1]}",
+                                      "{\"a\":{\"x\":1}}",
+                                      "{\"a\":{\"0\":-3}}",
+                                      "{\"a\":{\"0\":1.5}}",
+                                      "{\"\":{\"0\":1}}",
+                                      "{\"a\":{\"0\":1,\"0\":2}}",
+                                      NULL};
     for (int i = 0; bad[i]; i++) {
         CHECK(kafka_offsets_parse(bad[i], "startingOffsets", -2, a, &o, &err) < 0);
         CHECK_STR(err.sqlstate, "22023");
@@ -47,9 +54,10 @@ TEST(partitions_json)
     sl_error_t err;
     CHECK(kafka_partitions_parse("{\"t\":[1,0],\"s\":[2]}", a, &o, &err) == 0);
     CHECK_STR(kafka_offsets_json(&o, a), "{\"s\":{\"2\":0},\"t\":{\"0\":0,\"1\":0}}");
-    static const char *const bad[] = {"{}", "{\"t\":[]}", "{\"t\":[-1]}", "{\"t\":[1,1]}",
-                                      "{\"t\":{\"0\":1}}", "[1]", NULL};
-    for (int i = 0; bad[i]; i++) CHECK(kafka_partitions_parse(bad[i], a, &o, &err) < 0);
+    static const char *const bad[] = {
+        "{}", "{\"t\":[]}", "{\"t\":[-1]}", "{\"t\":[1,1]}", "{\"t\":{\"0\":1}}", "[1]", NULL};
+    for (int i = 0; bad[i]; i++)
+        CHECK(kafka_partitions_parse(bad[i], a, &o, &err) < 0);
     CHECK_STR(err.message, "invalid value \"[1]\" for option \"assign\"");
     sl_arena_free(a);
 }
@@ -83,7 +91,8 @@ TEST(stream_option_validation)
     stream_invalid("22023", "invalid value \"{\"t\":{\"1\":0}}\" for option \"startingOffsets\"", b,
                    h, "assign", "{\"t\":[0]}", "startingOffsets", "{\"t\":{\"1\":0}}", NULL);
     stream_invalid("22023", "invalid value \"10\" for option \"minOffsetsPerTrigger\"", b, h,
-                   "subscribe", "t", "minOffsetsPerTrigger", "10", "maxOffsetsPerTrigger", "5", NULL);
+                   "subscribe", "t", "minOffsetsPerTrigger", "10", "maxOffsetsPerTrigger", "5",
+                   NULL);
     stream_invalid("22023", "invalid value \"0\" for option \"maxOffsetsPerTrigger\"", b, h,
                    "subscribe", "t", "maxOffsetsPerTrigger", "0", NULL);
     stream_invalid("0A000", "kafka headers are not supported yet", b, h, "subscribe", "t",
@@ -98,7 +107,8 @@ TEST(stream_option_validation)
     sl_error_t err;
     CHECK(source_validate(tc_rel(a, "kafka", CONN_SOURCE, "a INT", b, h, "subscribe", "t",
                                  "startingOffsets", "{\"t\":{\"0\":-2}}", "kafka.fetch.wait.max.ms",
-                                 "10", NULL), &err) == 0);
+                                 "10", NULL),
+                          &err) == 0);
     sl_arena_free(a);
 }
 
@@ -110,13 +120,15 @@ static int sink_check(const char *schema, sl_error_t *err, ...)
     CHECK(exec_schema_parse(schema, strlen(schema), a, &t, err) == 0);
     const char **names = SL_NEW_ARRAY(a, const char *, t.nfields);
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, t.nfields);
-    for (int i = 0; i < t.nfields; i++) names[i] = t.fields[i].name, types[i] = t.fields[i].type;
+    for (int i = 0; i < t.nfields; i++)
+        names[i] = t.fields[i].name, types[i] = t.fields[i].type;
     sink_schema_t sc = {t.nfields, names, types, 0, NULL};
     conn_kv_t kv[8];
     int n = 0;
     va_list ap;
     va_start(ap, err);
-    for (const char *k; (k = va_arg(ap, const char *));) kv[n++] = (conn_kv_t){k, va_arg(ap, const char *)};
+    for (const char *k; (k = va_arg(ap, const char *));)
+        kv[n++] = (conn_kv_t){k, va_arg(ap, const char *)};
     va_end(ap);
     sl_error_t e2;
     const conn_desc_t *d = conn_lookup("kafka", CONN_SINK, &e2);
@@ -145,17 +157,19 @@ TEST(sink_schema_and_option_validation)
     CHECK(sink_check("value STRING", &err, b, h, "topic", "", NULL) < 0);
     CHECK_STR(err.message, "invalid value \"\" for option \"topic\"");
     CHECK(sink_check("value STRING", &err, b, h, "topic", "t", "exactlyOnce", "maybe", NULL) < 0);
-    CHECK(sink_check("value STRING", &err, b, h, "topic", "t", "kafka.transactional.id", "x", NULL) < 0);
+    CHECK(sink_check("value STRING", &err, b, h, "topic", "t", "kafka.transactional.id", "x",
+                     NULL) < 0);
     CHECK_STR(err.message, "invalid value \"x\" for option \"kafka.transactional.id\"");
 }
 
 /* ---- the source against a mock cluster ------------------------------------------- */
 
+/* An in-process mock cluster and a producer writing to it. */
 typedef struct mock {
-    rd_kafka_t *host;
-    rd_kafka_mock_cluster_t *mc;
-    const char *boot;
-    rd_kafka_t *producer;
+    rd_kafka_t *host;            /* the handle the cluster lives in */
+    rd_kafka_mock_cluster_t *mc; /* the cluster */
+    const char *boot;            /* its bootstrap servers */
+    rd_kafka_t *producer;        /* writes the test's messages */
 } mock_t;
 
 static mock_t mock_start(const char *topic, int partitions)
@@ -181,9 +195,10 @@ static void produce(mock_t *m, const char *topic, int partition, int first, int 
     for (int i = first; i <= last; i++) {
         snprintf(v, sizeof v, "v%d", i);
         snprintf(k, sizeof k, "k%d", i);
-        CHECK(rd_kafka_producev(m->producer, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(partition),
-                                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_VALUE(v, strlen(v)),
-                                RD_KAFKA_V_KEY(k, strlen(k)), RD_KAFKA_V_END) == 0);
+        CHECK(rd_kafka_producev(
+                  m->producer, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(partition),
+                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_VALUE(v, strlen(v)),
+                  RD_KAFKA_V_KEY(k, strlen(k)), RD_KAFKA_V_END) == 0);
     }
     CHECK(rd_kafka_flush(m->producer, 10000) == 0);
 }
@@ -221,7 +236,8 @@ static const char *initial(source_t *s, sl_arena_t *a)
 {
     const char *o;
     sl_error_t err;
-    if (s->ops->initial_offset(s, a, &o, &err) < 0) unit_fail(__FILE__, __LINE__, "%s", err.message);
+    if (s->ops->initial_offset(s, a, &o, &err) < 0)
+        unit_fail(__FILE__, __LINE__, "%s", err.message);
     return o;
 }
 
@@ -253,7 +269,8 @@ static const char *strip_ts(const char *rows, sl_arena_t *a)
     for (const char *p = rows; *p;) {
         const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
         const char *bar = e;
-        while (bar > p && bar[-1] != '|') bar--;
+        while (bar > p && bar[-1] != '|')
+            bar--;
         sl_buf_append(&b, p, (size_t)(bar - p));
         if (nl) sl_buf_putc(&b, '\n');
         p = nl ? nl + 1 : e;
@@ -302,16 +319,18 @@ TEST(source_reads_exact_ranges_and_replays)
     mock_t m = mock_start("t", 2);
     produce(&m, "t", 0, 1, 4);
     produce(&m, "t", 1, 11, 12);
-    source_t *s = raw_source(a, &m, tc_tmpdir(a), "subscribe", "t", "startingOffsets", "earliest", NULL);
+    source_t *s =
+        raw_source(a, &m, tc_tmpdir(a), "subscribe", "t", "startingOffsets", "earliest", NULL);
     const char *start = initial(s, a), *latest;
     const char *end = next_end(s, start, SOURCE_LIMIT_DEFAULT, a, &latest);
     CHECK_STR(end, "{\"t\":{\"0\":4,\"1\":2}}");
     CHECK_STR(latest, end);
     int n;
-    const char *rows = read_rows(s, "{\"t\":{\"0\":1,\"1\":0}}", "{\"t\":{\"0\":3,\"1\":2}}", a, &n);
+    const char *rows =
+        read_rows(s, "{\"t\":{\"0\":1,\"1\":0}}", "{\"t\":{\"0\":3,\"1\":2}}", a, &n);
     CHECK_INT(n, 4);
     /* key|value|topic|partition|offset|timestamp: check the first five columns */
-    CHECK(strstr(rows, "\\x6b32|\\x7632|t|0|1|") != NULL);  /* k2 / v2 at offset 1 */
+    CHECK(strstr(rows, "\\x6b32|\\x7632|t|0|1|") != NULL); /* k2 / v2 at offset 1 */
     CHECK(strstr(rows, "\\x6b33|\\x7633|t|0|2|") != NULL);
     CHECK(strstr(rows, "\\x6b3131|\\x763131|t|1|0|") != NULL);
     CHECK(strstr(rows, "|t|0|3|") == NULL && strstr(rows, "|t|0|0|") == NULL);
@@ -371,7 +390,8 @@ TEST(source_min_offsets_waits_for_data_or_delay)
     tc_now_ms += 1000; /* maxTriggerDelay passed: take what there is */
     CHECK_STR(next_end(s, start, SOURCE_LIMIT_DEFAULT, a, NULL), "{\"t\":{\"0\":10}}");
     produce(&m, "t", 0, 11, 70);
-    CHECK_STR(next_end(s, "{\"t\":{\"0\":10}}", SOURCE_LIMIT_DEFAULT, a, NULL), "{\"t\":{\"0\":70}}");
+    CHECK_STR(next_end(s, "{\"t\":{\"0\":10}}", SOURCE_LIMIT_DEFAULT, a, NULL),
+              "{\"t\":{\"0\":70}}");
     sl_arena_free(a);
     mock_stop(&m);
 }
@@ -409,10 +429,12 @@ TEST(source_vanished_partition_is_data_loss)
     source_t *strict = raw_source(a, &m, tc_tmpdir(a), "subscribe", "t", NULL);
     const char *end, *latest;
     sl_error_t err;
-    CHECK(strict->ops->latest_offset(strict, start, SOURCE_LIMIT_DEFAULT, a, &end, &latest, &err) < 0);
+    CHECK(strict->ops->latest_offset(strict, start, SOURCE_LIMIT_DEFAULT, a, &end, &latest, &err) <
+          0);
     CHECK_STR(err.sqlstate, "22000");
     CHECK_STR(err.message, "kafka data may have been lost: kafka partition t-7 is gone");
-    source_t *lax = raw_source(a, &m, tc_tmpdir(a), "subscribe", "t", "failOnDataLoss", "false", NULL);
+    source_t *lax =
+        raw_source(a, &m, tc_tmpdir(a), "subscribe", "t", "failOnDataLoss", "false", NULL);
     CHECK_STR(next_end(lax, start, SOURCE_LIMIT_DEFAULT, a, NULL), "{\"t\":{\"0\":3}}");
     int n;
     CHECK_STR(strip_ts(read_rows(lax, start, "{\"t\":{\"0\":3}}", a, &n), a),
@@ -429,15 +451,16 @@ TEST(source_json_records_and_modes)
     for (int i = 0; i < 3; i++)
         CHECK(rd_kafka_producev(m.producer, RD_KAFKA_V_TOPIC("j"), RD_KAFKA_V_PARTITION(0),
                                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                RD_KAFKA_V_VALUE((void *)recs[i], strlen(recs[i])), RD_KAFKA_V_END) == 0);
+                                RD_KAFKA_V_VALUE((void *)recs[i], strlen(recs[i])),
+                                RD_KAFKA_V_END) == 0);
     CHECK(rd_kafka_flush(m.producer, 10000) == 0);
     static const char *const modes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"};
     static const char *const want[] = {"1|a|∅\n∅|∅|{\"id\":\n3|c|∅", "1|a\n3|c", NULL};
     for (int i = 0; i < 3; i++) {
-        plan_relation_t *rel = tc_rel(a, "kafka", CONN_SOURCE, i ? "id INT, s STRING"
-                                      : "id INT, s STRING, _corrupt_record STRING",
-                                      "kafka.bootstrap.servers", m.boot, "subscribe", "j", "mode",
-                                      modes[i], NULL);
+        plan_relation_t *rel =
+            tc_rel(a, "kafka", CONN_SOURCE,
+                   i ? "id INT, s STRING" : "id INT, s STRING, _corrupt_record STRING",
+                   "kafka.bootstrap.servers", m.boot, "subscribe", "j", "mode", modes[i], NULL);
         source_t *s;
         sl_error_t err;
         CHECK(source_create(rel, 0, NULL, "q", a, &s, &err) == 0);
