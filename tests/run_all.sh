@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # make test: unit tests, the SQL regression suite, then every integration
-# script in tests/integration/ (each exits 0 on success). Prints a summary and
-# fails if any part failed.
+# script in tests/integration/ (each exits 0 on success). Integration scripts
+# run two at a time (JOBS=n to change), each with its own daemon, ports and
+# temp dirs; a script whose text contains the line "# sluice-test: exclusive"
+# (timing measurements) runs alone afterwards. Each script's output goes to
+# tests/results/integration/<name>.log and is printed when it ends. Prints a
+# summary and fails if any part failed.
 set -u
 cd "$(dirname "$0")/.."
 export BIN="${BIN:-bin}" O="${O:-build/obj}"
+jobs=${JOBS:-2}
+logs=tests/results/integration
+mkdir -p "$logs"
 summary=(); status=0
 
 run_part() {
@@ -14,12 +21,48 @@ run_part() {
     else summary+=("FAIL $name ($((SECONDS - start)) s)"); status=1; fi
 }
 
+# start_script SCRIPT: runs one integration script in the background.
+start_script() {
+    local name; name=$(basename "$1" .sh)
+    (
+        start=$SECONDS
+        if timeout 600 bash "$1" >"$logs/$name.log" 2>&1; then verdict=ok; else verdict=FAIL; fi
+        echo "$verdict" >"$logs/$name.status"
+        echo "$((SECONDS - start))" >>"$logs/$name.status"
+    ) &
+}
+
+# finish_script NAME: prints a finished script's output and records its verdict.
+finish_script() {
+    echo "== integration $1"
+    cat "$logs/$1.log"
+    local verdict secs
+    { read -r verdict; read -r secs; } <"$logs/$1.status"
+    if [ "$verdict" = ok ]; then summary+=("ok   integration $1 ($secs s)")
+    else summary+=("FAIL integration $1 ($secs s)"); status=1; fi
+}
+
 run_part unit tests/run_unit.sh "$O"/tests/test_*
 run_part sql tests/run_sql.sh
+
+shared=(); alone=()
 for t in tests/integration/*.sh; do
     case "$t" in *_lib.sh) continue ;; esac   # helpers sourced by the tests
-    echo "== integration $(basename "$t" .sh)"
-    run_part "integration $(basename "$t" .sh)" timeout 600 bash "$t"
+    if grep -q '^# sluice-test: exclusive' "$t"; then alone+=("$t"); else shared+=("$t"); fi
+done
+rm -f "$logs"/*.status
+pending=()
+for t in "${shared[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    start_script "$t"
+    pending+=("$(basename "$t" .sh)")
+done
+wait
+for name in "${pending[@]}"; do finish_script "$name"; done
+for t in "${alone[@]}"; do
+    start_script "$t"
+    wait
+    finish_script "$(basename "$t" .sh)"
 done
 
 echo

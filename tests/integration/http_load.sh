@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sluice-test: exclusive (measures timing: runs alone)
 # HTTP under load while a query runs: two wrk clients hammer /api/v1/queries
 # and /metrics (at least 10,000 requests each) and every request must succeed
 # (no non-2xx, no socket error), and the query's batches must not slow down:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sluice-test: exclusive (measures timing: runs alone)
 # Triggers: ONCE runs one batch then FINISHED; AVAILABLE NOW takes what is
 # there in rate-limited batches then FINISHED, and START runs it again over
 # new data; PROCESSING TIME starts batches at multiples of the interval;
