@@ -61,6 +61,7 @@ typedef struct file_src {
     sl_arena_t *pending_arena;    /* its entries */
     file_entry_t *pending;
     int npending;
+    int nbeyond;                  /* new files left out of it by maxFilesPerTrigger */
     conn_map_t *avail;            /* AVAILABLE NOW: the uris it may take, else NULL */
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
 } file_src_t;
@@ -261,8 +262,11 @@ static int decide(source_t *s, int64_t id, source_limit_t limit, sl_error_t *err
     sl_arena_reset(f->pending_arena);
     f->pending_id = -1;
     if (list_new(s, f->pending_arena, &f->pending, &f->npending, err) < 0) return -1;
-    if (limit != SOURCE_LIMIT_ALL && f->max_files && f->npending > f->max_files)
+    f->nbeyond = 0;
+    if (limit != SOURCE_LIMIT_ALL && f->max_files && f->npending > f->max_files) {
+        f->nbeyond = f->npending - (int)f->max_files;
         f->npending = (int)f->max_files;
+    }
     f->pending_id = id;
     return 0;
 }
@@ -281,15 +285,19 @@ static int file_latest(source_t *s, const char *start, source_limit_t limit, sl_
                        const char **end, const char **latest, sl_error_t *err)
 {
     file_src_t *f = s->impl;
-    int64_t j, k;
+    int64_t j, k, beyond = 0;
     if (log_load(s, err) < 0 || parse_offset(start, &j, err) < 0) return -1;
     if (f->max_log > j) {
         k = f->max_log; /* logged before a crash, not yet in an offsets file */
     } else {
         if (decide(s, j + 1, limit, err) < 0) return -1;
         k = f->npending ? j + 1 : j;
+        beyond = f->nbeyond > 0;
     }
-    *end = *latest = offset_text(a, k);
+    /* files held back by maxFilesPerTrigger make the latest offset the next
+     * log id: the query is not caught up (AWAIT QUERY keeps waiting) */
+    *end = offset_text(a, k);
+    *latest = offset_text(a, k + beyond);
     return 0;
 }
 

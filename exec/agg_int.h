@@ -65,5 +65,8 @@ int agg_stream_open(op_t *op, sl_error_t *err);
 int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err);
 int agg_stream_finish(op_t *op, sl_error_t *err);
 void agg_stream_close(op_t *op);
+/* Append and update mode run no-data batches (Spark runs them even without
+ * an event-time key); complete mode never. */
+int agg_stream_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode);
 
 #endif

@@ -105,6 +105,13 @@ static exec_mode_t agg_mode(const op_t *op)
     return cfg->mode ? cfg->mode : op->ctx->mode;
 }
 
+int agg_stream_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+{
+    const agg_config_t *cfg = node->config;
+    if (cfg->mode) mode = cfg->mode;
+    return mode != EXEC_MODE_COMPLETE;
+}
+
 /* ---- open ---- */
 
 /* Records or compares the state schema. Tasks of several partitions may

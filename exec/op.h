@@ -103,6 +103,10 @@ typedef struct op_ops {
     /* Appends the EXPLAIN line of the node (after its name): keys, exprs,
      * state, watermark use. */
     void (*explain)(const exec_pnode_t *node, sl_buf_t *out);
+    /* Stateful nodes (Spark's shouldRunAnotherBatch): whether the node has
+     * work in a batch without new rows once the watermark moved past its
+     * last eviction, in output mode `mode`. NULL: never. */
+    int (*wants_nodata_batch)(const exec_pnode_t *node, exec_mode_t mode);
 } op_ops_t;
 
 /* A physical plan node. */

@@ -201,6 +201,7 @@ const op_ops_t op_agg_ops = {
 const op_ops_t op_agg_streaming_ops = {
     .name = "stateStoreSave", .stateful = 1, .open = agg_stream_open, .push = agg_stream_push,
     .finish = agg_stream_finish, .close = agg_stream_close, .explain = agg_explain,
+    .wants_nodata_batch = agg_stream_wants_nodata_batch,
 };
 
 /* ---- planning ---- */

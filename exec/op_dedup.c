@@ -206,14 +206,22 @@ static void dd_explain(const exec_pnode_t *node, sl_buf_t *out)
         sl_buf_printf(out, " state evicted by %s <= watermark", node->names[cfg->orig_keys[cfg->evict_key]]);
 }
 
+/* Always, as Spark: the next batch's late-row bound moves up too. */
+static int dd_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+{
+    (void)node, (void)mode;
+    return 1;
+}
+
 const op_ops_t op_dedup_ops = {
     .name = "dedupe", .stateful = 1, .open = dd_open, .push = dd_push, .finish = dd_finish,
-    .close = dd_close, .explain = dd_explain,
+    .close = dd_close, .explain = dd_explain, .wants_nodata_batch = dd_wants_nodata_batch,
 };
 
 const op_ops_t op_dedup_within_wm_ops = {
     .name = "dedupeWithinWatermark", .stateful = 1, .open = dd_open, .push = dd_push,
     .finish = dd_finish, .close = dd_close, .explain = dd_explain,
+    .wants_nodata_batch = dd_wants_nodata_batch,
 };
 
 static int dd_check(const exec_pnode_t *child, const op_dedup_spec_t *sp, dd_config_t *cfg,

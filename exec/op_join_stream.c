@@ -455,9 +455,18 @@ static void sj_explain(const exec_pnode_t *node, sl_buf_t *out)
     }
 }
 
+/* A side with a key-based or value-based state watermark evicts state. */
+static int sj_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+{
+    (void)mode;
+    const sj_config_t *cfg = node->config;
+    return cfg->evict_key >= 0 || cfg->has_bound[0] || cfg->has_bound[1];
+}
+
 const op_ops_t op_stream_join_ops = {
     .name = "symmetricHashJoin", .stateful = 1, .open = sj_open, .push = sj_push,
     .finish = sj_finish, .close = sj_close, .explain = sj_explain,
+    .wants_nodata_batch = sj_wants_nodata_batch,
 };
 
 /* Key columns with the evict key moved first. */

@@ -237,11 +237,17 @@ int runner_source_start(runner_t *r, int i, const char **out, sl_error_t *err)
     return 0;
 }
 
-/* A no-data batch is due when stateful operators have not yet evicted by the
- * current watermark (Spark's shouldRunAnotherBatch). */
+/* A no-data batch is due when the watermark moved past the last eviction
+ * and a stateful operator has work then (Spark's shouldRunAnotherBatch:
+ * not an aggregation in complete mode, nor a limit). */
 static int nodata_batch_due(const runner_t *r)
 {
-    return r->spec.nstateful > 0 && r->spec.nwatermarks > 0 && r->watermark_ms > r->evicted_wm;
+    if (r->spec.nwatermarks == 0 || r->watermark_ms <= r->evicted_wm) return 0;
+    for (int i = 0; i < r->spec.nstateful; i++) {
+        const exec_pnode_t *n = r->spec.stateful[i];
+        if (n->ops->wants_nodata_batch && n->ops->wants_nodata_batch(n, r->spec.mode)) return 1;
+    }
+    return 0;
 }
 
 static int offsets_equal(const char *a, const char *b)
