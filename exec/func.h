@@ -36,7 +36,7 @@
 typedef enum exec_func_kind {
     EXEC_FUNC_SCALAR,
     EXEC_FUNC_AGGREGATE,  /* reserved: computed by the aggregate operator */
-    EXEC_FUNC_PLANNER,    /* reserved: computed by a planner operator (session_window) */
+    EXEC_FUNC_UNSUPPORTED, /* a Spark function sluice does not run yet (session_window): 0A000 */
 } exec_func_kind_t;
 
 /* Flags of a catalogue entry. */
