@@ -16,8 +16,9 @@ static exec_mode_t exec_mode(sink_mode_t m)
     return m == SINK_UPDATE ? EXEC_MODE_UPDATE : m == SINK_COMPLETE ? EXEC_MODE_COMPLETE : EXEC_MODE_APPEND;
 }
 
-/* Update mode upserts by the grouping keys, which must be in the output. */
-static int sink_schema(qplan_t *p, sl_arena_t *a, sl_error_t *err)
+/* The output's columns and, when every grouping column is selected, their
+ * positions: update mode upserts by them (else sinks append, as Spark's). */
+static void sink_schema(qplan_t *p, sl_arena_t *a)
 {
     sink_schema_t *s = &p->schema;
     s->ncols = p->phys->ncols;
@@ -25,17 +26,8 @@ static int sink_schema(qplan_t *p, sl_arena_t *a, sl_error_t *err)
     s->types = p->phys->types;
     int *keys = NULL;
     int nk = plan_output_keys(a, p->logical, &keys);
-    if (p->def.mode == SINK_UPDATE && nk < 0) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "update output mode needs every grouping column in the select list");
-        sl_error_hint(err, "Update mode replaces result rows by their grouping key; select the "
-                           "GROUP BY columns too.");
-        err->position = p->def.ast->select->pos + 1;
-        return -1;
-    }
     s->nkeys = nk > 0 ? nk : 0;
     s->keys = keys;
-    return 0;
 }
 
 static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
@@ -99,7 +91,7 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, err) < 0) return -1;
     plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
-    if (sink_schema(out, a, err) < 0) return -1;
+    sink_schema(out, a);
     if (sink_validate(out->def.sink, out->def.mode, &out->schema, out->def.sink_opts,
                       out->def.nsink_opts, err) < 0) {
         if (!err->position) err->position = (cq->sink ? cq->sink->pos : cq->select->pos) + 1;

@@ -27,6 +27,12 @@ AWAIT QUERY per_name;
 AWAIT QUERY overall;
 SELECT * FROM per_name ORDER BY name;
 SELECT * FROM overall;
+-- update mode without the grouping column selected: there is no key to
+-- upsert by, so each batch's changed rows are appended (Spark's memory sink)
+CREATE QUERY big_or_not OUTPUT MODE update TRIGGER AVAILABLE NOW AS
+  SELECT count(*) AS n FROM orders GROUP BY amount > 6;
+AWAIT QUERY big_or_not;
+SELECT * FROM big_or_not ORDER BY n;
 -- event-time windows in append mode: a window is emitted once the watermark
 -- passes its end; rows at or before the watermark are late and dropped
 CREATE QUERY per_minute TRIGGER AVAILABLE NOW AS
@@ -39,6 +45,9 @@ SELECT * FROM per_minute ORDER BY minute;
 START QUERY per_minute;
 AWAIT QUERY per_minute;
 SELECT * FROM per_minute ORDER BY minute;
+START QUERY big_or_not;
+AWAIT QUERY big_or_not;
+SELECT * FROM big_or_not ORDER BY n;
 -- the file sink: data files plus a manifest per batch, read back as a table
 CREATE QUERY archive SINK file OPTIONS (path :'outdir', format 'json') TRIGGER AVAILABLE NOW AS
   SELECT id, name, amount FROM orders;
@@ -58,7 +67,6 @@ CREATE QUERY bad AS SELECT name FROM orders ORDER BY name;
 CREATE QUERY bad OUTPUT MODE update AS SELECT name FROM orders LIMIT 1;
 CREATE QUERY bad AS SELECT approx_count_distinct(name), count(DISTINCT name) FROM orders;
 CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT name, count(*) FROM orders GROUP BY name;
-CREATE QUERY bad OUTPUT MODE update AS SELECT count(*) FROM orders GROUP BY name;
 CREATE QUERY bad SINK file OUTPUT MODE complete AS SELECT count(*) FROM orders;
 CREATE QUERY bad AS SELECT id FROM customers;
 CREATE QUERY bad TRIGGER PROCESSING TIME 'often' AS SELECT id FROM orders;
@@ -75,6 +83,7 @@ DROP QUERY big;
 DROP QUERY per_name;
 DROP QUERY overall;
 DROP QUERY per_minute;
+DROP QUERY big_or_not;
 DROP TABLE archived;
 DROP QUERY archive;
 DROP STREAM orders;
