@@ -61,7 +61,9 @@ struct sink {
 /* Context the daemon gives sinks that need shared services (the memory sink
  * registers its table where SELECT finds it). */
 typedef struct sink_env {
-    void *memtables;  /* memtable_registry_t * (connectors/memtable.h) */
+    void *memtables;         /* memtable_registry_t * (connectors/memtable.h) */
+    const char *checkpoint;  /* the query's checkpoint directory: its metadata (query
+                                id) and sink/, where a sink keeps records of its own */
 } sink_env_t;
 
 /* Creates the sink `desc` for a query; -1 with err (bad options, I/O). */

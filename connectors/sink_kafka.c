@@ -15,8 +15,8 @@
  * metadata, stable across restarts, so a restarted query fences the
  * process it replaces; `kafka.transactional.id` overrides it). Every
  * message carries the headers sluice.batch (the batch id) and sluice.txn
- * (the transactional id). The sink records its progress in
- * `<data_dir>/kafka_sink/<query>/batch`:
+ * (the transactional id). The sink records its progress in the
+ * checkpoint, `<checkpoint>/sink/batch`:
  *   v1\n{"transactionalId":..,"batchId":N,"status":"pending"|"committed",
  *        "topic":..,"partition":P,"offset":O}
  * where (P, O) is where the first message of batch N landed. add_batch(N):
@@ -42,12 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "common/clock.h"
-#include "common/hash.h"
 #include "common/json_write.h"
 #include "common/log.h"
 #include "connectors/conn_int.h"
@@ -64,6 +62,7 @@ typedef struct kafka_sink {
     const char *topic;                     /* the topic option */
     bool exactly_once;                     /* the exactlyOnce option */
     int col_value, col_key, col_partition; /* result columns, -1 when absent */
+    const char *checkpoint;                /* exactlyOnce: the query's checkpoint directory */
     const char *state_dir;                 /* exactlyOnce: where the batch record lives */
     const char *txn_id;                    /* exactlyOnce: decided at the first add_batch */
     rd_kafka_t *rk;                        /* the producer, created at the first add_batch */
@@ -497,28 +496,23 @@ static int transaction(sink_t *s, int64_t batch_id, exec_batch_t *const *batches
 }
 
 /* The transactional id: kafka.transactional.id, else "sluice-" and the
- * query id of the (default) checkpoint, else the query name and a hash of
- * this server's host and data directory. */
-static const char *transactional_id(sink_t *s)
+ * query id in the checkpoint's metadata (written before the first batch). */
+static const char *transactional_id(sink_t *s, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
     const char *opt = kafka_conf_option(s->opts, s->nopts, "transactional.id");
     if (opt) return sl_strdup(k->keep, opt);
     sl_buf_t b = SL_BUF_INIT;
-    sl_error_t err;
-    char *meta = sl_printf(k->keep, "%s/checkpoints/%s/metadata", s->data_dir, s->query_name);
-    json_t *j = conn_read_file(meta, &b, &err) > 0 ? json_loads(b.data, 0, NULL) : NULL;
+    char *meta = conn_path_join(k->keep, k->checkpoint, "metadata");
+    int rc = conn_read_file(meta, &b, err);
+    json_t *j = rc > 0 ? json_loads(b.data, 0, NULL) : NULL;
     const char *id = json_string_value(json_object_get(j, "id"));
     const char *txn = id ? sl_printf(k->keep, "sluice-%s", id) : NULL;
     json_decref(j);
     sl_buf_free(&b);
-    if (txn) return txn;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    sl_buf_printf(&b, "%s:%s", host, s->data_dir);
-    txn = sl_printf(k->keep, "sluice-%s-%016llx", s->query_name,
-                    (unsigned long long)sl_hash_bytes(b.data, b.len, SL_HASH_SEED));
-    sl_buf_free(&b);
+    if (!txn && rc >= 0)
+        sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                     "checkpoint metadata \"%s\" holds no query id", meta);
     return txn;
 }
 
@@ -526,7 +520,7 @@ static int add_exactly_once(sink_t *s, int64_t batch_id, exec_batch_t *const *ba
                             sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
-    if (!k->txn_id) k->txn_id = transactional_id(s);
+    if (!k->txn_id && !(k->txn_id = transactional_id(s, err))) return -1;
     if (!k->checked) {
         bool skip;
         if (replayed(s, batch_id, &skip, err) < 0) return -1;
@@ -580,17 +574,18 @@ static const sink_ops_t kafka_ops = {
 
 int sink_kafka_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err)
 {
-    (void)env;
     kafka_sink_t *k = SL_NEW(a, kafka_sink_t);
     if (sink_options(s->opts, s->nopts, k, err) < 0 || sink_columns(&s->schema, k, err) < 0)
         return -1;
-    if (k->exactly_once && !s->data_dir)
+    if (k->exactly_once && (!env || !env->checkpoint))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
-                            "an exactly-once kafka sink needs the server's data directory");
+                            "an exactly-once kafka sink needs the query's checkpoint");
     k->topic = sl_strdup(a, k->topic);
     k->keep = sl_arena_new("kafka sink");
-    if (k->exactly_once)
-        k->state_dir = sl_printf(k->keep, "%s/kafka_sink/%s", s->data_dir, s->query_name);
+    if (k->exactly_once) {
+        k->checkpoint = sl_strdup(k->keep, env->checkpoint);
+        k->state_dir = conn_path_join(k->keep, k->checkpoint, "sink");
+    }
     k->first_part = -1;
     s->impl = k;
     s->ops = &kafka_ops;

@@ -1,14 +1,12 @@
 /* source_create() and source_validate(): the table of source
- * implementations by connector name. A new source (Kafka) adds one line to
- * `impls` and its two functions to conn_int.h. A registry connector without
- * an implementation here can still be declared (its options and record
- * format are checked) but not run: source_create refuses it with 0A000. */
+ * implementations by connector name. A new source adds one line to `impls`
+ * and its two functions to conn_int.h; every source connector of the
+ * registry (connector.c) has one. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "connectors/conn_int.h"
-#include "connectors/format.h"
 #include "connectors/validate.h"
 
 static const source_impl_t impls[] = {
@@ -25,13 +23,9 @@ static const source_impl_t *impl_find(const conn_desc_t *d)
     return NULL;
 }
 
-/* The checks of a connector this build cannot run: its record options,
- * when it has a format option (with a default, as Kafka's). */
-static int generic_validate(const plan_relation_t *rel, sl_error_t *err)
+static int no_impl(const conn_desc_t *d, sl_error_t *err)
 {
-    format_options_t fmt;
-    if (!conn_option(rel->connector, NULL, 0, "format")) return 0;
-    return format_options_parse(rel->connector, rel->opts, rel->nopts, NULL, &fmt, err);
+    return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "%s is not a source connector", d->name);
 }
 
 int source_validate(const plan_relation_t *rel, sl_error_t *err)
@@ -42,7 +36,7 @@ int source_validate(const plan_relation_t *rel, sl_error_t *err)
     int bad;
     if (conn_check_options(rel->connector, rel->opts, rel->nopts, &bad, err) < 0) return -1;
     const source_impl_t *impl = impl_find(rel->connector);
-    return impl ? impl->validate(rel, err) : generic_validate(rel, err);
+    return impl ? impl->validate(rel, err) : no_impl(rel->connector, err);
 }
 
 int source_create(const plan_relation_t *rel, int index, const char *dir, const char *query_name,
@@ -51,11 +45,7 @@ int source_create(const plan_relation_t *rel, int index, const char *dir, const 
     *out = NULL;
     if (source_validate(rel, err) < 0) return -1;
     const source_impl_t *impl = impl_find(rel->connector);
-    if (!impl) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the %s source is not available",
-                     rel->connector->name);
-        return sl_error_hint(err, "This build reads streams from: rate, file, nexmark.");
-    }
+    if (!impl) return no_impl(rel->connector, err);
     source_t *s = SL_NEW(a, source_t);
     s->rel = rel;
     s->index = index;

@@ -85,7 +85,7 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
         return sl_error_set(err, SL_ERR_IO_ERROR, "could not create checkpoint directory \"%s\": %s",
                             d->checkpoint, strerror(errno));
     if (create_sources(q, r, err) < 0) return -1;
-    sink_env_t env = {.memtables = srv->memtables};
+    sink_env_t env = {.memtables = srv->memtables, .checkpoint = d->checkpoint};
     if (sink_create(d->sink, q->name, srv->conf->data_directory, d->mode, &r->plan.schema,
                     d->sink_opts, d->nsink_opts, &env, r->arena, &r->sink, err) < 0)
         return -1;

@@ -120,7 +120,7 @@ for fp in sink.kafka.before_commit sink.kafka.after_commit; do
     wait "$SL_PID" 2>/dev/null; rc=$?; SL_PID=""
     [ $rc -eq 137 ] || fail "failpoint $fp: exit status $rc, want 137"
     grep -q "failpoint reached, exiting name=$fp " "$work/log" || fail "failpoint $fp not logged"
-    grep -q '"status":"pending"' "$work/data/kafka_sink/q_eo/batch" || fail "no pending record at $fp"
+    grep -q '"status":"pending"' "$work/data/checkpoints/q_eo/sink/batch" || fail "no pending record at $fp"
     start_daemon "$work" || fail "restart after $fp"
     sql -c "AWAIT QUERY q_eo TIMEOUT '60 seconds'" >/dev/null || fail "await after $fp"
     grep -q "query=q_eo batch [0-9]* was pending at the crash: committed" "$work/log" \
@@ -128,7 +128,7 @@ for fp in sink.kafka.before_commit sink.kafka.after_commit; do
     committed | awk '{ print $2 }' | exactly 1 $last || fail "exactlyOnce output after $fp"
     read -r nbatches dups <<<"$(batch_check)"
     [ "$dups" = 0 ] || fail "$dups rows recorded under a second batch after $fp"
-    grep -q '"status":"committed"' "$work/data/kafka_sink/q_eo/batch" || fail "record not committed after $fp"
+    grep -q '"status":"committed"' "$work/data/checkpoints/q_eo/sink/batch" || fail "record not committed after $fp"
     ok "exactlyOnce: crash at $fp, replayed batch found committed and skipped ($nbatches batches, rows 1..$last once)"
 done
 stop_daemon || fail "final stop"
