@@ -3,8 +3,10 @@
  *
  * Batch N writes its rows into data files with deterministic names,
  * `part-<N>-<seq>.<json|csv>` (N and seq zero-padded to five digits; a new
- * file every FILE_SINK_ROLL_BYTES), each written as `.part-...tmp`,
- * fsynced and renamed; then the directory is fsynced; then the manifest
+ * file every FILE_SINK_ROLL_BYTES), each written under its final name and
+ * fsynced (the manifest, not a rename, makes it visible: as Spark's, a
+ * torn file of a crashed attempt is listed nowhere); then the directory is
+ * fsynced (nearly free: the files' fsyncs committed their entries); then the manifest
  * `<path>/_sluice_metadata/<N>` is written crash-safely in the format of
  * Spark's FileStreamSinkLog: "v1" then one JSON line per file
  *   {"path":"file:///...","size":..,"isDir":false,"modificationTime":..,
@@ -16,8 +18,9 @@
  * The manifest is the commit: files not in it are not part of the output
  * (format_read_path reads only what it lists). add_batch(N) when the
  * manifest of N exists (or a later one) logs "skipping already committed
- * batch N" and writes nothing; when an unfinished attempt of N left data
- * files, they are removed and written again under the same names.
+ * batch N" and writes nothing; the first add_batch of a sink (the batch a
+ * restart may replay) removes the data files an unfinished attempt of N
+ * left, then writes them again under the same names.
  * Failpoints: sink.file.before_manifest, sink.file.after_manifest. */
 #include <dirent.h>
 #include <errno.h>
@@ -48,12 +51,13 @@ typedef struct file_sink {
     bool header;
     const char *ext;         /* "json" or "csv" */
     int64_t latest;          /* newest committed batch, -1 */
+    bool cleaned;            /* an earlier attempt's files are gone (first add_batch) */
 } file_sink_t;
 
 /* One data file being written. */
 typedef struct part {
-    int fd;                  /* the temporary file, -1 when none is open */
-    char tmp[64], name[64];  /* names inside the output directory */
+    int fd;                  /* -1 when none is open */
+    char name[64];           /* its name inside the output directory */
     uint64_t bytes;
 } part_t;
 
@@ -169,19 +173,17 @@ static int manifest_write(const file_sink_t *f, int64_t id, char (*names)[64], i
 
 /* ---- data files ------------------------------------------------------------ */
 
-/* Removes data and temporary files an unfinished attempt of batch `id` left. */
+/* Removes the data files an unfinished attempt of batch `id` left. */
 static int remove_attempt(const file_sink_t *f, int64_t id, sl_error_t *err)
 {
-    char prefix[48], tmp_prefix[48];
+    char prefix[48];
     snprintf(prefix, sizeof prefix, "part-%05lld-", (long long)id);
-    snprintf(tmp_prefix, sizeof tmp_prefix, ".part-%05lld-", (long long)id);
     DIR *d = opendir(f->path);
     if (!d) return conn_io_error(err, "list directory", f->path);
     struct dirent *e;
     int rc = 0;
     while ((e = readdir(d)) && rc == 0) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) && strncmp(e->d_name, tmp_prefix, strlen(tmp_prefix)))
-            continue;
+        if (strncmp(e->d_name, prefix, strlen(prefix))) continue;
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", f->path, e->d_name);
         if (unlink(p) < 0 && errno != ENOENT) rc = conn_io_error(err, "remove file", p);
@@ -194,9 +196,8 @@ static int part_open(const file_sink_t *f, int64_t id, int seq, part_t *p, sl_bu
                      sl_error_t *err)
 {
     snprintf(p->name, sizeof p->name, "part-%05lld-%05d.%s", (long long)id, seq, f->ext);
-    snprintf(p->tmp, sizeof p->tmp, ".%s.tmp", p->name);
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", f->path, p->tmp);
+    snprintf(path, sizeof path, "%s/%s", f->path, p->name);
     p->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     p->bytes = 0;
     if (p->fd < 0) return conn_io_error(err, "create file", path);
@@ -210,7 +211,7 @@ static int part_flush(part_t *p, sl_buf_t *buf, sl_error_t *err)
     while (off < buf->len) {
         ssize_t w = write(p->fd, buf->data + off, buf->len - off);
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return conn_io_error(err, "write file", p->tmp);
+        if (w < 0) return conn_io_error(err, "write file", p->name);
         off += (size_t)w;
     }
     p->bytes += buf->len;
@@ -218,17 +219,13 @@ static int part_flush(part_t *p, sl_buf_t *buf, sl_error_t *err)
     return 0;
 }
 
-/* Flushes, fsyncs and renames the part into place. */
-static int part_close(const file_sink_t *f, part_t *p, sl_buf_t *buf, sl_error_t *err)
+/* Flushes, fsyncs and closes the part. */
+static int part_close(part_t *p, sl_buf_t *buf, sl_error_t *err)
 {
     int rc = part_flush(p, buf, err);
-    if (rc == 0 && fsync(p->fd) < 0) rc = conn_io_error(err, "fsync file", p->tmp);
+    if (rc == 0 && fsync(p->fd) < 0) rc = conn_io_error(err, "fsync file", p->name);
     close(p->fd);
     p->fd = -1;
-    char from[PATH_MAX], to[PATH_MAX];
-    snprintf(from, sizeof from, "%s/%s", f->path, p->tmp);
-    snprintf(to, sizeof to, "%s/%s", f->path, p->name);
-    if (rc == 0 && rename(from, to) < 0) rc = conn_io_error(err, "rename file", from);
     return rc;
 }
 
@@ -253,14 +250,14 @@ static int writer_row(writer_t *w, const exec_batch_t *b, uint32_t row, sl_error
     if (part_flush(&w->part, &w->buf, err) < 0) return -1;
     if (w->part.bytes < FILE_SINK_ROLL_BYTES) return 0;
     memcpy(w->names[w->nfiles++], w->part.name, 64);
-    return part_close(w->f, &w->part, &w->buf, err);
+    return part_close(&w->part, &w->buf, err);
 }
 
 static int writer_finish(writer_t *w, sl_error_t *err)
 {
     if (w->part.fd < 0) return 0;
     memcpy(w->names[w->nfiles++], w->part.name, 64);
-    return part_close(w->f, &w->part, &w->buf, err);
+    return part_close(&w->part, &w->buf, err);
 }
 
 static int write_rows(writer_t *w, exec_batch_t *const *batches, int n, int64_t *rows,
@@ -288,7 +285,8 @@ static int file_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, i
     }
     writer_t w = {.f = f, .id = batch_id, .part = {.fd = -1}};
     int64_t rows = 0;
-    int rc = remove_attempt(f, batch_id, err);
+    int rc = f->cleaned ? 0 : remove_attempt(f, batch_id, err);
+    f->cleaned = rc == 0;
     if (rc == 0) rc = write_rows(&w, batches, n, &rows, err);
     if (w.part.fd >= 0) close(w.part.fd);
     if (rc == 0) rc = conn_fsync_dir(f->path, err);
