@@ -20,6 +20,12 @@
 
 /* ---- files ---------------------------------------------------------------- */
 
+void conn_metric_malformed(const source_t *s, sl_buf_t *out)
+{
+    sl_buf_printf(out, "%s\"numMalformedRecords\":\"%lld\"", out->len ? "," : "",
+                  (long long)atomic_load(&s->malformed));
+}
+
 int conn_io_error(sl_error_t *err, const char *what, const char *path)
 {
     return sl_error_set(err, SL_ERR_IO_ERROR, "could not %s \"%s\": %s", what, path,

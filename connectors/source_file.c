@@ -410,6 +410,12 @@ static void file_destroy(source_t *s)
     s->impl = NULL;
 }
 
+static void file_metrics(source_t *s, const char *end, const char *latest, sl_buf_t *out)
+{
+    (void)end, (void)latest;
+    conn_metric_malformed(s, out);
+}
+
 static const source_ops_t file_ops = {
     .name = "file",
     .initial_offset = file_initial,
@@ -418,6 +424,7 @@ static const source_ops_t file_ops = {
     .plan = file_plan,
     .read_split = file_read,
     .describe = file_describe,
+    .metrics = file_metrics,
     .destroy = file_destroy,
 };
 

@@ -589,11 +589,14 @@ static void kafka_describe(source_t *s, sl_buf_t *out)
 }
 
 /* Spark's offsets-behind-latest trio: per partition of `latest`, latest
- * minus the batch's end, as strings (the average as Java prints a double). */
+ * minus the batch's end, as strings (the average as Java prints a double);
+ * then the count of malformed records. */
 static void kafka_metrics(source_t *s, const char *end, const char *latest, sl_buf_t *out)
 {
-    (void)s;
-    if (!end || !latest) return;
+    if (!end || !latest) {
+        conn_metric_malformed(s, out);
+        return;
+    }
     sl_arena_t *tmp = sl_arena_new("kafka metrics");
     kafka_offsets_t e, l;
     sl_error_t err;
@@ -617,6 +620,7 @@ static void kafka_metrics(source_t *s, const char *end, const char *latest, sl_b
                       (long long)hi, (long long)lo);
     }
     sl_arena_free(tmp);
+    conn_metric_malformed(s, out);
 }
 
 static void kafka_destroy(source_t *s)

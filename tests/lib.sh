@@ -38,8 +38,9 @@ start_daemon() {
         SL_PORT=$(tail -c +$skip "$dir/log" | sed -n "s/.* pgwire: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
         [ -z "$SL_PORT" ] && sleep 0.05
     done
-    SL_HTTP_PORT=$(tail -c +$skip "$dir/log" | sed -n "s/.* http: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
     wait_for 20 pg_isready -q -h 127.0.0.1 -p "$SL_PORT" || { echo "pg_isready timed out"; return 1; }
+    # the HTTP endpoint starts right after pgwire, before the loop answers
+    SL_HTTP_PORT=$(tail -c +$skip "$dir/log" | sed -n "s/.* http: listening addr=[^ ]* port=\([0-9]*\).*/\1/p" | head -n 1)
 }
 
 # stop_daemon : SIGTERM, then waits (20 s) for exit status 0.

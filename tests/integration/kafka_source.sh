@@ -49,7 +49,7 @@ case "$prog" in
 *) fail "progress of q_ev: $prog" ;;
 esac
 case "$prog" in
-*'"metrics":{"avgOffsetsBehindLatest":"0.0","maxOffsetsBehindLatest":"0","minOffsetsBehindLatest":"0"}'*) ;;
+*'"metrics":{"avgOffsetsBehindLatest":"0.0","maxOffsetsBehindLatest":"0","minOffsetsBehindLatest":"0","numMalformedRecords":"0"}'*) ;;
 *) fail "offsets-behind metrics: $prog" ;;
 esac
 ok "startingOffsets earliest: rows, raw columns at exact offsets, from_json, initial offsets file, progress"
@@ -148,6 +148,8 @@ got=$(sql -c "SELECT coalesce(CAST(id AS STRING), '-'), coalesce(name, '-'), coa
 want=$(printf '%s\n' '-|-|{"id":"x"}' '-|-|{"id":2,"name":' '1|a|-' '4|d|-')
 [ "$got" = "$want" ] || fail "PERMISSIVE rows: $got"
 [ "$(sql -c "SELECT count(*), sum(id) FROM q_md")" = "2|5" ] || fail "DROPMALFORMED rows"
+sql -c "SHOW PROGRESS q_md" | grep -q '"numMalformedRecords":"2"' \
+    || fail "numMalformedRecords of q_md: $(sql -c "SHOW PROGRESS q_md")"
 grep -q '"path":"mal-0","offset":1,"record":"{\\"id\\":2,\\"name\\":"' "$work"/bad/q_mp-source0.json \
     || fail "bad record file: $(cat "$work"/bad/* 2>&1)"
 [ "$(wc -l < "$work/bad/q_mp-source0.json")" = 2 ] || fail "two bad records expected"
