@@ -16,7 +16,11 @@ static uint32_t fold_cp(uint32_t c, bool upper)
     if (upper) {
         if ((c >= 'a' && c <= 'z') || (c >= 0xe0 && c <= 0xfe && c != 0xf7)) return c - 0x20;
         if (c == 0xff) return 0x178;
-        if (c >= 0x3b1 && c <= 0x3c9) return c == 0x3c2 ? 0x3a3 : c - 0x20;
+        if (c >= 0x3b1 && c <= 0x3cb) return c == 0x3c2 ? 0x3a3 : c - 0x20;
+        if (c == 0x3ac) return 0x386;
+        if (c >= 0x3ad && c <= 0x3af) return c - 0x25;
+        if (c == 0x3cc) return 0x38c;
+        if (c == 0x3cd || c == 0x3ce) return c - 0x3f;
         if (c >= 0x430 && c <= 0x44f) return c - 0x20;
         if (c >= 0x450 && c <= 0x45f) return c - 0x50;
         if (c >= 0x100 && c <= 0x17f) {
@@ -28,7 +32,11 @@ static uint32_t fold_cp(uint32_t c, bool upper)
     }
     if ((c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7)) return c + 0x20;
     if (c == 0x178) return 0xff;
-    if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) return c + 0x20;
+    if (c >= 0x391 && c <= 0x3ab && c != 0x3a2) return c + 0x20;
+    if (c == 0x386) return 0x3ac;
+    if (c >= 0x388 && c <= 0x38a) return c + 0x25;
+    if (c == 0x38c) return 0x3cc;
+    if (c == 0x38e || c == 0x38f) return c + 0x3f;
     if (c >= 0x410 && c <= 0x42f) return c + 0x20;
     if (c >= 0x400 && c <= 0x40f) return c + 0x50;
     if (c >= 0x100 && c <= 0x17f) {

@@ -24,8 +24,7 @@ SELECT lower(NULL), upper(NULL), lower(CAST(NULL AS STRING));
 SELECT lower(1);
 SELECT upper(s, s) FROM fx;
 SELECT LOWER('MiXeD'), Upper('MiXeD');
--- BUG upper/lower skip accented Greek (U+0386..U+038F, U+03AC..U+03CE): expected ΊΌΎ | άέ
--- SELECT upper('ίόύ'), lower('ΆΈ');
+SELECT upper('ίόύάέήώϊϋ'), lower('ΆΈΉΊΌΎΏΪΫ');
 
 -- ---- substring, substr (1-based; 0 acts as 1; negative counts from the end) ---
 SELECT substring('hello', 2, 3), substring('hello', 2), substring('hello', 1, 5), substring('hello', 1, 50);
