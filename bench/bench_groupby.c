@@ -118,7 +118,6 @@ static void run(exec_pool_t *pool, data_t *d, int64_t rows, int64_t groups, int 
     exec_pnode_t *root = build(a, leaf, planned);
     op_ctx_t base;
     memset(&base, 0, sizeof base);
-    base.wm_late_ms = base.wm_evict_ms = INT64_MIN;
     base.mode = EXEC_MODE_COMPLETE;
     base.npartitions = 1;
     exec_input_t in = {leaf, produce, d, 0};

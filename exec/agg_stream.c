@@ -14,12 +14,12 @@
  *
  * PER BATCH. push(): rows are PARTIAL buffers (keys + buffer columns).
  * In append and update mode, rows whose event time (TIMESTAMP key) or
- * window end (window key) is at or before ctx->wm_late_ms are dropped and
+ * window end (window key) is at or before op->wm.late_ms are dropped and
  * counted in numRowsDroppedByWatermark; the rest are merged per key into a
  * hash table of this batch's groups. finish(): for each group of the batch
  * one store get and one put (stored buffers merged with the batch's:
  * stored first); then by mode:
- *   APPEND    scan keys up to ctx->wm_evict_ms; emit the final row of each
+ *   APPEND    scan keys up to op->wm.evict_ms; emit the final row of each
  *             whose event time / window end <= it, and delete it.
  *   UPDATE    emit every group updated in this batch (current values),
  *             then delete the keys at or before the eviction watermark
@@ -154,7 +154,7 @@ static exec_batch_t *drop_late(op_t *op, exec_batch_t *b)
 {
     const agg_config_t *cfg = op->node->config;
     sl_arena_t *scratch = op->ctx->ectx->arena;
-    int64_t wm_us = op->ctx->wm_late_ms * US_PER_MS;
+    int64_t wm_us = op->wm.late_ms * US_PER_MS;
     const exec_vec_t *outer, *et = event_vec(cfg, b, &outer);
     uint32_t n = exec_batch_count(b), m = 0;
     uint32_t *sel = sl_alloc(scratch, sizeof *sel * (n ? n : 1));
@@ -174,7 +174,7 @@ static exec_batch_t *drop_late(op_t *op, exec_batch_t *b)
 static bool filters_late(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
-    return cfg->event_key >= 0 && agg_mode(op) != EXEC_MODE_COMPLETE && op->ctx->wm_late_ms != INT64_MIN;
+    return cfg->event_key >= 0 && agg_mode(op) != EXEC_MODE_COMPLETE && op->wm.late_ms != INT64_MIN;
 }
 
 int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
@@ -379,7 +379,7 @@ static int scan_state(op_t *op, const sl_buf_t *lo, const sl_buf_t *hi, bool evi
 static int evict(op_t *op, bool emit, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
-    int64_t wm_us = op->ctx->wm_evict_ms * US_PER_MS;
+    int64_t wm_us = op->wm.evict_ms * US_PER_MS;
     sl_buf_t lo = SL_BUF_INIT, hi = SL_BUF_INIT;
     sl_buf_putc(&lo, 1);
     exec_value_t bound;
@@ -428,7 +428,7 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
     }
     exec_mode_t mode = agg_mode(op);
     if (save_groups(op, mode == EXEC_MODE_UPDATE, err) < 0) return -1;
-    if (cfg->event_key >= 0 && mode != EXEC_MODE_COMPLETE && op->ctx->wm_evict_ms != INT64_MIN &&
+    if (cfg->event_key >= 0 && mode != EXEC_MODE_COMPLETE && op->wm.evict_ms != INT64_MIN &&
         evict(op, mode == EXEC_MODE_APPEND, err) < 0)
         return -1;
     if (mode == EXEC_MODE_COMPLETE && scan_state(op, NULL, NULL, false, 0, true, err) < 0) return -1;

@@ -359,24 +359,30 @@ static bool skip_value(jp_t *j)
 static bool read_value(jp_t *j, exec_type_t t, exec_value_t *out);
 
 /* Finds the field for a member name: exact match first, then any case. */
-static int field_for(exec_type_t t, const exec_str_t *k)
+static int field_for(exec_type_t t, const exec_str_t *k, bool *exact)
 {
+    *exact = true;
     for (int i = 0; i < t.nfields; i++)
         if (strlen(t.fields[i].name) == k->len && !memcmp(t.fields[i].name, k->ptr, k->len)) return i;
+    *exact = false;
     for (int i = 0; i < t.nfields; i++)
         if (strlen(t.fields[i].name) == k->len && !strncasecmp(t.fields[i].name, k->ptr, k->len)) return i;
     return -1;
 }
 
-static bool read_member(jp_t *j, exec_type_t t, exec_value_t *fields)
+/* Reads one member into its field; a member matching only by case does not
+ * replace one matching exactly (exact[] marks those), whatever the order. */
+static bool read_member(jp_t *j, exec_type_t t, exec_value_t *fields, bool *exact)
 {
     exec_str_t k;
     ws(j);
     if (j->p >= j->end || *j->p != '"' || !read_string(j, &k)) return fail(j, "expected member name");
     ws(j);
     if (j->p >= j->end || *j->p++ != ':') return fail(j, "expected ':'");
-    int f = field_for(t, &k);
-    if (f < 0) return skip_value(j);
+    bool is_exact;
+    int f = field_for(t, &k, &is_exact);
+    if (f < 0 || (!is_exact && exact[f])) return skip_value(j);
+    exact[f] |= is_exact;
     return read_value(j, t.fields[f].type, &fields[f]);
 }
 
@@ -385,6 +391,7 @@ static bool read_object(jp_t *j, exec_type_t t, exec_value_t *out)
     if (*j->p != '{') return fail(j, "expected an object");
     if (++j->depth > JSON_MAX_DEPTH) return fail(j, "nesting too deep");
     exec_value_t *fields = SL_NEW_ARRAY(j->a, exec_value_t, t.nfields ? t.nfields : 1);
+    bool *exact = SL_NEW_ARRAY(j->a, bool, t.nfields ? t.nfields : 1);
     for (int i = 0; i < t.nfields; i++) fields[i] = exec_value_null(t.fields[i].type);
     *out = exec_value_struct(t, fields);
     j->p++;
@@ -395,7 +402,7 @@ static bool read_object(jp_t *j, exec_type_t t, exec_value_t *out)
         return true;
     }
     for (;;) {
-        if (!read_member(j, t, fields)) return false;
+        if (!read_member(j, t, fields, exact)) return false;
         ws(j);
         if (j->p < j->end && *j->p == ',') {
             j->p++;

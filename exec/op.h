@@ -32,9 +32,14 @@
  * version batch_id + 1 in finish(). In batch mode (ad-hoc SELECT)
  * ctx->state_dir is NULL and they keep everything in the task arena.
  *
- * WATERMARKS. ctx->wm_late_ms (the previous batch's watermark) decides which
- * input rows are late (event time <= it); ctx->wm_evict_ms (this batch's
- * watermark) which state is final (emitted in append mode) and evicted. */
+ * WATERMARKS. Each stateful operator instance has its own input watermarks
+ * (op->wm), as in Spark 3.5 with several stateful operators: the runner
+ * propagates the query's watermark through the plan (exec/wm_propagate.h),
+ * so an operator above a stream-stream join sees the join's output
+ * watermark, which may lag the query's. op->wm.late_ms (propagated from the
+ * previous batch's watermark) decides which input rows are late (event time
+ * <= it); op->wm.evict_ms (from this batch's watermark) which state is
+ * final (emitted in append mode) and evicted. */
 #ifndef SL_EXEC_OP_H
 #define SL_EXEC_OP_H
 
@@ -72,6 +77,12 @@ typedef struct op_metrics {
     double et_sum;
 } op_metrics_t;
 
+/* The input watermarks of a stateful operator in one micro-batch (ms). */
+typedef struct op_wm {
+    int64_t late_ms;             /* rows with event time <= this are late; INT64_MIN = none */
+    int64_t evict_ms;            /* state at or before this is final; INT64_MIN = none */
+} op_wm_t;
+
 /* What an operator instance knows of its task. */
 typedef struct op_ctx {
     sl_arena_t *arena;           /* task memory; lives until the micro-batch ends */
@@ -81,8 +92,8 @@ typedef struct op_ctx {
     int partition;               /* the partition this task works on: the shuffle partition
                                     in a stage over exchanges, the input's partition else */
     int npartitions;             /* partitions of exchanges (the query's shuffle partitions) */
-    int64_t wm_late_ms;          /* rows with event time <= this are late; INT64_MIN = none */
-    int64_t wm_evict_ms;         /* state at or before this is final; INT64_MIN = none */
+    const op_wm_t *wm;           /* per op_id (exec_pnode_t.op_id, 0 .. stateful nodes - 1):
+                                    the input watermarks of each stateful node; NULL = none */
     exec_mode_t mode;            /* output mode of the query (batch SELECT: COMPLETE) */
     const char *state_dir;       /* <checkpoint>/state, or NULL in batch mode */
     const char *state_provider;  /* "memory" | "rocksdb" */
@@ -107,6 +118,11 @@ typedef struct op_ops {
      * work in a batch without new rows once the watermark moved past its
      * last eviction, in output mode `mode`. NULL: never. */
     int (*wants_nodata_batch)(const exec_pnode_t *node, exec_mode_t mode);
+    /* Stateful nodes that may emit rows older than their input watermark
+     * (Spark's produceOutputWatermark; the stream-stream join): the
+     * watermark of their output given their input watermark (ms). NULL:
+     * the input watermark. */
+    int64_t (*output_watermark)(const exec_pnode_t *node, int64_t input_ms);
 } op_ops_t;
 
 /* A physical plan node. */
@@ -130,6 +146,7 @@ struct op {
     op_t *parent;                /* receives op_emit(); NULL at a stage root */
     int parent_input;            /* which input of the parent this feeds */
     op_metrics_t *metrics;       /* this instance's counters */
+    op_wm_t wm;                  /* stateful nodes: ctx->wm[node->op_id]; else none */
     void *state;                 /* the operator's private data */
 };
 

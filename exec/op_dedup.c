@@ -78,7 +78,7 @@ static bool dd_late(op_t *op, const exec_batch_t *b, uint32_t row, int64_t *us, 
 {
     const dd_config_t *cfg = op->node->config;
     *has_time = cfg->time_col >= 0 && op_join_event_time(&b->cols[cfg->time_col], cfg->time_field, row, us);
-    if (!*has_time || !op_join_at_or_before(*us, op->ctx->wm_late_ms)) return false;
+    if (!*has_time || !op_join_at_or_before(*us, op->wm.late_ms)) return false;
     op->metrics->num_rows_dropped_by_watermark++;
     return true;
 }
@@ -183,7 +183,7 @@ static int dd_finish(op_t *op, sl_error_t *err)
     dd_state_t *st = op->state;
     op_metric_set(op->metrics, "numDroppedDuplicateRows", st->dropped_dups);
     if (!st->store) return 0;
-    int64_t wm = op->ctx->wm_evict_ms;
+    int64_t wm = op->wm.evict_ms;
     if (wm != INT64_MIN && cfg->within_watermark && dd_evict_expired(st, wm * 1000, err) < 0)
         return -1;
     if (wm != INT64_MIN && !cfg->within_watermark && cfg->evict_key >= 0 &&

@@ -24,9 +24,9 @@ typedef struct op_dedup_spec {
     const int *keys;        /* DISTINCT ON columns of the child (copied) */
     int time_col;           /* the child's watermarked event-time column (TIMESTAMP or window)
                                when the input has a watermark, else -1: rows with time <=
-                               ctx->wm_late_ms are dropped and counted */
+                               op->wm.late_ms are dropped and counted */
     int evict_key;          /* dropDuplicates: index into keys of the event-time key column;
-                               state of keys whose time <= ctx->wm_evict_ms is evicted;
+                               state of keys whose time <= op->wm.evict_ms is evicted;
                                -1 = no eviction (state grows with the keys) */
     int within_watermark;   /* 1: dropDuplicatesWithinWatermark (needs time_col) */
     int64_t delay_ms;       /* within watermark: a key expires at first event time + delay */

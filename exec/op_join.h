@@ -85,7 +85,7 @@ exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *
  * store (2 to 4 per partition).
  *
  * Per input row: dropped and counted when late (its side's event time <=
- * ctx->wm_late_ms); a row with a NULL key can never match and is emitted at
+ * op->wm.late_ms); a row with a NULL key can never match and is emitted at
  * once with the other side NULL when its side is preserved (dropped
  * otherwise); else it joins with the other side's state (residual applied)
  * and is stored with its matched flag. Every non-late row is stored, even
@@ -94,8 +94,8 @@ exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *
  *
  * finish(): evicts state by the eviction predicate — key-based when
  * evict_key >= 0 (rows whose key time, a TIMESTAMP or a window's end, is
- * <= ctx->wm_evict_ms, both sides), else value-based per side with a bound
- * (rows whose event time <= ctx->wm_evict_ms + bound_ms) — and emits the
+ * <= op->wm.evict_ms, both sides), else value-based per side with a bound
+ * (rows whose event time <= op->wm.evict_ms + bound_ms) — and emits the
  * unmatched evicted rows of the preserved side(s) null-extended (LEFT:
  * left rows, RIGHT: right rows, FULL: both; INNER evicts silently). Then
  * commits every store. Append mode only (the planner checks). */
@@ -110,7 +110,7 @@ typedef struct op_stream_join_spec {
     int evict_key;                 /* index into the key lists of a watermarked key column
                                       (TIMESTAMP or window): key-based eviction; -1 = none */
     int left_has_bound;            /* value-based eviction of left rows (needs left_time) */
-    int64_t left_bound_ms;         /* left state watermark = wm_evict_ms + left_bound_ms */
+    int64_t left_bound_ms;         /* left state watermark = op->wm.evict_ms + left_bound_ms */
     int right_has_bound;           /* the same for the right side */
     int64_t right_bound_ms;
     int op_id;                     /* state/<op_id>/ */

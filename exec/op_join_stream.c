@@ -14,7 +14,7 @@
  *                     key = be64(sign-flipped event time) + the row's key,
  *                     value empty; eviction scans it up to the bound.
  *
- * push(input s): drops late rows (event time <= wm_late, counted); a row
+ * push(input s): drops late rows (event time <= op->wm.late_ms, counted); a row
  * with a NULL key never matches: emitted at once null-extended when side s
  * is preserved, dropped otherwise. Every other row prefix-scans the other
  * side's store, decoding candidates into a builder of EXEC_BATCH_ROWS rows
@@ -25,12 +25,17 @@
  * other side later in this micro-batch (the stage pushes input 0 before
  * input 1) may still match it; finish() removes it.
  *
- * finish(): with an eviction watermark, removes state — key-based (join key
- * time, a TIMESTAMP or a window's end, <= wm_evict, both sides) or
- * value-based per side (event time <= wm_evict + bound) — emitting the
- * unmatched removed rows of a preserved side null-extended (decoded into a
- * private arena, output built in scratch and reset per batch). Then commits
- * every store (version batch_id + 1) and fills the metrics. */
+ * finish(): with an eviction watermark W = op->wm.evict_ms, removes state —
+ * key-based (join key time, a TIMESTAMP or a window's end, <= W, both
+ * sides) or value-based per side (event time <= W + bound, the side's state
+ * watermark) — emitting the unmatched removed rows of a preserved side
+ * null-extended (decoded into a private arena, output built in scratch and
+ * reset per batch). Then commits every store (version batch_id + 1) and
+ * fills the metrics.
+ *
+ * OUTPUT WATERMARK: a joined or null-extended row is no older than the
+ * state it came from, so operators above the join get the smaller of the
+ * input watermark and the sides' value-based state watermarks. */
 #include <string.h>
 
 #include "exec/op_join.h"
@@ -262,7 +267,7 @@ static uint32_t *sj_classify(op_t *op, int s, const exec_batch_t *b, uint32_t **
         int64_t us;
         if (cfg->time_col[s] >= 0 &&
             op_join_event_time(&b->cols[cfg->time_col[s]], cfg->time_field[s], row, &us) &&
-            op_join_at_or_before(us, op->ctx->wm_late_ms)) {
+            op_join_at_or_before(us, op->wm.late_ms)) {
             op->metrics->num_rows_dropped_by_watermark++;
             continue;
         }
@@ -399,7 +404,7 @@ static int evict_by_value(op_t *op, sj_state_t *st, int s, int64_t bound_us, sl_
 static int sj_evict(op_t *op, sj_state_t *st, sl_error_t *err)
 {
     const sj_config_t *cfg = op->node->config;
-    int64_t wm = op->ctx->wm_evict_ms;
+    int64_t wm = op->wm.evict_ms;
     if (wm == INT64_MIN) return 0;
     for (int s = 0; s < 2; s++) {
         if (cfg->evict_key >= 0) {
@@ -463,10 +468,23 @@ static int sj_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
     return cfg->evict_key >= 0 || cfg->has_bound[0] || cfg->has_bound[1];
 }
 
+/* Spark's produceOutputWatermark: a joined row is no older than the state
+ * it came from, so the output watermark is the smallest of the input
+ * watermark and the sides' value-based state watermarks (key-based
+ * eviction uses the input watermark itself). */
+static int64_t sj_output_watermark(const exec_pnode_t *node, int64_t input_ms)
+{
+    const sj_config_t *cfg = node->config;
+    int64_t out = input_ms;
+    for (int s = 0; s < 2 && cfg->evict_key < 0; s++)
+        if (cfg->has_bound[s] && input_ms + cfg->bound_ms[s] < out) out = input_ms + cfg->bound_ms[s];
+    return out;
+}
+
 const op_ops_t op_stream_join_ops = {
     .name = "symmetricHashJoin", .stateful = 1, .open = sj_open, .push = sj_push,
     .finish = sj_finish, .close = sj_close, .explain = sj_explain,
-    .wants_nodata_batch = sj_wants_nodata_batch,
+    .wants_nodata_batch = sj_wants_nodata_batch, .output_watermark = sj_output_watermark,
 };
 
 /* Key columns with the evict key moved first. */

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/uuid.h"
 #include "exec/store_cache.h"
+#include "exec/wm_propagate.h"
 #include "state/failpoint.h"
 
 #define IDLE_REPORT_INTERVAL_MS 10000
@@ -393,6 +394,17 @@ static void advance_watermark(runner_t *r, const op_metrics_t *metrics)
     if (global > r->watermark_ms) r->watermark_ms = global;
 }
 
+/* The input watermarks of each stateful operator in this batch, propagated
+ * from the query's watermark of the previous batch (late rows) and of this
+ * one (eviction); NULL without watermarks. */
+static const op_wm_t *operator_watermarks(runner_t *r)
+{
+    if (r->spec.nwatermarks == 0 || r->spec.nstateful == 0) return NULL;
+    op_wm_t *wm = SL_NEW_ARRAY(r->trigger_arena, op_wm_t, r->spec.nstateful);
+    exec_wm_propagate(r->spec.root, r->prev_batch_wm, r->watermark_ms, wm);
+    return wm;
+}
+
 int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t sink_batch_id,
                      sl_error_t *err)
 {
@@ -402,13 +414,10 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
     int ninputs;
     r->status = "Processing new data";
     if (build_inputs(r, t, rows, &inputs, &ninputs, err) < 0) return -1;
-    int has_wm = r->spec.nwatermarks > 0;
     op_ctx_t base = {
         .batch_id = t->batch_id, .npartitions = r->spec.npartitions, .mode = r->spec.mode,
-        .wm_late_ms = has_wm ? r->prev_batch_wm : INT64_MIN,
-        .wm_evict_ms = has_wm ? r->watermark_ms : INT64_MIN,
-        .state_dir = ckpt_state_dir(r->ckpt), .state_provider = r->spec.state_provider,
-        .is_replay = r->rerun, .stores = r->stores,
+        .wm = operator_watermarks(r), .state_dir = ckpt_state_dir(r->ckpt),
+        .state_provider = r->spec.state_provider, .is_replay = r->rerun, .stores = r->stores,
     };
     int64_t t0 = sl_mono_ms();
     exec_result_t res;

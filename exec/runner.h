@@ -7,7 +7,9 @@
  *      (batchWatermarkMs, batchTimestampMs, the pinned settings, one end
  *      offset per source) — the write-ahead record of batch N;
  *   3. run batch N over (start, end] through the physical plan on the task
- *      pool (stateful operators load state version N, commit N+1);
+ *      pool (stateful operators load state version N, commit N+1; each
+ *      gets its own watermarks, propagated through the plan from the
+ *      query's watermark of batch N-1 and N: exec/wm_propagate.h);
  *   4. hand the output to the sink (idempotent per batch id);
  *   5. compute the next watermark and write commits/N.
  * On open it recovers: an uncommitted last batch is re-run over exactly its

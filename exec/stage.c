@@ -216,6 +216,8 @@ static void task_build(task_t *t)
         op->node = n;
         op->ctx = &t->ctx;
         op->metrics = &sr->metrics[t->index * sr->rs->nnodes + n->id];
+        op->wm = (op_wm_t){INT64_MIN, INT64_MIN};
+        if (t->ctx.wm && n->ops->stateful && n->op_id >= 0) op->wm = t->ctx.wm[n->op_id];
         for (int c = 0; c < n->nchildren; c++) {
             const exec_pnode_t *ch = n->children[c];
             if (!stage_has_member(st, ch)) continue;

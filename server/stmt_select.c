@@ -72,8 +72,7 @@ int stmt_run_plan(stmt_ctx_t *ctx, const plan_physical_t *p, exec_result_t *out,
 {
     exec_input_t *inputs;
     int n = inputs_static(ctx->srv, p, ctx->arena, &inputs);
-    op_ctx_t base = {.batch_id = 0, .wm_late_ms = INT64_MIN, .wm_evict_ms = INT64_MIN,
-                     .mode = EXEC_MODE_COMPLETE, .npartitions = ctx->srv->worker_threads};
+    op_ctx_t base = {.batch_id = 0, .mode = EXEC_MODE_COMPLETE, .npartitions = ctx->srv->worker_threads};
     return exec_run(p->root, &base, sl_now_ms(), ctx->cancel, ctx->srv->pool, inputs, n, out, err);
 }
 

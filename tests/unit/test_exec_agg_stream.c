@@ -97,8 +97,8 @@ static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, 
     if (n > 0) in.batches[0] = tb_batch(q->a, 2, q->types, n, cells);
     op_ctx_t base = tb_ctx();
     base.batch_id = id;
-    base.wm_late_ms = late_ms;
-    base.wm_evict_ms = evict_ms;
+    op_wm_t wm = {late_ms, evict_ms}; /* the plan's one stateful node, op_id 0 */
+    base.wm = &wm;
     base.mode = mode;
     base.state_dir = tmpdir();
     base.state_provider = provider;
@@ -302,7 +302,8 @@ TEST(stream_timestamp_key_append)
     op_ctx_t base = tb_ctx();
     base.mode = EXEC_MODE_APPEND;
     base.state_dir = tmpdir();
-    base.wm_late_ms = base.wm_evict_ms = 0;
+    op_wm_t wm[4] = {[3] = {0, 0}}; /* the aggregation is op_id 3 */
+    base.wm = wm;
     exec_result_t res;
     char *s = tb_run(root, leaf, &in0, 1, &base, &res, &err);
     CHECK_STR(s, "");
@@ -310,7 +311,7 @@ TEST(stream_timestamp_key_append)
     exec_result_free(&res);
     /* batch 1: (12:00, aardvark) arrives before the watermark reaches 12:00; then 12:00 is final */
     base.batch_id = 1;
-    base.wm_evict_ms = at(12, 0);
+    wm[3].evict_ms = at(12, 0);
     s = tb_run(root, leaf, &in1, 1, &base, &res, &err);
     CHECK_STR(s, "2024-05-01 12:00:00|aardvark|3");
     free(s);
@@ -319,8 +320,7 @@ TEST(stream_timestamp_key_append)
     exec_result_free(&res);
     /* batch 2: the 12:00 key is late now (dropped); 12:05 becomes final */
     base.batch_id = 2;
-    base.wm_late_ms = at(12, 0);
-    base.wm_evict_ms = at(12, 5);
+    wm[3] = (op_wm_t){at(12, 0), at(12, 5)};
     s = tb_run(root, leaf, &in1, 1, &base, &res, &err);
     CHECK_STR(s, "2024-05-01 12:05:00|b|3");
     free(s);

@@ -87,8 +87,6 @@ TB_FN op_ctx_t tb_ctx(void)
 {
     op_ctx_t c;
     memset(&c, 0, sizeof c);
-    c.wm_late_ms = INT64_MIN;
-    c.wm_evict_ms = INT64_MIN;
     c.mode = EXEC_MODE_COMPLETE;
     c.npartitions = 2;
     c.state_provider = "memory";

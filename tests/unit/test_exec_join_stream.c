@@ -71,8 +71,8 @@ static char *sjt_batch(sjt_t *t, int64_t id, int64_t wm_late, int64_t wm_evict, 
     char sd[512];
     snprintf(sd, sizeof sd, "%s/state", t->dir);
     op_ctx_t ctx = tj_ctx(id, sd, PROVIDER, 2);
-    ctx.wm_late_ms = wm_late;
-    ctx.wm_evict_ms = wm_evict;
+    op_wm_t wm[TJ_MAX_OPS];
+    tj_set_wm(&ctx, wm, wm_late, wm_evict);
     ctx.stores = CACHE;
     exec_result_t r;
     char *s = tj_run_ctx(t->join, &ctx, ins, 2, &r);
@@ -346,12 +346,13 @@ TEST(stream_join_window_key_evicts_by_window_end)
     /* Watermark 11:30: the first window (end 11:00) is final, the second is not. */
     tj_input_t none = {0};
     exec_input_t ins2[] = {{t.l, tj_produce, &none, 0}, {t.r, tj_produce, &none, 0}};
+    op_wm_t wm[TJ_MAX_OPS];
     ctx = tj_ctx(1, sd, "memory", 2);
-    ctx.wm_evict_ms = ms("11:30");
+    tj_set_wm(&ctx, wm, INT64_MIN, ms("11:30"));
     TJ_CHECK_TEXT(tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
                   "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T11:00:00.000Z\"},early-window,NULL,NULL\n");
     ctx = tj_ctx(2, sd, "memory", 2);
-    ctx.wm_evict_ms = ms("12:00");
+    tj_set_wm(&ctx, wm, INT64_MIN, ms("12:00"));
     TJ_CHECK_TEXT(tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
                   "{\"start\":\"2024-01-01T11:00:00.000Z\",\"end\":\"2024-01-01T12:00:00.000Z\"},late-window,NULL,NULL\n");
 }

@@ -76,12 +76,19 @@ static inline op_ctx_t tj_ctx(int64_t batch_id, const char *state_dir, const cha
     memset(&c, 0, sizeof c);
     c.batch_id = batch_id;
     c.npartitions = npartitions;
-    c.wm_late_ms = INT64_MIN;
-    c.wm_evict_ms = INT64_MIN;
     c.mode = state_dir ? EXEC_MODE_APPEND : EXEC_MODE_COMPLETE;
     c.state_dir = state_dir;
     c.state_provider = provider;
     return c;
+}
+
+/* Gives every stateful operator of a test plan (op_id < TJ_MAX_OPS) the
+ * watermarks late / evict, through `table`, which must outlive the run. */
+#define TJ_MAX_OPS 8
+static inline void tj_set_wm(op_ctx_t *c, op_wm_t *table, int64_t late, int64_t evict)
+{
+    for (int i = 0; i < TJ_MAX_OPS; i++) table[i] = (op_wm_t){late, evict};
+    c->wm = table;
 }
 
 /* Renders every output row, one per line. */

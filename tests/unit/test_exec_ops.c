@@ -131,8 +131,8 @@ static char *dstream_batch(dstream_t *s, int64_t id, int64_t late, int64_t evict
                            op_metrics_t *m)
 {
     op_ctx_t ctx = tj_ctx(id, s->state, s->provider, 2);
-    ctx.wm_late_ms = late;
-    ctx.wm_evict_ms = evict;
+    op_wm_t wm[TJ_MAX_OPS];
+    tj_set_wm(&ctx, wm, late, evict);
     ctx.stores = CACHE;
     return tj_sorted(run_rows(s->d, s->in, &ctx, &rows, 1, m));
 }
