@@ -31,7 +31,7 @@
  * watermark) — emitting the unmatched removed rows of a preserved side
  * null-extended (decoded into a private arena, output built in scratch and
  * reset per batch). Then commits every store (version batch_id + 1) and
- * fills the metrics.
+ * fills the metrics; numRowsUpdated counts the rows stored, as Spark's.
  *
  * OUTPUT WATERMARK: a joined or null-extended row is no older than the
  * state it came from, so operators above the join get the smaller of the
@@ -79,6 +79,7 @@ typedef struct sj_state {
     store_t *rows[2];          /* "left", "right" */
     store_t *times[2];         /* "left_time", "right_time" or NULL */
     uint32_t seq[2];           /* next sequence number per side */
+    int64_t appended;          /* rows stored in this batch (numRowsUpdated) */
     op_join_emit_t emit[2];    /* for input s: a = side s, b = the other side */
     sl_buf_t key, val;         /* encoders (heap; freed in close) */
     sj_cands_t cands;
@@ -245,6 +246,7 @@ static int sj_store_row(op_t *op, sj_state_t *st, int s, const exec_batch_t *b, 
     exec_row_encode(b, row, cfg->all_cols[s], op->node->children[s]->ncols, &st->val);
     if (store_put(st->rows[s], st->key.data + off, st->key.len - off, st->val.data, st->val.len, err) < 0)
         return -1;
+    st->appended++;
     /* A NULL event time never passes the bound: no index entry. */
     if (st->times[s] && op_join_get_be64(st->key.data) != op_join_time_key(INT64_MIN))
         return store_put(st->times[s], st->key.data, st->key.len, "", 0, err);
@@ -425,7 +427,11 @@ static int sj_finish(op_t *op, sl_error_t *err)
     int n = 2;
     for (int s = 0; s < 2; s++)
         if (st->times[s]) all[n++] = st->times[s];
-    return op_join_store_commit(op, all, n, 2, err);
+    if (op_join_store_commit(op, all, n, 2, err) < 0) return -1;
+    /* Spark's numUpdatedStateRows counts the rows appended to state, not
+     * the matched flags rewritten when a stored row first joins. */
+    op->metrics->num_rows_updated = st->appended;
+    return 0;
 }
 
 /* ---- plan --------------------------------------------------------------- */

@@ -3,9 +3,11 @@
  * points at the clause, names the operator and says what to do instead. */
 #include "planner/check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "exec/op.h"
+#include "planner/join_bound.h"
 
 static const char *mode_name(exec_mode_t m)
 {
@@ -50,23 +52,57 @@ static int check_aggregate(const plan_node_t *n, exec_mode_t mode, sl_error_t *e
     return 0;
 }
 
-/* Outer stream-stream joins need state that can be dropped: a watermarked
- * join key, or watermarks on both sides bounded against each other. */
-static int join_is_bounded(const plan_node_t *n)
+static int has_watermarked_key(const plan_node_t *n)
 {
     const plan_node_t *l = n->children[0], *r = n->children[1];
     for (int k = 0; k < n->join.nkeys; k++)
         if (l->cols[n->join.lkeys[k]].wm_delay_ms >= 0 || r->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
             return 1;
-    if (!n->join.residual || !has_watermark_col(l) || !has_watermark_col(r)) return 0;
-    int ncols = l->ncols + r->ncols;
-    bool used[ncols > 0 ? ncols : 1];
-    memset(used, 0, sizeof used);
-    exec_expr_columns(n->join.residual, used, ncols);
-    int lt = 0, rt = 0;
-    for (int i = 0; i < l->ncols; i++) lt |= used[i] && l->cols[i].wm_delay_ms >= 0;
-    for (int i = 0; i < r->ncols; i++) rt |= used[l->ncols + i] && r->cols[i].wm_delay_ms >= 0;
-    return lt && rt;
+    return 0;
+}
+
+/* Spark's rule for outer joins of two streams (checkForStreamStreamJoinWatermark):
+ * a watermarked join key, or a range condition from which the preserved
+ * side's state watermark follows — its time bounded in ON by a watermarked
+ * time of the other side (LEFT: the left side's, RIGHT: the right side's,
+ * FULL: either). As in Spark, the preserved side needs no watermark of its
+ * own to be accepted; without one its state is never evicted. */
+static int check_outer_join(const plan_node_t *n, sl_error_t *err)
+{
+    plan_join_t t = n->join.type;
+    int64_t off;
+    if (has_watermarked_key(n) || (t != PLAN_JOIN_RIGHT && plan_join_state_bound(n, 0, -1, &off)) ||
+        (t != PLAN_JOIN_LEFT && plan_join_state_bound(n, 1, -1, &off)))
+        return 0;
+    int lw = has_watermark_col(n->children[0]), rw = has_watermark_col(n->children[1]);
+    char msg[200];
+    if (t == PLAN_JOIN_FULL) {
+        if (!lw && !rw)
+            return refuse(err, n, "a FULL join of two streams needs a watermark on at least one of them",
+                          "Rows without a match are emitted once the other stream's watermark shows "
+                          "that none can come: declare a WATERMARK and bound the times in ON, e.g. AND "
+                          "r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
+        return refuse(err, n, "a FULL join of two streams needs a condition in ON that bounds the time "
+                              "of one stream by a watermarked column of the other",
+                      "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with a watermark "
+                      "on r.t or l.t; or join on a watermarked column.");
+    }
+    const char *kept = t == PLAN_JOIN_LEFT ? "left" : "right";
+    const char *other = t == PLAN_JOIN_LEFT ? "right" : "left";
+    if (!(t == PLAN_JOIN_LEFT ? rw : lw)) {
+        snprintf(msg, sizeof msg, "a %s join of two streams needs a watermark on its %s side",
+                 t == PLAN_JOIN_LEFT ? "LEFT" : "RIGHT", other);
+        return refuse(err, n, msg,
+                      "A row without a match is emitted once the other stream's watermark shows that "
+                      "none can come: declare a WATERMARK on that stream and bound the times in ON, "
+                      "e.g. AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
+    }
+    snprintf(msg, sizeof msg, "a %s join of two streams needs a condition in ON that bounds the time "
+                              "of its %s side by a watermarked column of its %s side",
+             t == PLAN_JOIN_LEFT ? "LEFT" : "RIGHT", kept, other);
+    return refuse(err, n, msg,
+                  "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with the watermark on "
+                  "the other side's column; or join on a watermarked column.");
 }
 
 static int check_join(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
@@ -77,11 +113,8 @@ static int check_join(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
         if (mode != EXEC_MODE_APPEND)
             return refuse(err, n, "a join of two streams runs only in append output mode",
                           "Use OUTPUT MODE append (the default).");
-        if ((t == PLAN_JOIN_LEFT || t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL) && !join_is_bounded(n))
-            return refuse(err, n,
-                          "an outer join of two streams needs watermarks and a time bound between them",
-                          "Declare a WATERMARK on both streams and join on a watermarked column, or "
-                          "bound the event times in ON, e.g. AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR.");
+        if (t == PLAN_JOIN_LEFT || t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL)
+            return check_outer_join(n, err);
         return 0;
     }
     if (ls && (t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL))

@@ -5,6 +5,7 @@
 #include "exec/op_exchange.h"
 #include "exec/op_join.h"
 #include "exec/op_window.h"
+#include "planner/join_bound.h"
 #include "planner/physical_int.h"
 
 static exec_pnode_t *refuse(sl_error_t *err, const plan_node_t *n, const char *msg, const char *hint)
@@ -73,64 +74,6 @@ static int first_event_col(const plan_node_t *n)
     return -1;
 }
 
-/* `x` as (column c [+/- constant interval]): sets *col and *offset_ms. */
-static int time_term(const exec_expr_t *x, int *col, int64_t *offset_ms)
-{
-    if (x->kind == EXEC_EXPR_COLUMN) {
-        *col = x->column;
-        *offset_ms = 0;
-        return 1;
-    }
-    if (x->kind != EXEC_EXPR_ARITH || (x->op != EXEC_OP_ADD && x->op != EXEC_OP_SUB)) return 0;
-    const exec_expr_t *c = x->args[0], *k = x->args[1];
-    if (c->kind != EXEC_EXPR_COLUMN || k->kind != EXEC_EXPR_CONST || k->value.is_null ||
-        k->value.type.id != EXEC_TYPE_INTERVAL || k->value.u.iv.months)
-        return 0;
-    int64_t ms = (int64_t)k->value.u.iv.days * 86400000 + k->value.u.iv.micros / 1000;
-    *col = c->column;
-    *offset_ms = x->op == EXEC_OP_ADD ? ms : -ms;
-    return 1;
-}
-
-typedef struct bounds {
-    int lt, rt;                 /* event-time columns (rt relative to the right child) */
-    int nleft;
-    int has_left, has_right;
-    int64_t left_ms, right_ms;
-} bounds_t;
-
-/* One conjunct a >= b (or >, or flipped <=, <) between the two sides' times:
- * a lower bound of one side's time by the other's gives that side's state
- * watermark: rows at or before watermark + offset can no longer match. */
-static void bound_from(bounds_t *b, const exec_expr_t *lo_side, const exec_expr_t *hi_side)
-{
-    int c1, c2;
-    int64_t o1, o2;
-    if (!time_term(hi_side, &c1, &o1) || !time_term(lo_side, &c2, &o2)) return;
-    /* hi_side >= lo_side:  col1 + o1 >= col2 + o2  =>  col1 >= col2 + (o2 - o1) */
-    int64_t off = o2 - o1;
-    if (c1 == b->lt && c2 == b->nleft + b->rt) {
-        if (!b->has_left || off > b->left_ms) b->left_ms = off;
-        b->has_left = 1;
-    } else if (c1 == b->nleft + b->rt && c2 == b->lt) {
-        if (!b->has_right || off > b->right_ms) b->right_ms = off;
-        b->has_right = 1;
-    }
-}
-
-static void collect_bounds(bounds_t *b, const exec_expr_t *e)
-{
-    if (!e) return;
-    if (e->kind == EXEC_EXPR_AND) {
-        collect_bounds(b, e->args[0]);
-        collect_bounds(b, e->args[1]);
-        return;
-    }
-    if (e->kind != EXEC_EXPR_CMP) return;
-    if (e->op == EXEC_CMP_GE || e->op == EXEC_CMP_GT) bound_from(b, e->args[1], e->args[0]);
-    if (e->op == EXEC_CMP_LE || e->op == EXEC_CMP_LT) bound_from(b, e->args[0], e->args[1]);
-}
-
 static exec_pnode_t *stream_join(phys_t *ps, const plan_node_t *n, exec_pnode_t *l, exec_pnode_t *r,
                                  sl_error_t *err)
 {
@@ -149,13 +92,14 @@ static exec_pnode_t *stream_join(phys_t *ps, const plan_node_t *n, exec_pnode_t 
     for (int k = 0; k < n->join.nkeys && spec.evict_key < 0; k++)
         if (L->cols[n->join.lkeys[k]].wm_delay_ms >= 0 || R->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
             spec.evict_key = k;
-    if (spec.evict_key < 0 && spec.left_time >= 0 && spec.right_time >= 0) {
-        bounds_t b = {.lt = spec.left_time, .rt = spec.right_time, .nleft = L->ncols};
-        collect_bounds(&b, n->join.residual);
-        spec.left_has_bound = b.has_left;
-        spec.left_bound_ms = b.left_ms;
-        spec.right_has_bound = b.has_right;
-        spec.right_bound_ms = b.right_ms;
+    /* Without a watermarked key, a side with an event-time column drops
+     * rows by its state value bound (Spark: only a side with a watermark,
+     * here its time compared in ON with the other side's watermarked one). */
+    if (spec.evict_key < 0) {
+        spec.left_has_bound = spec.left_time >= 0 &&
+                              plan_join_state_bound(n, 0, spec.left_time, &spec.left_bound_ms);
+        spec.right_has_bound = spec.right_time >= 0 &&
+                               plan_join_state_bound(n, 1, spec.right_time, &spec.right_bound_ms);
     }
     exec_pnode_t *j = op_stream_join_plan(ps->a, le, re, &spec, err);
     if (!j) return at(err, n, NULL);

@@ -3,12 +3,13 @@
 -- stream-stream inner joins matching rows across batches; left, right and
 -- full outer joins with watermarks and a time bound, whose null-extended
 -- rows appear exactly once, only after the watermark passes the bound;
--- late rows dropped on either side; and the checks that refuse what
--- cannot run incrementally.
+-- late rows dropped on either side; the checks that refuse what cannot
+-- run incrementally; the one-millisecond rule of non-strict bounds; and an
+-- aggregation after a join, which gets the join's output watermark.
 --
 -- Each trigger's input is written before START QUERY, so batches are
--- deterministic. Event times stay off the exact eviction bounds (see the
--- comment at the end on the one-millisecond rule for BETWEEN).
+-- deterministic. Event times stay off the exact eviction bounds, except in
+-- the section on the one-millisecond rule for BETWEEN near the end.
 \set VERBOSITY verbose
 \set idir :testdir/imp
 \set cdir :testdir/clk
@@ -227,19 +228,19 @@ SELECT * FROM jk ORDER BY it, ct;
 -- the watermark 13:25 is emitted once with NULL
 SELECT * FROM je ORDER BY it;
 -- Per executed batch of the full and left joins: the watermark it used,
--- the rows in state (both sides), the rows evicted, late rows dropped
--- (trigger 3: one per side) and rows emitted; null-extended rows come out
--- of the no-data batches. Left out: numRowsUpdated. Spark counts the rows
--- appended to the join's state (7, 4, 2 and 3 in the data batches); sluice
--- also counts the matched flags it rewrites when a stored row first
--- matches (8, 5, 3, 4) (deviation: symmetricHashJoin numRowsUpdated).
+-- the rows in state (both sides), the rows appended to state (Spark's
+-- numRowsUpdated: every non-late input row, 7, 4, 2 and 3 in the data
+-- batches; rewriting a stored row's matched flag when it first joins does
+-- not count), the rows evicted, late rows dropped (trigger 3: one per
+-- side) and rows emitted; null-extended rows come out of the no-data
+-- batches.
 \pset format unaligned
 \pset tuples_only on
 SHOW RECENT PROGRESS jf \g :testdir/jf.progress
 SHOW RECENT PROGRESS jl \g :testdir/jl.progress
 \pset format aligned
 \pset tuples_only off
-\! for q in jf jl; do echo "-- $q"; grep '"addBatch"' $TESTDIR/$q.progress | sed -E 's/.*"batchId":([0-9]+),"batchDuration":[0-9]+,"numInputRows":([0-9]+),.*"watermark":"([^"]*)".*"operatorName":"([a-zA-Z]+)","numRowsTotal":([0-9]+),"numRowsUpdated":([0-9]+),.*"numRowsRemoved":([0-9]+),.*"numRowsDroppedByWatermark":([0-9]+),.*"numOutputRows":(-?[0-9]+).*/batch \1: input \2, watermark \3, \4 state \5 (removed \7), late \8, output \9/'; done
+\! for q in jf jl; do echo "-- $q"; grep '"addBatch"' $TESTDIR/$q.progress | sed -E 's/.*"batchId":([0-9]+),"batchDuration":[0-9]+,"numInputRows":([0-9]+),.*"watermark":"([^"]*)".*"operatorName":"([a-zA-Z]+)","numRowsTotal":([0-9]+),"numRowsUpdated":([0-9]+),.*"numRowsRemoved":([0-9]+),.*"numRowsDroppedByWatermark":([0-9]+),.*"numOutputRows":(-?[0-9]+).*/batch \1: input \2, watermark \3, \4 state \5 (updated \6, removed \7), late \8, output \9/'; done
 -- ---------------------------------------------------------------------
 -- The checks. Outer joins of two streams need watermarks and a bound.
 CREATE QUERY bad AS SELECT i.ad, c.ct FROM imp0 i LEFT JOIN clk0 c
@@ -252,51 +253,142 @@ CREATE QUERY bad AS SELECT i.ad, c.ct FROM imp i LEFT JOIN clk0 c
   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
 CREATE QUERY bad AS SELECT i.ad, c.ct FROM imp0 i RIGHT JOIN clk c
   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
--- Left out (deviation from Spark: sluice requires a watermark on both
--- sides): Spark accepts a left outer join with the watermark on the right
--- side only, a right outer one with it on the left only, and a full outer
--- one with it on one side, because the preserved side's state is bounded
--- by the other side's watermark and the range condition:
--- CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp0 i LEFT JOIN clk c
---   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
--- CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp i RIGHT JOIN clk0 c
---   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
--- CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp0 i FULL JOIN clk c
---   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+-- As in Spark (3.5), a watermark on the other side of the preserved one is
+-- enough, with a condition bounding the preserved side's time by the
+-- watermarked one: LEFT with the watermark on the right, RIGHT with it on
+-- the left, FULL with it on either. But, as in Spark, the state of a side
+-- without a watermark of its own is never evicted: these queries emit
+-- their matches, never a row without one (EXPLAIN shows no eviction).
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp0 i LEFT JOIN clk c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp i RIGHT JOIN clk0 c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp0 i FULL JOIN clk c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp i FULL JOIN clk0 c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+-- a one-sided bound is enough when it bounds the preserved side: a left
+-- row cannot match a click more than 10 minutes after it ...
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp i LEFT JOIN clk c
+  ON i.ad = c.ad AND c.ct < i.it + INTERVAL '10 minutes';
+-- ... but a bound from the other direction is not (it bounds the clicks)
+CREATE QUERY bad AS SELECT i.ad, c.ct FROM imp i LEFT JOIN clk c
+  ON i.ad = c.ad AND c.ct > i.it;
+-- a FULL join with no watermark at all
+CREATE QUERY bad AS SELECT i.ad, c.ct FROM imp0 i FULL JOIN clk0 c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+-- a watermarked join key bounds both sides, on whichever side it is
+EXPLAIN CREATE QUERY ok AS SELECT i.ad, c.ct FROM imp0 i FULL JOIN clk c
+  ON i.ad = c.ad AND i.it = c.ct;
 -- Joins of two streams run only in append mode.
 CREATE QUERY bad OUTPUT MODE update AS SELECT i.ad, c.ct FROM imp i JOIN clk c ON i.ad = c.ad;
 CREATE QUERY bad OUTPUT MODE complete AS
   SELECT i.ad, count(*) AS n FROM imp i JOIN clk c ON i.ad = c.ad GROUP BY i.ad;
 -- EXPLAIN of an inner join without watermarks: state is never evicted
 EXPLAIN CREATE QUERY x AS SELECT i.ad, i.it, c.ct FROM imp0 i JOIN clk0 c ON i.ad = c.ad;
--- Left out (deviation from Spark): for BETWEEN (non-strict comparisons)
--- Spark lowers each side's state watermark by one millisecond, so that
--- a row exactly on the bound stays one batch longer: here impressions with
--- it <= watermark - 10 minutes - 1 ms and clicks with ct <= watermark - 1 ms
--- are evicted. sluice evicts it <= watermark - 10 minutes and ct <= watermark
--- (EXPLAIN says "left it <= watermark - 00:10:00, right ct <= watermark"),
--- so an unmatched impression at exactly watermark - 10 minutes comes out
--- null-extended one batch earlier than in Spark. The data above stays off
--- these bounds.
--- EXPLAIN CREATE QUERY x AS SELECT i.ad, c.ct FROM imp i LEFT JOIN clk c
---   ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
--- Left out (bug: an aggregation after a stream-stream join uses the
--- query's watermark instead of the join's output watermark). Spark (3.4+)
--- propagates watermarks through stateful operators: a time-bounded join
--- can still emit rows whose impression time is up to its bound behind the
--- watermark, so the aggregation after it evicts and filters by the join's
--- state watermark (here watermark - 10 minutes - 1 ms), not by the query's.
--- sluice closes windows by the query's watermark, drops the late joined
--- row (numRowsDroppedByWatermark 1 on stateStoreSave) and emits a wrong
--- count. With impressions (w 12:21) (x 12:28) (y 12:40) and clicks
--- (w 12:22) (y 12:40) in one trigger, then the click (x 12:36), then
--- impression and click (zz 13:30) in a third:
--- CREATE QUERY jagg TRIGGER AVAILABLE NOW AS
---   SELECT window.start AS ws, count(*) AS n
---   FROM (SELECT i.ad, i.it FROM imp i JOIN clk c
---         ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes') AS j
---   GROUP BY window(it, '10 minutes');
--- Spark: (12:20, 2) and (12:40, 1); sluice: (12:20, 1) and (12:40, 1).
+-- ---------------------------------------------------------------------
+-- The one-millisecond rule. For BETWEEN and the other non-strict bounds
+-- (<=, >=) Spark lowers each side's state watermark by 1 ms: with c.ct
+-- BETWEEN i.it AND i.it + 10 minutes, impressions are evicted at it <=
+-- watermark - 10 minutes - 1 ms and clicks at ct <= watermark - 1 ms, so an
+-- unmatched impression exactly 10 minutes behind the watermark stays one
+-- batch longer; strict bounds (<, >) keep their value (see above).
+\set i3dir :testdir/imp3
+\set c3dir :testdir/clk3
+\! mkdir -p $TESTDIR/imp3 $TESTDIR/clk3
+CREATE STREAM imp3 (ad STRING, it TIMESTAMP) USING file
+  OPTIONS (path :'i3dir', format 'csv', header 'true')
+  WATERMARK it DELAY OF INTERVAL '5 minutes';
+CREATE STREAM clk3 (ad STRING, ct TIMESTAMP) USING file
+  OPTIONS (path :'c3dir', format 'csv', header 'true')
+  WATERMARK ct DELAY OF INTERVAL '5 minutes';
+CREATE QUERY jb TRIGGER AVAILABLE NOW AS
+  SELECT i.ad, i.it, c.ad AS cad, c.ct FROM imp3 i LEFT JOIN clk3 c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+AWAIT QUERY jb;
+EXPLAIN CREATE QUERY x AS
+  SELECT i.ad, i.it, c.ad AS cad, c.ct FROM imp3 i LEFT JOIN clk3 c
+  ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes';
+-- of two bounds of the same side, the lower one counts (here the clicks':
+-- ct >= it gives watermark - 1 ms, ct > it + 1 minute watermark + 1 minute)
+EXPLAIN CREATE QUERY x AS
+  SELECT i.ad, i.it, c.ad AS cad, c.ct FROM imp3 i LEFT JOIN clk3 c
+  ON i.ad = c.ad AND c.ct >= i.it AND c.ct > i.it + INTERVAL '1 minute'
+  AND c.ct <= i.it + INTERVAL '10 minutes';
+-- trigger 1: impressions k 12:00 and m 12:15, a click m2 12:15 that
+-- matches nothing. The watermark moves to 12:10: k is exactly 10 minutes
+-- behind it and stays in state.
+\! cd $TESTDIR/imp3 && printf 'ad,it\nk,2024-05-01 12:00:00\nm,2024-05-01 12:15:00\n' > .t && mv .t 1.csv
+\! cd $TESTDIR/clk3 && printf 'ad,ct\nm2,2024-05-01 12:15:00\n' > .t && mv .t 1.csv
+START QUERY jb;
+AWAIT QUERY jb;
+SELECT * FROM jb ORDER BY it;
+-- trigger 2: n at 12:16 on both streams moves the watermark to 12:11, and
+-- k comes out without a match
+\! cd $TESTDIR/imp3 && printf 'ad,it\nn,2024-05-01 12:16:00\n' > .t && mv .t 2.csv
+\! cd $TESTDIR/clk3 && printf 'ad,ct\nn2,2024-05-01 12:16:00\n' > .t && mv .t 2.csv
+START QUERY jb;
+AWAIT QUERY jb;
+SELECT * FROM jb ORDER BY it;
+-- ---------------------------------------------------------------------
+-- An aggregation after a stream-stream join. Spark (3.5) propagates the
+-- watermark through stateful operators: the join can still emit a row
+-- whose impression is as old as its left state watermark (the query's
+-- watermark - 10 minutes - 1 ms), so that, not the query's watermark, is
+-- what the aggregation above it gets, both for late rows (from the
+-- previous batch's watermark) and for closing windows (from this batch's).
+\set i2dir :testdir/imp2
+\set c2dir :testdir/clk2
+\! mkdir -p $TESTDIR/imp2 $TESTDIR/clk2
+CREATE STREAM imp2 (ad STRING, it TIMESTAMP) USING file
+  OPTIONS (path :'i2dir', format 'csv', header 'true')
+  WATERMARK it DELAY OF INTERVAL '5 minutes';
+CREATE STREAM clk2 (ad STRING, ct TIMESTAMP) USING file
+  OPTIONS (path :'c2dir', format 'csv', header 'true')
+  WATERMARK ct DELAY OF INTERVAL '5 minutes';
+CREATE QUERY jagg TRIGGER AVAILABLE NOW AS
+  SELECT window.start AS ws, count(*) AS n
+  FROM (SELECT i.ad, i.it FROM imp2 i JOIN clk2 c
+        ON i.ad = c.ad AND c.ct BETWEEN i.it AND i.it + INTERVAL '10 minutes') AS j
+  GROUP BY window(it, '10 minutes');
+AWAIT QUERY jagg;
+-- trigger 1: impressions w 12:21, x 12:28, y 12:40 and clicks w 12:22,
+-- y 12:40: w and y match, x waits for its click. The watermark moves to
+-- 12:35, the aggregation's to 12:24:59.999: window 12:20-12:30 stays open.
+\! cd $TESTDIR/imp2 && printf 'ad,it\nw,2024-05-01 12:21:00\nx,2024-05-01 12:28:00\ny,2024-05-01 12:40:00\n' > .t && mv .t 1.csv
+\! cd $TESTDIR/clk2 && printf 'ad,ct\nw,2024-05-01 12:22:00\ny,2024-05-01 12:40:00\n' > .t && mv .t 1.csv
+START QUERY jagg;
+AWAIT QUERY jagg;
+SELECT * FROM jagg ORDER BY ws;
+-- trigger 2: x's click (12:36) matches x (12:28). The joined row is not
+-- late for the aggregation (window end 12:30 > 12:24:59.999), though it
+-- would be for the query's watermark 12:35.
+\! cd $TESTDIR/clk2 && printf 'ad,ct\nx,2024-05-01 12:36:00\n' > .t && mv .t 2.csv
+START QUERY jagg;
+AWAIT QUERY jagg;
+SELECT * FROM jagg ORDER BY ws;
+-- trigger 3: zz at 13:30 on both streams moves the watermark to 13:25 and
+-- the aggregation's to 13:14:59.999: windows 12:20 (w and x) and 12:40 (y)
+-- are final. Spark: (12:20, 2) and (12:40, 1).
+\! cd $TESTDIR/imp2 && printf 'ad,it\nzz,2024-05-01 13:30:00\n' > .t && mv .t 3.csv
+\! cd $TESTDIR/clk2 && printf 'ad,ct\nzz,2024-05-01 13:30:00\n' > .t && mv .t 3.csv
+START QUERY jagg;
+AWAIT QUERY jagg;
+SELECT * FROM jagg ORDER BY ws;
+-- per executed batch: the query's watermark, and the rows in state and the
+-- late rows dropped of the join and of the aggregation (none)
+\pset format unaligned
+\pset tuples_only on
+SHOW RECENT PROGRESS jagg \g :testdir/jagg.progress
+\pset format aligned
+\pset tuples_only off
+\! grep '"addBatch"' $TESTDIR/jagg.progress | while read -r l; do printf '%s\n' "$l" | grep -oE '"batchId":[0-9]+|"watermark":"[^"]*"|"operatorName":"[a-zA-Z]+"|"numRowsTotal":[0-9]+|"numRowsDroppedByWatermark":[0-9]+' | sed -E 's/^"([a-zA-Z]+)":"?([^"]*)"?$/\1=\2/' | paste -sd' ' -; done
+DROP QUERY jb;
+DROP QUERY jagg;
+DROP STREAM imp2;
+DROP STREAM clk2;
+DROP STREAM imp3;
+DROP STREAM clk3;
 DROP QUERY ji;
 DROP QUERY jl;
 DROP QUERY jr;
