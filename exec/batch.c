@@ -73,26 +73,46 @@ static void gather_cells(void *dst, const void *src, size_t w, const uint32_t *s
     }
 }
 
-/* Copies the bytes of a gathered string vector's views into one block of `a`. */
-static void own_strings(sl_arena_t *a, exec_vec_t *v, uint32_t n)
+static bool is_null_at(const exec_vec_t *v, const uint8_t *outer, uint32_t k)
+{
+    return (v->nulls && v->nulls[k]) || (outer && outer[k]);
+}
+
+/* Copies the bytes of a gathered string vector's views into one block of
+ * `a`. A row that is NULL, itself or in an enclosing struct (`outer`), is
+ * made an empty string: a NULL struct's fields hold no defined value. */
+static void own_strings(sl_arena_t *a, exec_vec_t *v, const uint8_t *outer, uint32_t n)
 {
     exec_str_t *s = v->data;
     size_t total = 0;
     for (uint32_t k = 0; k < n; k++)
-        if (!(v->nulls && v->nulls[k])) total += s[k].len;
+        if (!is_null_at(v, outer, k)) total += s[k].len;
     char *p = sl_alloc(a, total ? total : 1);
     for (uint32_t k = 0; k < n; k++) {
-        if ((v->nulls && v->nulls[k]) || !s[k].len) continue;
+        if (is_null_at(v, outer, k)) s[k] = (exec_str_t){0, p};
+        if (!s[k].len) continue;
         memcpy(p, s[k].ptr, s[k].len);
         s[k].ptr = p;
         p += s[k].len;
     }
 }
 
+/* The NULL flags of rows that are NULL in `v` or in `outer` (either may be
+ * NULL), in `a`; NULL when no row is. */
+static const uint8_t *combined_nulls(sl_arena_t *a, const exec_vec_t *v, const uint8_t *outer, uint32_t n)
+{
+    if (!outer) return v->nulls;
+    if (!v->nulls) return outer;
+    uint8_t *m = sl_alloc(a, n ? n : 1);
+    for (uint32_t k = 0; k < n; k++) m[k] = v->nulls[k] | outer[k];
+    return m;
+}
+
 /* The rows `sel` of src as a new vector in `a`; with `deep`, string bytes
- * are copied too (else the views keep pointing into src's memory). */
+ * are copied too (else the views keep pointing into src's memory). `outer`:
+ * the gathered NULL flags of the enclosing structs, or NULL. */
 static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_t *sel, uint32_t n,
-                             bool deep)
+                             bool deep, const uint8_t *outer)
 {
     exec_vec_t v = {.type = src->type};
     size_t w = exec_type_width(src->type);
@@ -105,11 +125,12 @@ static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_
         v.nulls = sl_alloc(a, n ? n : 1);
         gather_cells(v.nulls, src->nulls, 1, sel, n);
     }
-    if (deep && exec_type_is_varlen(src->type)) own_strings(a, &v, n);
+    if (deep && exec_type_is_varlen(src->type)) own_strings(a, &v, outer, n);
     if (src->children) {
+        const uint8_t *inner = combined_nulls(a, &v, outer, n);
         v.children = SL_NEW_ARRAY(a, exec_vec_t, src->type.nfields ? src->type.nfields : 1);
         for (int i = 0; i < src->type.nfields; i++)
-            v.children[i] = gather_vec(a, &src->children[i], sel, n, deep);
+            v.children[i] = gather_vec(a, &src->children[i], sel, n, deep, inner);
     }
     return v;
 }
@@ -119,7 +140,7 @@ exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uin
     exec_batch_t *out = SL_NEW(a, exec_batch_t);
     out->ncols = b->ncols;
     out->cols = SL_NEW_ARRAY(a, exec_vec_t, b->ncols ? b->ncols : 1);
-    for (int i = 0; i < b->ncols; i++) out->cols[i] = gather_vec(a, &b->cols[i], rows, n, true);
+    for (int i = 0; i < b->ncols; i++) out->cols[i] = gather_vec(a, &b->cols[i], rows, n, true, NULL);
     if (b->change) {
         out->change = sl_alloc(a, n ? n : 1);
         gather_cells(out->change, b->change, 1, rows, n);
@@ -133,7 +154,7 @@ void exec_batch_compact(exec_batch_t *b)
 {
     if (!b->sel) return;
     exec_vec_t *cols = SL_NEW_ARRAY(b->arena, exec_vec_t, b->ncols ? b->ncols : 1);
-    for (int i = 0; i < b->ncols; i++) cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel, false);
+    for (int i = 0; i < b->ncols; i++) cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel, false, NULL);
     b->cols = cols;
     if (b->change) {
         int8_t *ch = sl_alloc(b->arena, b->nsel ? b->nsel : 1);

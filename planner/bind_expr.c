@@ -339,6 +339,29 @@ static int agg_option(binder_t *b, const ast_expr_t *e, exec_value_t *out, sl_er
     return 0;
 }
 
+/* count(DISTINCT a, b, ...): the distinct tuples with no NULL member, as
+ * Spark counts them — count(DISTINCT x) of x = CASE WHEN a IS NULL OR b IS
+ * NULL ... THEN NULL ELSE struct(a, b, ...) END. */
+static exec_expr_t *distinct_tuple(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    int n = e->args.n;
+    exec_expr_t **args = SL_NEW_ARRAY(a, exec_expr_t *, n);
+    const char **names = SL_NEW_ARRAY(a, const char *, n);
+    exec_expr_t *any_null = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!(args[i] = bind_expr(b, e->args.items[i], err))) return NULL;
+        names[i] = sl_printf(a, "col%d", i + 1);
+        exec_expr_t *isnull = exec_expr_is_null(a, args[i], false);
+        if (!(any_null = any_null ? exec_expr_or(a, any_null, isnull, err) : isnull)) return NULL;
+    }
+    exec_expr_t *tuple = exec_expr_struct(a, args, names, n, err);
+    if (!tuple) return NULL;
+    exec_value_t null = exec_value_null(tuple->type);
+    exec_expr_t *none = exec_expr_const(a, &null);
+    return exec_expr_case(a, NULL, &any_null, &none, 1, tuple, err);
+}
+
 static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
     if (!b->agg || !b->allow_aggs) {
@@ -351,20 +374,23 @@ static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t 
     }
     int two = !strcmp(e->name->name, "first") || !strcmp(e->name->name, "last") ||
               !strcmp(e->name->name, "approx_count_distinct");
-    if ((!e->star && (e->args.n < 1 || e->args.n > 1 + two)) || (e->star && strcmp(e->name->name, "count"))) {
+    int tuple = e->distinct && !e->star && e->args.n > 1 && !strcmp(e->name->name, "count");
+    int bad_args = !e->star && (e->args.n < 1 || e->args.n > 1 + two) && !tuple;
+    if (bad_args || (e->star && strcmp(e->name->name, "count"))) {
         sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s takes %s", e->name->name,
                      two ? "one or two arguments" : "exactly one argument");
         return fail_at(err, e->pos);
     }
     exec_value_t opt = exec_value_null(exec_type_of(EXEC_TYPE_NULL));
-    if (e->args.n == 2 && agg_option(b, e, &opt, err) < 0) return NULL;
+    if (!tuple && e->args.n == 2 && agg_option(b, e, &opt, err) < 0) return NULL;
     exec_expr_t *arg = NULL;
     if (!e->star) {
         binder_t inner = *b;
         inner.agg = NULL;
         inner.clause = "aggregate";
         inner.allow_aggs = 0;
-        if (!(arg = bind_expr(&inner, e->args.items[0], err))) return NULL;
+        arg = tuple ? distinct_tuple(&inner, e, err) : bind_expr(&inner, e->args.items[0], err);
+        if (!arg) return NULL;
     }
     return add_aggregate(b, e, arg, &opt, err);
 }

@@ -22,9 +22,9 @@ INSERT INTO a VALUES
 -- ---- count -------------------------------------------------------------------------
 SELECT count(*), count(1), count(i), count(l), count(d), count(f), count(s), count(b), count(dt), count(ts), count(iv), count(bin), count(g) FROM a;
 SELECT count(DISTINCT i), count(DISTINCT s), count(DISTINCT b), count(DISTINCT g), count(DISTINCT dt), count(DISTINCT i + 0) FROM a;
--- BUG count(DISTINCT a, b) is refused (42883 "count takes exactly one argument"); Spark
--- counts the distinct pairs without a NULL: expected 4
--- SELECT count(DISTINCT i, s) FROM a;
+-- count(DISTINCT a, b): the distinct pairs with no NULL member (Spark)
+SELECT count(DISTINCT i, s), count(DISTINCT g, b, s), count(DISTINCT i, i) FROM a;
+SELECT g, count(DISTINCT i, s) FROM a GROUP BY g ORDER BY g NULLS FIRST;
 SELECT g, count(*), count(i), count(DISTINCT i) FROM a GROUP BY g ORDER BY g NULLS FIRST;
 SELECT count(*), count(i) FROM a WHERE false;
 SELECT g, count(*) FROM a WHERE false GROUP BY g;

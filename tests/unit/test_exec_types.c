@@ -7,6 +7,7 @@
 
 #include "common/arena.h"
 #include "common/json_write.h"
+#include "exec/batch.h"
 #include "exec/cast.h"
 #include "exec/decimal.h"
 #include "exec/text_io.h"
@@ -294,6 +295,29 @@ TEST(struct_text_is_json)
     CHECK_STR(io("STRUCT<a: INT, b: STRING, c: DOUBLE>", "{\"b\": \"x\\ny\", \"a\": 3, \"c\": null}"),
               "{\"a\":3,\"b\":\"x\\ny\",\"c\":null}");
     CHECK_STR(io("STRUCT<a: INT>", "{\"a\": \"x\"}"), "ERROR 22P02 invalid input syntax for type json");
+}
+
+/* A NULL struct's fields hold no defined value (CASE ... THEN NULL leaves
+ * them as they were): gathering must neither read nor copy them. */
+TEST(gather_skips_fields_of_null_structs)
+{
+    exec_type_t t;
+    sl_error_t err;
+    CHECK(exec_type_parse("STRUCT<s: STRING>", 17, A, &t, &err) == 0);
+    exec_batch_t *b = exec_batch_new(A, 1, &t, 3);
+    exec_vec_t *v = &b->cols[0];
+    exec_str_t *s = v->children[0].data;
+    s[0] = (exec_str_t){3, "abc"};
+    s[1] = (exec_str_t){0x7fffffff, (const char *)(uintptr_t)8}; /* garbage */
+    s[2] = (exec_str_t){2, "de"};
+    exec_vec_make_nulls(A, v, 3)[1] = 1;
+    uint32_t rows[] = {2, 1, 0};
+    exec_batch_t *g = exec_batch_gather(b, rows, 3, A);
+    const exec_str_t *o = g->cols[0].children[0].data;
+    CHECK(g->cols[0].nulls && g->cols[0].nulls[1] && !g->cols[0].nulls[0]);
+    CHECK(o[0].len == 2 && !memcmp(o[0].ptr, "de", 2) && o[0].ptr != s[2].ptr);
+    CHECK(o[1].len == 0);
+    CHECK(o[2].len == 3 && !memcmp(o[2].ptr, "abc", 3));
 }
 
 TEST(numeric_casts)
