@@ -26,7 +26,8 @@
 /* Fills err with 58030 "could not <what> \"<path>\": <strerror(errno)>"; returns -1. */
 int conn_io_error(sl_error_t *err, const char *what, const char *path);
 /* Appends the progress metric "numMalformedRecords" (records of the source
- * that failed to parse since the query started) as a JSON member. */
+ * that failed to parse since the query started) as a JSON member, when
+ * there are any: a clean source keeps Spark's progress shape. */
 void conn_metric_malformed(const source_t *s, sl_buf_t *out);
 /* Creates `path` and its missing parents (0755). */
 int conn_mkdirs(const char *path, sl_error_t *err);

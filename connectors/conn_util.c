@@ -22,8 +22,8 @@
 
 void conn_metric_malformed(const source_t *s, sl_buf_t *out)
 {
-    sl_buf_printf(out, "%s\"numMalformedRecords\":\"%lld\"", out->len ? "," : "",
-                  (long long)atomic_load(&s->malformed));
+    long long n = atomic_load(&s->malformed);
+    if (n) sl_buf_printf(out, "%s\"numMalformedRecords\":\"%lld\"", out->len ? "," : "", n);
 }
 
 int conn_io_error(sl_error_t *err, const char *what, const char *path)
