@@ -1,8 +1,11 @@
 /* AWAIT QUERY (Spark's processAllAvailable): a wait is satisfied by the
  * first trigger that began after the call and ended caught up — every
  * source's end offset equal to what it had available, and no no-data
- * batch due — or by the query ending. Results are delivered on the loop
- * thread through the manager's async handle. */
+ * batch due — or by the query ending. A query that ends by itself (ONCE,
+ * AVAILABLE NOW) is awaited to its end, as Spark's awaitTermination, so a
+ * START right after the AWAIT finds it FINISHED and runs it again.
+ * Results are delivered on the loop thread through the manager's async
+ * handle. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +33,7 @@ void qm_waits_on_trigger_locked(qm_query_t *q)
 {
     qm_t *qm = q->qm;
     for (qm_wait_t *w = qm->waits; w; w = w->next)
-        if (w->q == q && !w->done && q->caught_up && q->last_done >= w->min_trigger)
+        if (w->q == q && !w->done && !q->ends_itself && q->caught_up && q->last_done >= w->min_trigger)
             finish_locked(qm, w, NULL);
 }
 

@@ -259,6 +259,7 @@ static void *driver_main(void *arg)
     } else {
         pthread_mutex_lock(&qm->lock);
         publish_definition(q, &r);
+        q->ends_itself = r.plan.def.trigger == QTRIG_ONCE || r.plan.def.trigger == QTRIG_AVAILABLE_NOW;
         pthread_mutex_unlock(&qm->lock);
         SL_INFO("qm", "query=%s started id=%s run_id=%s", q->name, runner_query_id(r.runner),
                 runner_run_id(r.runner));

@@ -37,6 +37,7 @@ struct qm_query {
     int64_t last_done;            /* [lock] number (triggers_started at its start) of the
                                      last completed trigger */
     int caught_up;                /* [lock] after the last trigger */
+    bool ends_itself;             /* [lock] ONCE or AVAILABLE NOW: AWAIT waits for the end */
     /* the driver thread */
     pthread_t thread;
     bool thread_live;             /* [lock] started and not joined */

@@ -159,6 +159,11 @@ CREATE QUERY tt TRIGGER AVAILABLE NOW AS
 CREATE QUERY tq OUTPUT MODE update TRIGGER AVAILABLE NOW AS
   SELECT window, count(*) AS n FROM ev WATERMARK ts DELAY OF INTERVAL '1 minute'
   GROUP BY window(ts, '10 minutes');
+-- (each finishes at once over the empty directory; START runs it again)
+AWAIT QUERY tu;
+AWAIT QUERY ta;
+AWAIT QUERY tt;
+AWAIT QUERY tq;
 \! cd $TESTDIR/events && printf 'k,ts,amount\na,2024-05-01 12:25:00,1\n' > .t && mv .t 1.csv
 START QUERY tu;
 START QUERY ta;
