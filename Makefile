@@ -128,12 +128,16 @@ benchmarks: $(BENCH_BIN)
 unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
 
+# The build steps of test and run use every core (make's -j is not passed
+# down when the user typed none).
+JOBS := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(TOOL_BIN)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BIN) $(TOOL_BIN)
 	@BIN=$(BIN) O=$(O) tests/run_all.sh
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	exec $(BIN)/sluiced -c configs/sluiced.conf -c startup_file=configs/examples/demo.sql
 
 # configs/sluiced.conf is generated from the key table in server/config_keys.def.
