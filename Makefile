@@ -11,7 +11,15 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 SANITIZE ?= 0
-ifeq ($(SANITIZE),1)
+FUZZ ?= 0
+ifeq ($(FUZZ),1)
+  # libFuzzer builds (clang): everything instrumented for coverage
+  CC  := clang
+  O   := build/fuzz
+  BIN := build/fuzz/bin
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+         -Wno-unknown-warning-option
+else ifeq ($(SANITIZE),1)
   O   := build/san
   BIN := build/san/bin
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -49,10 +57,12 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(patsubst tests/tools/%.c,$(O)/tools/%,$(TOOL_SRC))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps test unit run clean check-config benchmarks
+.PHONY: all deps test unit run clean check-config benchmarks fuzz
 all: $(BIN)/sluiced $(BIN)/sluice
 
 deps:
@@ -122,6 +132,30 @@ $(O)/bench/%: $(O)/bench/%.o $(O)/libsluice.a
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
 
+# Fuzz targets (tests/fuzz/fuzz_*.c): with the corpus replayer in normal
+# builds (make test runs every corpus), with libFuzzer under FUZZ=1.
+ifeq ($(FUZZ),1)
+$(O)/fuzz/%: $(O)/tests/fuzz/%.o $(O)/libsluice.a
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -fsanitize=fuzzer -o $@ $^ $(SRV_LIBS)
+else
+$(O)/fuzz/%: $(O)/tests/fuzz/%.o $(O)/tests/fuzz/replay.o $(O)/libsluice.a
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+endif
+
+# make FUZZ=1 fuzz [FUZZ_SECONDS=60]: runs each target that long, new inputs
+# kept in build/fuzz/corpus/<target> (copy the ones worth keeping into
+# tests/fuzz/corpus/<target>).
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BIN)
+	@sed -n 's/^KW("\([a-z]\{1,\}\)".\{1,\}$$/"\1"/p' parser/keywords.def > $(O)/parser.dict
+	@for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; mkdir -p $(O)/corpus/$$n; \
+	  dict=; [ $$n = parser ] && dict=-dict=$(O)/parser.dict; \
+	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	  $$t $$dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(O)/corpus/$$n tests/fuzz/corpus/$$n \
+	    || exit 1; done
+
 # Benchmark programs (bench/*.c); bench/README.md says how to run each.
 benchmarks: $(BENCH_BIN)
 
@@ -133,7 +167,7 @@ unit: $(UNIT_BIN)
 JOBS := $(shell nproc 2>/dev/null || echo 2)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BIN) $(TOOL_BIN)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_BIN)
 	@BIN=$(BIN) O=$(O) tests/run_all.sh
 
 run: deps

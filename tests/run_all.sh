@@ -43,6 +43,13 @@ finish_script() {
 }
 
 run_part unit tests/run_unit.sh "$O"/tests/test_*
+# every fuzz corpus through its target (tests/fuzz/README.md)
+replay_corpora() {
+    local t rc=0
+    for t in "$O"/fuzz/fuzz_*; do "$t" "tests/fuzz/corpus/${t##*/fuzz_}" || rc=1; done
+    return $rc
+}
+run_part "fuzz corpora" replay_corpora
 run_part sql tests/run_sql.sh
 
 shared=(); alone=()

@@ -2,15 +2,8 @@
  * input, the interval unit form, type names, Spark DDL schemas and JSON
  * into a struct. Checks that nothing crashes, that failures carry one of
  * the documented SQLSTATEs, and that whatever parses prints to text that
- * parses back to the same value. Not built by `make`; build and run by hand:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_exec_text.c \
- *     exec/types.c exec/value.c exec/text_io.c exec/decimal.c exec/json.c exec/batch.c \
- *     common/arena.c common/buf.c common/sl_error.c common/log.c common/hash.c \
- *     common/json_write.c -lm -o /tmp/fuzz_exec_text
- *   mkdir -p /tmp/exec_text_corpus
- *   /tmp/fuzz_exec_text -max_total_time=300 -max_len=256 /tmp/exec_text_corpus tests/fuzz/corpus/exec_text
- *
+ * parses back to the same value. `make FUZZ=1 fuzz` runs it
+ * (tests/fuzz/README.md); `make test` replays tests/fuzz/corpus/exec_text.
  * The first input byte picks what is parsed; the rest is the text. */
 #include <stdint.h>
 #include <stdlib.h>

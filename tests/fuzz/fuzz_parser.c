@@ -1,17 +1,9 @@
 /* libFuzzer target for the SQL parser: parses arbitrary bytes, dumps every
  * statement, and checks the invariants the rest of sluice relies on
  * (statement ranges inside the text, error positions inside it plus one,
- * 42601 or 54000 only). Not built by `make`; build and run by hand:
- *
- *   make build/obj/gen/grammar.c
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ibuild/obj/gen -Iparser \
- *     tests/fuzz/fuzz_parser.c parser/[a-z]*.c build/obj/gen/grammar.c \
- *     common/arena.c common/buf.c common/sl_error.c common/log.c -o /tmp/fuzz_parser
- *   sed -n 's/^KW("\([a-z]\{1,\}\)".\{1,\}$/"\1"/p' parser/keywords.def > /tmp/parser.dict
- *   mkdir -p /tmp/parser_corpus
- *   /tmp/fuzz_parser -dict=/tmp/parser.dict -max_total_time=300 -max_len=4096 \
- *     /tmp/parser_corpus tests/fuzz/corpus/parser
- */
+ * 42601 or 54000 only). `make FUZZ=1 fuzz` runs it with the keywords as a
+ * dictionary (tests/fuzz/README.md); `make test` replays
+ * tests/fuzz/corpus/parser. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
