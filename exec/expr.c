@@ -495,7 +495,7 @@ exec_expr_t *exec_expr_call(sl_arena_t *a, const char *name, exec_expr_t *const 
     if (handled) return e;
     exec_bind_t b = {.arena = a, .func = exec_func_find(name), .nargs = n, .names = names};
     b.args = SL_NEW_ARRAY(a, exec_expr_t *, n ? n : 1);
-    memcpy(b.args, args, sizeof(exec_expr_t *) * (size_t)n);
+    if (n) memcpy(b.args, args, sizeof(exec_expr_t *) * (size_t)n);
     if (!b.func) {
         exec_type_t types[64];
         for (int i = 0; i < n && i < 64; i++) types[i] = args[i]->type;
