@@ -317,15 +317,18 @@ exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, e
     return both && negated ? exec_expr_not(a, both, err) : both;
 }
 
-/* The escape byte of LIKE: default backslash; '' = none; else one byte. */
+/* The escape byte of LIKE: default backslash; '' (or NULL, which makes the
+ * result NULL) = none; else one byte. */
 static int like_escape(const exec_expr_t *esc, sl_error_t *err)
 {
     if (!esc) return '\\';
     if (esc->kind != EXEC_EXPR_CONST || !(is(esc, EXEC_TYPE_STRING) || is(esc, EXEC_TYPE_NULL)))
         return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "ESCAPE must be a constant string"), -2;
     if (esc->value.is_null || esc->value.u.str.len == 0) return 0;
-    if (esc->value.u.str.len > 1)
-        return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "invalid escape string"), -2;
+    if (esc->value.u.str.len > 1) {
+        sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "invalid escape string");
+        return sl_error_hint(err, "Escape string must be empty or one ASCII character."), -2;
+    }
     return (unsigned char)esc->value.u.str.ptr[0];
 }
 
@@ -339,11 +342,17 @@ exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern,
     if (esc < -1) return NULL;
     if (!(x = coerce_to(a, x, T(EXEC_TYPE_STRING), err)) || !(pattern = coerce_to(a, pattern, T(EXEC_TYPE_STRING), err)))
         return NULL;
+    if (escape && escape->value.is_null) return const_null(a, T(EXEC_TYPE_BOOLEAN)); /* ESCAPE NULL */
     exec_expr_t *e = node2(a, ilike ? EXEC_EXPR_ILIKE : EXEC_EXPR_LIKE, T(EXEC_TYPE_BOOLEAN), x, pattern);
     e->op = esc;
     e->negated = negated;
-    if (pattern->kind == EXEC_EXPR_CONST && !pattern->value.is_null)
-        e->aux = (void *)exec_like_compile(a, pattern->value.u.str.ptr, pattern->value.u.str.len, esc, ilike);
+    if (pattern->kind == EXEC_EXPR_CONST && !pattern->value.is_null) {
+        exec_str_t p = pattern->value.u.str;
+        if (exec_like_bad_escape(p.ptr, p.len, esc))
+            return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character"),
+                   NULL;
+        e->aux = (void *)exec_like_compile(a, p.ptr, p.len, esc, ilike);
+    }
     return e;
 }
 

@@ -132,7 +132,11 @@ exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, e
  * (UTF-8 aware), escape (default `\`; esc NULL = default, '' = none) makes
  * the next character literal. A constant pattern is analysed once (exact,
  * prefix, suffix, contains, general). ILIKE folds ASCII, Latin-1, Greek and
- * Cyrillic letters. The escape must be a constant of at most one character. */
+ * Cyrillic letters. The escape must be a constant of at most one byte
+ * (22025 "invalid escape string" otherwise); a pattern ending with the
+ * escape is 22025 "LIKE pattern must not end with escape character" (at
+ * construction for a constant pattern, at evaluation for a column). A NULL
+ * escape makes the result NULL. */
 exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern, exec_expr_t *escape,
                             bool ilike, bool negated, sl_error_t *err);
 /* CASE [operand] WHEN w1 THEN t1 ... [ELSE e] END. With an operand, each

@@ -131,6 +131,9 @@ int exec_in_set_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err);
 const void *exec_like_compile(sl_arena_t *a, const char *pat, size_t n, int escape, bool ilike);
 int exec_like_const_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err);
 int exec_like_dyn_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err);
+/* True when the pattern ends with an escape character that escapes nothing
+ * (22025, as PostgreSQL and Spark refuse it). */
+bool exec_like_bad_escape(const char *p, size_t n, int escape);
 /* Matches a string against a pattern (both raw); escape 0 = none. */
 bool exec_like_match(const char *s, size_t n, const char *p, size_t pn, int escape, bool ilike);
 /* Simple case folding of one UTF-8 string into `a` (lower when !upper). */

@@ -118,6 +118,13 @@ bool exec_like_match(const char *s, size_t n, const char *p, size_t pn, int esca
     return pi == pn;
 }
 
+bool exec_like_bad_escape(const char *p, size_t n, int escape)
+{
+    for (size_t i = 0; escape && i < n; i++)
+        if ((unsigned char)p[i] == escape && ++i == n) return true;
+    return false;
+}
+
 /* ---- constant patterns ------------------------------------------------------------------ */
 
 typedef enum { LIKE_EXACT, LIKE_PREFIX, LIKE_SUFFIX, LIKE_CONTAINS, LIKE_GENERAL } like_kind_t;
@@ -199,20 +206,22 @@ int exec_like_const_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *e
 
 int exec_like_dyn_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
-    (void)err;
     const exec_like_dyn_aux_t *la = st->aux;
     const exec_vec_t *x = &ev->regs[st->in[0]], *p = &ev->regs[st->in[1]];
     exec_vec_t *o = exec_step_out(st, ev);
     o->nulls = exec_nulls_or(ev, x->nulls, p->nulls);
     const exec_str_t *S = x->data, *P = p->data;
     uint8_t *out = o->data, neg = (uint8_t)st->op;
+    bool bad = false;
     FOR_SEL_VALID(&ev->sels[st->sel], o->nulls, {
         exec_str_t s = S[i], pt = P[i];
+        bad |= exec_like_bad_escape(pt.ptr, pt.len, la->escape);
         if (la->ilike) {
             s = exec_str_case(ev->a, s, false);
             pt = exec_str_case(ev->a, pt, false);
         }
         out[i] = exec_like_match(s.ptr, s.len, pt.ptr, pt.len, la->escape, false) ^ neg;
     });
+    if (bad) return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character");
     return 0;
 }

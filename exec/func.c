@@ -1,7 +1,7 @@
 /* exec functions: the catalogue table (one row per SQL function name),
  * lookup with PostgreSQL-style errors, and the bind helpers. The bind
- * steps and kernels live in func_string.c, func_math.c, func_time.c and
- * func_misc.c. */
+ * steps and kernels live in func_string.c, func_search.c, func_math.c,
+ * func_time.c, func_extract.c and func_misc.c. */
 #include "exec/func.h"
 
 #include <stdio.h>
@@ -26,9 +26,17 @@ static const exec_func_t catalogue[] = {
     SCALAR(concat, 1, -1, S, "concat(string, ...)", concat),
     SCALAR(length, 1, 1, S, "length(string); length(binary)", length),
     SCALAR(char_length, 1, 1, S, "char_length(string)", length),
+    SCALAR(position, 2, 3, S, "position(string substr, string str[, int start]); position(substr IN str)", position),
+    SCALAR(locate, 2, 3, S, "locate(string substr, string str[, int start])", position),
+    SCALAR(trim, 1, 1, S, "trim(string); trim([BOTH | LEADING | TRAILING] [chars] FROM string)", trim),
+    SCALAR(btrim, 1, 2, S, "btrim(string[, string chars])", btrim),
+    SCALAR(ltrim, 1, 2, S, "ltrim(string); ltrim(string chars, string)", ltrim),
+    SCALAR(rtrim, 1, 2, S, "rtrim(string); rtrim(string chars, string)", rtrim),
     SCALAR(abs, 1, 1, S, "abs(numeric)", abs),
     SCALAR(round, 1, 2, S, "round(numeric[, int])", round),
     SCALAR(date_trunc, 2, 2, S, "date_trunc(string unit, timestamp)", date_trunc),
+    SCALAR(extract, 2, 2, S, "extract(field FROM timestamp)", extract),
+    SCALAR(date_part, 2, 2, S, "date_part(string field, timestamp)", extract),
     SCALAR(to_timestamp, 1, 2, S, "to_timestamp(string[, string format]); to_timestamp(numeric seconds)",
            to_timestamp),
     SCALAR(current_timestamp, 0, 0, V, "current_timestamp()", current_timestamp),

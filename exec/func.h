@@ -5,7 +5,8 @@
  * kernel (a loop over a batch).
  *
  * Scalar functions: lower, upper, substring/substr, concat, length/
- * char_length, abs, round, coalesce, date_trunc, to_timestamp,
+ * char_length, position/locate, trim, btrim, ltrim, rtrim, abs, round,
+ * coalesce, date_trunc, extract/date_part, to_timestamp,
  * current_timestamp/now, from_json, to_json, struct, named_struct, window
  * (tumbling, or sliding with slide = size), pg_sleep, version.
  * Aggregates (count, sum, avg, min, max, first, last, approx_count_distinct)

@@ -22,6 +22,27 @@
 #define ARG(c, a, T, i) (((const T *)(c)->args[a]->data)[i])
 #define OUT(c, T, i) (((T *)(c)->out->data)[i])
 
+/* ---- UTF-8 positions ---- */
+
+static inline bool exec_utf8_is_cont(unsigned char c) { return (c & 0xc0) == 0x80; }
+
+/* Characters in s (continuation bytes are not counted). */
+static inline int64_t exec_utf8_count(exec_str_t s)
+{
+    int64_t n = 0;
+    for (uint32_t i = 0; i < s.len; i++) n += !exec_utf8_is_cont((unsigned char)s.ptr[i]);
+    return n;
+}
+
+/* Byte offset of character `ch` (clamped to the end). */
+static inline uint32_t exec_utf8_offset(exec_str_t s, int64_t ch)
+{
+    uint32_t i = 0;
+    for (int64_t k = 0; i < s.len; i++)
+        if (!exec_utf8_is_cont((unsigned char)s.ptr[i]) && k++ == ch) return i;
+    return s.len;
+}
+
 /* ---- bind helpers (func.c) ---- */
 
 /* 42883 for this call's argument types, with the entry's signatures. */
@@ -48,6 +69,12 @@ DECLARE_FUNC(upper);
 DECLARE_FUNC(substring);
 DECLARE_FUNC(concat);
 DECLARE_FUNC(length);
+DECLARE_FUNC(position);
+DECLARE_FUNC(trim);
+DECLARE_FUNC(btrim);
+DECLARE_FUNC(ltrim);
+DECLARE_FUNC(rtrim);
+DECLARE_FUNC(extract);
 DECLARE_FUNC(abs);
 DECLARE_FUNC(round);
 DECLARE_FUNC(date_trunc);

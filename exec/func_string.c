@@ -38,28 +38,6 @@ int exec_fn_upper(const exec_fcall_t *c, sl_error_t *err)
     return fold_kernel(c, true);
 }
 
-/* ---- UTF-8 positions ------------------------------------------------------------------- */
-
-static inline bool is_cont(unsigned char c) { return (c & 0xc0) == 0x80; }
-
-/* Characters in s (continuation bytes are not counted). */
-static int64_t utf8_count(exec_str_t s)
-{
-    int64_t n = 0;
-    for (uint32_t i = 0; i < s.len; i++) n += !is_cont((unsigned char)s.ptr[i]);
-    return n;
-}
-
-/* Byte offset of character `ch` (clamped to the end). */
-static uint32_t utf8_offset(exec_str_t s, int64_t ch)
-{
-    uint32_t i = 0;
-    for (int64_t k = 0; i < s.len; i++) {
-        if (!is_cont((unsigned char)s.ptr[i]) && k++ == ch) return i;
-    }
-    return s.len;
-}
-
 /* ---- substring -------------------------------------------------------------------------- */
 
 int exec_bind_substring(exec_bind_t *b, sl_error_t *err)
@@ -78,14 +56,14 @@ int exec_bind_substring(exec_bind_t *b, sl_error_t *err)
  * end, pos 0 acts as 1; a negative length gives ''. */
 static exec_str_t substring_sql(exec_str_t s, int64_t pos, int64_t len)
 {
-    int64_t nchars = pos < 0 ? utf8_count(s) : 0;
+    int64_t nchars = pos < 0 ? exec_utf8_count(s) : 0;
     int64_t start = pos > 0 ? pos - 1 : pos < 0 ? nchars + pos : 0;
     int64_t end = len == INT64_MAX ? INT64_MAX : start + len;
     if (start < 0) start = 0;
     exec_str_t r = {0, ""};
     if (start >= end) return r;
-    uint32_t from = utf8_offset(s, start);
-    uint32_t to = end == INT64_MAX ? s.len : from + utf8_offset((exec_str_t){s.len - from, s.ptr + from}, end - start);
+    uint32_t from = exec_utf8_offset(s, start);
+    uint32_t to = end == INT64_MAX ? s.len : from + exec_utf8_offset((exec_str_t){s.len - from, s.ptr + from}, end - start);
     r.ptr = s.ptr + from;
     r.len = to - from;
     return r;
@@ -147,6 +125,6 @@ int exec_fn_length(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
     if (c->args[0]->type.id == EXEC_TYPE_BINARY) FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)ARG(c, 0, exec_str_t, i).len);
-    else FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)utf8_count(ARG(c, 0, exec_str_t, i)));
+    else FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)exec_utf8_count(ARG(c, 0, exec_str_t, i)));
     return 0;
 }

@@ -362,11 +362,27 @@ TEST(like_patterns)
     CHECK_STR(eval(like(col(0), "HELLO%", true, false)), "t,t,f,f,NULL,f,f");
     CHECK_STR(eval(like(col(0), "NA\xc3\x8fVE", true, false)), "f,f,f,f,NULL,t,f");
     CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h!_llo"), S("!"), false, false, &E))), "f,f,t,f,NULL,f,f");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%"), S("!"), false, false, &E))), "f,f,f,f,NULL,f,t");
+    /* ESCAPE '' escapes nothing; ESCAPE NULL makes NULL */
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h\\_llo"), S(""), false, false, &E))), "f,f,f,f,NULL,f,f");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%"), NUL(), false, false, &E))), "NULL,NULL,NULL,NULL,NULL,NULL,NULL");
+    /* an escape of more than one byte, a pattern ending with the escape */
+    CHECK(!exec_expr_like(A, col(0), S("x"), S("\xc3\xa9"), false, false, &E));
+    CHECK_STR(E.message, "invalid escape string");
+    CHECK(!exec_expr_like(A, col(0), S("a!!!"), S("!"), false, false, &E));
+    CHECK_STR(E.message, "LIKE pattern must not end with escape character");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%!!"), S("!"), false, false, &E))), "f,f,f,f,NULL,f,f");
     /* a pattern from a column */
     const char *pr[] = {"abc|a%", "abc|%d", "NULL|%", "xyz|X%"};
     B = mk("s STRING, p STRING", pr, 4);
     CHECK_STR(eval(OK(exec_expr_like(A, col(0), col(1), NULL, false, false, &E))), "t,f,NULL,f");
     CHECK_STR(eval(OK(exec_expr_like(A, col(0), col(1), NULL, true, false, &E))), "t,f,NULL,t");
+    const char *esc[] = {"a%|a!%", "a!|a!"};
+    B = mk("s STRING, p STRING", esc, 2);
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), col(1), S("!"), false, false, &E))),
+              "ERROR 22025 LIKE pattern must not end with escape character");
+    B = mk("s STRING, p STRING", esc, 1);
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), col(1), S("!"), false, false, &E))), "t");
     CHECK(!exec_expr_like(A, I(1), S("x"), NULL, false, false, &E));
     CHECK_STR(E.sqlstate, "42883");
 }
@@ -478,6 +494,30 @@ TEST(string_functions)
     CHECK_STR(E.message, "function substring(text) does not exist");
 }
 
+/* position/locate, trim/btrim/ltrim/rtrim: UTF-8 characters, Spark's rules. */
+#define EA "\xc3\xa9" /* é */
+TEST(search_functions)
+{
+    const char *rows[] = {"xx" EA "a" EA "x|" EA, "banana|an", "abc|", "NULL|a", "a|NULL"};
+    B = mk("s STRING, t STRING", rows, 5);
+    CHECK_STR(eval(call("position", 2, col(1), col(0))), "3,2,1,NULL,NULL");
+    CHECK_STR(eval(call("locate", 3, col(1), col(0), I(4))), "5,4,1,NULL,NULL");
+    CHECK_STR(eval(call("position", 3, col(1), col(0), I(0))), "0,0,0,NULL,NULL");
+    CHECK_STR(eval(call("position", 3, S("a"), col(0), I(9))), "0,0,0,NULL,0");
+    CHECK_STR(eval(call("btrim", 2, col(0), S("x" EA))), "a,banana,abc,NULL,a");
+    CHECK_STR(eval(call("ltrim", 2, S("xb"), col(0))), EA "a" EA "x,anana,abc,NULL,a");
+    CHECK_STR(eval(call("rtrim", 2, S("xa"), col(0))), "xx" EA "a" EA ",banan,abc,NULL,");
+    CHECK_STR(eval(call("btrim", 2, col(0), col(1))), "xx" EA "a" EA "x,b,abc,NULL,NULL");
+    const char *sp[] = {"  a b  ", "   ", "x"};
+    B = mk("s STRING", sp, 3);
+    CHECK_STR(eval(call("trim", 1, col(0))), "a b,,x");
+    CHECK_STR(eval(call("ltrim", 1, col(0))), "a b  ,,x");
+    CHECK_STR(eval(call("rtrim", 1, col(0))), "  a b,,x");
+    CHECK_STR(eval(call("btrim", 1, col(0))), "a b,,x");
+    CHECK(!exec_expr_call(A, "trim", (exec_expr_t *[]){col(0), col(0)}, NULL, 2, &E));
+    CHECK_STR(E.sqlstate, "42883");
+}
+
 TEST(math_functions)
 {
     const char *rows[] = {"-5|2.675|-1.005|1250", "7|-0.5|2.5|-1249", "NULL|NULL|NULL|NULL"};
@@ -512,6 +552,32 @@ TEST(time_functions)
     CHECK_STR(eval(call("date_trunc", 2, S("millisecond"), col(0))), "2024-05-15 13:47:31.123,2024-01-01 00:00:00,NULL");
     CHECK(!exec_expr_call(A, "date_trunc", (exec_expr_t *[]){S("fortnight"), col(0)}, NULL, 2, &E));
     CHECK_STR(E.sqlstate, "22023");
+    CHECK_STR(eval(call("extract", 2, S("YEAR"), col(0))), "2024,2024,NULL");
+    CHECK_STR(eval(call("extract", 2, S("mon"), col(0))), "5,1,NULL");
+    CHECK_STR(eval(call("date_part", 2, S("quarter"), col(0))), "2,1,NULL");
+    CHECK_STR(eval(call("extract", 2, S("d"), col(0))), "15,1,NULL");
+    CHECK_STR(eval(call("extract", 2, S("hour"), col(0))), "13,0,NULL");
+    CHECK_STR(eval(call("extract", 2, S("minute"), col(0))), "47,0,NULL");
+    exec_expr_t *sec = call("extract", 2, S("seconds"), col(0));
+    CHECK_STR(type_of(sec), "DECIMAL(8,6)");
+    CHECK_STR(eval(sec), "31.123456,0.000000,NULL");
+    /* 2024-05-15 is a Wednesday, 2024-01-01 a Monday */
+    CHECK_STR(eval(call("extract", 2, S("dow"), col(0))), "4,2,NULL");
+    CHECK_STR(eval(call("extract", 2, S("dayofweek_iso"), col(0))), "3,1,NULL");
+    CHECK_STR(eval(call("extract", 2, S("doy"), col(0))), "136,1,NULL");
+    CHECK_STR(eval(call("extract", 2, S("week"), col(0))), "20,1,NULL");
+    CHECK_STR(eval(call("extract", 2, NUL(), col(0))), "NULL,NULL,NULL");
+    const char *iso[] = {"2005-01-02", "2012-12-31", "1969-12-31", "NULL"};
+    B = mk("d DATE", iso, 4);
+    CHECK_STR(eval(call("extract", 2, S("week"), col(0))), "53,1,1,NULL");
+    CHECK_STR(eval(call("extract", 2, S("yearofweek"), col(0))), "2004,2013,1970,NULL");
+    CHECK_STR(eval(call("extract", 2, S("dow"), col(0))), "1,2,4,NULL");
+    CHECK_STR(eval(call("extract", 2, S("hour"), col(0))), "0,0,0,NULL");
+    CHECK(!exec_expr_call(A, "extract", (exec_expr_t *[]){S("epoch"), col(0)}, NULL, 2, &E));
+    CHECK_STR(E.sqlstate, "22023");
+    CHECK_STR(E.message, "extract field \"epoch\" is not supported");
+    CHECK(!exec_expr_call(A, "extract", (exec_expr_t *[]){S("year"), I(1)}, NULL, 2, &E));
+    CHECK_STR(E.sqlstate, "42883");
     const char *txt[] = {"2024-05-01 12:00:00", "01/05/2024 07:08", "garbage", "2024-05-01T12:00:00.5+02:00"};
     B = mk("s STRING", txt, 4);
     CHECK_STR(eval(call("to_timestamp", 1, col(0))), "2024-05-01 12:00:00,NULL,NULL,2024-05-01 10:00:00.5");
