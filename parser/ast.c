@@ -7,15 +7,16 @@
  *   expressions  (col t a) $1 (func count *) (func f distinct e..)
  *                (cast e type) (case [arg] (when c r).. [(else e)])
  *                (+ a b) (and a b) (not e) (- e) (is-null e) (is-not-true e)
- *                (is-distinct-from a b) (in e x..) (not-between e lo hi)
- *                (not-ilike e p) (field e name)
- *   selects      (select [distinct|(distinct-on e.. [within-watermark])]
+ *                (is-distinct-from a b) (in e x..) (in e (select ..)) (not-between e lo hi)
+ *                (not-ilike e p [esc]) (field e name) (subquery q) (exists q)
+ *   selects      [(with (cte name [(cols c..)] q)..) ](select [distinct|(distinct-on e.. [within-watermark])]
  *                  (items e (as e name) * t.*) [(from f..)] [(where e)]
  *                  [(group e..)] [(having e)] [(order (sort e [desc] [nulls-first])..)]
  *                  [(limit e)] [(offset e)])
  *                (values (e..)..) (union-all q q..) (union q q..)
- *   FROM items   (table [schema.]name [(alias a)] [(watermark col delay)])
- *                (subquery q (alias a) ..) (join inner|left|right|full|cross l r [(on e)] [(using c..)])
+ *   FROM items   (table [schema.]name [(alias a [c..])] [(watermark col delay)])
+ *                (subquery q (alias a [c..]) ..)
+ *                (join [natural-]inner|left|right|full|cross l r [(on e)] [(using c..)])
  *   statements   (create-stream ...), (create-query ...), (show queries), ... see dump_stmt. */
 #include <ctype.h>
 #include <string.h>
@@ -191,7 +192,12 @@ static void dump_predicate(sl_buf_t *b, const ast_expr_t *e)
     sl_buf_putc(b, ' ');
     ast_dump_expr(b, e->arg);
     if (e->kind == AST_EXPR_IN) dump_list(b, &e->list);
-    const ast_expr_t *extra[2] = {e->kind == AST_EXPR_BETWEEN ? e->lo : e->pattern, e->hi};
+    if (e->query) {
+        sl_buf_putc(b, ' ');
+        ast_dump_select(b, e->query);
+    }
+    const ast_expr_t *extra[2] = {e->kind == AST_EXPR_BETWEEN ? e->lo : e->pattern,
+                                  e->kind == AST_EXPR_BETWEEN ? e->hi : e->escape};
     for (int i = 0; i < 2 && e->kind != AST_EXPR_IS && e->kind != AST_EXPR_IN; i++) {
         if (!extra[i]) continue;
         sl_buf_putc(b, ' ');
@@ -247,6 +253,12 @@ void ast_dump_expr(sl_buf_t *b, const ast_expr_t *e)
         put_ident(b, e->field);
         sl_buf_putc(b, ')');
         break;
+    case AST_EXPR_SUBQUERY:
+    case AST_EXPR_EXISTS:
+        sl_buf_printf(b, "(%s ", ast_expr_kind_name(e->kind));
+        ast_dump_select(b, e->query);
+        sl_buf_putc(b, ')');
+        break;
     default: dump_predicate(b, e); break;
     }
 }
@@ -279,11 +291,13 @@ static void dump_watermark(sl_buf_t *b, const ast_watermark_t *w)
     sl_buf_putc(b, ')');
 }
 
-static void dump_alias(sl_buf_t *b, const ast_ident_t *alias)
+static void dump_alias(sl_buf_t *b, const ast_ident_t *alias, const ast_ident_list_t *cols)
 {
     if (!alias) return;
     sl_buf_puts(b, " (alias ");
     put_ident(b, alias);
+    if (cols->n) sl_buf_putc(b, ' ');
+    put_idents(b, cols, " ");
     sl_buf_putc(b, ')');
 }
 
@@ -303,7 +317,7 @@ static void dump_from(sl_buf_t *b, const ast_from_t *f)
         sl_buf_puts(b, "(subquery ");
         ast_dump_select(b, f->subquery);
     } else {
-        sl_buf_printf(b, "(join %s ", joins[f->join]);
+        sl_buf_printf(b, "(join %s%s ", f->natural ? "natural-" : "", joins[f->join]);
         dump_from(b, f->left);
         sl_buf_putc(b, ' ');
         dump_from(b, f->right);
@@ -314,7 +328,7 @@ static void dump_from(sl_buf_t *b, const ast_from_t *f)
             sl_buf_putc(b, ')');
         }
     }
-    dump_alias(b, f->alias);
+    dump_alias(b, f->alias, &f->alias_cols);
     dump_watermark(b, f->watermark);
     sl_buf_putc(b, ')');
 }
@@ -395,12 +409,32 @@ static void dump_order(sl_buf_t *b, const ast_sort_list_t *l)
     sl_buf_putc(b, ')');
 }
 
+static void dump_with(sl_buf_t *b, const ast_cte_list_t *l)
+{
+    sl_buf_puts(b, "(with");
+    for (int i = 0; i < l->n; i++) {
+        const ast_cte_t *t = l->items[i];
+        sl_buf_puts(b, " (cte ");
+        put_ident(b, t->name);
+        if (t->cols.n) {
+            sl_buf_puts(b, " (cols ");
+            put_idents(b, &t->cols, " ");
+            sl_buf_putc(b, ')');
+        }
+        sl_buf_putc(b, ' ');
+        ast_dump_select(b, t->query);
+        sl_buf_putc(b, ')');
+    }
+    sl_buf_puts(b, ") ");
+}
+
 void ast_dump_select(sl_buf_t *b, const ast_select_t *q)
 {
     if (!q) {
         sl_buf_puts(b, "?");
         return;
     }
+    if (q->with.n) dump_with(b, &q->with);
     if (q->kind == AST_SELECT_SIMPLE) {
         dump_simple(b, q);
     } else if (q->kind == AST_SELECT_VALUES) {

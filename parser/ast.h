@@ -108,8 +108,11 @@ typedef struct { int n; ast_column_def_t **items; } ast_column_def_list_t;
     X(IS, "is")              /* arg IS [NOT] NULL|TRUE|FALSE: arg, is_what, negated */ \
     X(IN, "in")              /* arg [NOT] IN (list): arg, list, negated */            \
     X(BETWEEN, "between")    /* arg [NOT] BETWEEN lo AND hi: arg, lo, hi, negated */   \
-    X(LIKE, "like")          /* arg [NOT] [I]LIKE pattern: arg, pattern, negated, icase */ \
-    X(FIELD, "field")        /* (arg).name or f(..).name: arg, field */
+    X(LIKE, "like")          /* arg [NOT] [I]LIKE pattern [ESCAPE escape]: arg, pattern,  \
+                                escape, negated, icase */                              \
+    X(FIELD, "field")        /* (arg).name or f(..).name: arg, field */               \
+    X(SUBQUERY, "subquery")  /* (SELECT ...) as a value: query */                     \
+    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */
 
 typedef enum {
 #define X(k, s) AST_EXPR_##k,
@@ -188,9 +191,11 @@ struct ast_expr {
     ast_expr_t *else_expr;    /* CASE, or NULL */
     ast_is_t is_what;         /* IS */
     int negated;              /* IS, IN, BETWEEN, LIKE: the NOT form */
-    ast_expr_list_t list;     /* IN */
+    ast_expr_list_t list;     /* IN (list); empty for IN (SELECT ...) */
+    ast_select_t *query;      /* SUBQUERY, EXISTS, IN (SELECT ...) */
     ast_expr_t *lo, *hi;      /* BETWEEN */
     ast_expr_t *pattern;      /* LIKE */
+    ast_expr_t *escape;       /* LIKE: the ESCAPE expression, or NULL */
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
 
@@ -230,8 +235,10 @@ struct ast_from {
     ast_ident_t *name;         /* TABLE */
     ast_select_t *subquery;    /* SUBQUERY */
     ast_ident_t *alias;        /* TABLE (optional), SUBQUERY (required), JOIN (parenthesised, optional) */
+    ast_ident_list_t alias_cols; /* `alias (a, b)`: new names of its columns, or n == 0 */
     ast_watermark_t *watermark;/* TABLE, SUBQUERY: or NULL */
     ast_join_t join;           /* JOIN */
+    int natural;               /* JOIN: NATURAL [type] JOIN (no ON, no USING) */
     ast_from_t *left, *right;  /* JOIN */
     ast_expr_t *on;            /* JOIN ... ON expr, or NULL */
     ast_ident_list_t using_cols; /* JOIN ... USING (cols) */
@@ -253,6 +260,16 @@ typedef struct { int n; ast_sort_t **items; } ast_sort_list_t;
 typedef struct { int n; ast_expr_list_t **items; } ast_row_list_t;
 typedef struct { int n; ast_select_t **items; } ast_select_list_t;
 
+/* One `name [(cols)] AS (query)` of a WITH clause. */
+typedef struct ast_cte {
+    ast_ident_t *name;
+    ast_ident_list_t cols;    /* column names, or n == 0 */
+    ast_select_t *query;
+    int pos, end;
+} ast_cte_t;
+
+typedef struct { int n; ast_cte_t **items; } ast_cte_list_t;
+
 typedef enum {
     AST_SELECT_SIMPLE = 1,    /* SELECT ... FROM ... */
     AST_SELECT_VALUES,        /* VALUES (..), (..) */
@@ -265,11 +282,12 @@ typedef enum {
     AST_DISTINCT_ON           /* SELECT DISTINCT ON (distinct_on) [WITHIN WATERMARK] */
 } ast_distinct_t;
 
-/* A query expression. ORDER BY / LIMIT / OFFSET may be set on every kind.
- * A parenthesised arm of a UNION is an ast_select_t of its own. */
+/* A query expression. ORDER BY / LIMIT / OFFSET and WITH may be set on
+ * every kind. A parenthesised arm of a UNION is an ast_select_t of its own. */
 struct ast_select {
     ast_select_kind_t kind;
     int pos, end;
+    ast_cte_list_t with;      /* WITH name AS (...), ...: visible in the whole query */
 
     /* SIMPLE */
     ast_distinct_t distinct;

@@ -197,14 +197,32 @@ ast_expr_t *pb_between(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *lo, ast_expr
     return e;
 }
 
-ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, int negated, int icase)
+ast_expr_t *pb_in_query(parse_ctx_t *c, ast_expr_t *arg, ast_select_t *q, int negated)
 {
-    ast_expr_t *e = pb_expr(c, AST_EXPR_LIKE, arg->pos, pat->end);
+    ast_expr_t *e = pb_expr(c, AST_EXPR_IN, arg->pos, q->end);
+    e->arg = arg;
+    e->query = q;
+    e->negated = negated;
+    set_height(c, e, arg->height);
+    return e;
+}
+
+ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t *esc, int negated, int icase)
+{
+    ast_expr_t *e = pb_expr(c, AST_EXPR_LIKE, arg->pos, esc ? esc->end : pat->end);
     e->arg = arg;
     e->pattern = pat;
+    e->escape = esc;
     e->negated = negated;
     e->icase = icase;
-    set_height(c, e, arg->height > pat->height ? arg->height : pat->height);
+    set_height(c, e, max3(arg->height, pat->height, height_of(esc)));
+    return e;
+}
+
+ast_expr_t *pb_subquery(parse_ctx_t *c, ast_expr_kind_t kind, const parse_token_t *kw, ast_select_t *q)
+{
+    ast_expr_t *e = pb_expr(c, kind, kw ? kw->pos : q->pos, q->end);
+    e->query = q;
     return e;
 }
 
@@ -360,6 +378,25 @@ ast_from_t *pb_from(parse_ctx_t *c, ast_from_kind_t kind, int pos, int end)
     f->pos = pos;
     f->end = end;
     return f;
+}
+
+ast_cte_t *pb_cte(parse_ctx_t *c, ast_ident_t *name, const ast_ident_list_t *cols, ast_select_t *q)
+{
+    ast_cte_t *t = SL_NEW(c->a, ast_cte_t);
+    t->name = name;
+    if (cols) t->cols = *cols;
+    t->query = q;
+    t->pos = name->pos;
+    t->end = q->end;
+    return t;
+}
+
+ast_select_t *pb_with(parse_ctx_t *c, const parse_token_t *kw, ast_cte_list_t ctes, ast_select_t *q)
+{
+    if (q->with.n) pb_error_at(c, kw->pos, "multiple WITH clauses not allowed");
+    q->with = ctes;
+    q->pos = kw->pos;
+    return q;
 }
 
 /* ---- statements --------------------------------------------------------------- */

@@ -36,28 +36,36 @@
 /* Tokens made by the tokenizer alone (punctuation and literals); keyword
  * tokens are declared by their use below. */
 %token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE
-       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA.
+       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN.
 
 /* Every U keyword of keywords.def (checked by a unit test). */
 %fallback ID ASC AVAILABLE AWAIT BEGIN CHECKPOINT COMMIT CONTINUOUS DEFAULT DELAY
-    DELETE DESC DESCRIBE DISCARD DOUBLE DROP END EXISTS EXPLAIN FIRST IF INSERT ISOLATION
+    DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
     LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
     QUERIES QUERY RECENT RESET ROLLBACK SESSION SET SHOW SINK START STOP STREAM STREAMS
-    STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITHIN WORK ZONE.
+    STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITH WITHIN WORK ZONE.
 
 /* PostgreSQL's operator precedence, lowest first. NOT_LA is NOT before
- * IN/LIKE/ILIKE/BETWEEN (decided by the tokenizer), as in PostgreSQL. */
+ * IN/LIKE/ILIKE/BETWEEN (decided by the tokenizer), as in PostgreSQL;
+ * ESCAPE sits just above LIKE so that `a LIKE b ESCAPE c` keeps its ESCAPE.
+ * SUBQ_EXPR < SUBQ_SELECT decide `((SELECT 1))`, which is both a
+ * parenthesised select and a parenthesised scalar subquery: the inner
+ * parentheses stay a select (the same value; and `x IN ((SELECT ...))`
+ * stays an IN subquery). */
 %left OR.
 %left AND.
 %right NOT.
 %nonassoc IS.
 %nonassoc EQ NE LT GT LE GE.
 %nonassoc BETWEEN IN LIKE ILIKE NOT_LA.
+%nonassoc ESCAPE.
 %left CONCAT.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
 %right UMINUS.
 %left TYPECAST.
+%nonassoc SUBQ_EXPR.
+%nonassoc SUBQ_SELECT.
 
 /* ---- statement list ------------------------------------------------------ */
 
@@ -80,7 +88,7 @@ ident(A) ::= ID(T). { A = pb_ident(ctx, &T); }
 /* A column label after AS: any identifier or keyword. */
 %type label {ast_ident_t *}
 label(A) ::= ident(A).
-label(A) ::= ALL|AND|AS|BETWEEN|BY|CASE|CAST|CREATE|CROSS|DATE|DISTINCT|ELSE|FALSE|FROM|FULL|GROUP|HAVING|ILIKE|IN|INNER|INTERVAL|INTO|IS|JOIN|LEFT|LIKE|LIMIT|NOT|NULL|OFFSET|ON|OR|ORDER|OUTER|RIGHT|SELECT|THEN|TIMESTAMP|TRUE|UNION|USING|WATERMARK|WHEN|WHERE(T). {
+label(A) ::= ALL|AND|AS|BETWEEN|BOTH|BY|CASE|CAST|CREATE|CROSS|DATE|DISTINCT|ELSE|EXISTS|FALSE|FROM|FULL|GROUP|HAVING|ILIKE|IN|INNER|INTERVAL|INTO|IS|JOIN|LEADING|LEFT|LIKE|LIMIT|NATURAL|NOT|NULL|OFFSET|ON|OR|ORDER|OUTER|RIGHT|SELECT|THEN|TIMESTAMP|TRAILING|TRUE|UNION|USING|WATERMARK|WHEN|WHERE(T). {
     A = pb_ident(ctx, &T);
 }
 
@@ -452,6 +460,28 @@ cmd(A) ::= select(Q). { A = pb_stmt(ctx, AST_STMT_SELECT, Q->pos); A->select = Q
 select(A) ::= select_body(B) order_opt(O) limit_opt(L). {
     A = pb_select_tail(ctx, B, O, O.n ? O.items[0]->pos : 0, L, ctx->prev_end);
 }
+select(A) ::= WITH(K) ctelist(W) select_body(B) order_opt(O) limit_opt(L). {
+    A = pb_select_tail(ctx, B, O, O.n ? O.items[0]->pos : 0, L, ctx->prev_end);
+    A = pb_with(ctx, &K, W, A);
+}
+
+/* WITH name [(col, ...)] AS (select), ... */
+%type ctelist {ast_cte_list_t}
+ctelist(A) ::= cte(C). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, C); }
+ctelist(A) ::= ctelist(A) COMMA cte(C). { PB_ADD(ctx, A, C); }
+
+%type cte {ast_cte_t *}
+cte(A) ::= ident(N) AS subq(Q). { A = pb_cte(ctx, N, NULL, Q); }
+cte(A) ::= ident(N) LP identlist(C) RP AS subq(Q). { A = pb_cte(ctx, N, &C, Q); }
+
+/* A parenthesised select: a UNION arm, a CTE body or a subquery in an
+ * expression (see SUBQ_SELECT above). */
+%type subq {ast_select_t *}
+subq(A) ::= LP(L) select(Q) RP(R). {
+    A = Q;
+    A->pos = L.pos;
+    A->end = pb_tok_end(&R);
+}
 
 %type select_body {ast_select_t *}
 select_body(A) ::= select_arm(A).
@@ -464,11 +494,7 @@ union_q(A) ::= DISTINCT. { A = 0; }
 
 %type select_arm {ast_select_t *}
 select_arm(A) ::= select_core(A).
-select_arm(A) ::= LP(L) select(Q) RP(R). {
-    A = Q;
-    A->pos = L.pos;
-    A->end = pb_tok_end(&R);
-}
+select_arm(A) ::= subq(A). [SUBQ_SELECT]
 
 %type select_core {ast_select_t *}
 select_core(A) ::= SELECT(K) distinct_opt(D) selitems(I) from_opt(F) where_opt(W) group_opt(G) having_opt(H). {
@@ -553,6 +579,13 @@ table_ref(A) ::= table_ref(L) join_type(J) JOIN table_primary(R) join_cond(C). {
     A->on = C.on;
     A->using_cols = C.using_cols;
 }
+table_ref(A) ::= table_ref(L) NATURAL join_type(J) JOIN table_primary(R). {
+    A = pb_from(ctx, AST_FROM_JOIN, L->pos, R->end);
+    A->join = (ast_join_t)J;
+    A->natural = 1;
+    A->left = L;
+    A->right = R;
+}
 table_ref(A) ::= table_ref(L) CROSS JOIN table_primary(R). {
     A = pb_from(ctx, AST_FROM_JOIN, L->pos, R->end);
     A->join = AST_JOIN_CROSS;
@@ -574,35 +607,46 @@ join_cond(A) ::= ON expr(E). { memset(&A, 0, sizeof A); A.on = E; }
 join_cond(A) ::= USING LP identlist(L) RP. { memset(&A, 0, sizeof A); A.using_cols = L; }
 
 %type table_primary {ast_from_t *}
-table_primary(A) ::= ident(N) alias_opt(L) watermark_opt(W). {
+table_primary(A) ::= ident(N) talias_opt(L) watermark_opt(W). {
     A = pb_from(ctx, AST_FROM_TABLE, N->pos, ctx->prev_end);
     A->name = N;
-    A->alias = L;
+    A->alias = L.name;
+    A->alias_cols = L.cols;
     A->watermark = W;
 }
-table_primary(A) ::= ident(S) DOT ident(N) alias_opt(L) watermark_opt(W). {
+table_primary(A) ::= ident(S) DOT ident(N) talias_opt(L) watermark_opt(W). {
     A = pb_from(ctx, AST_FROM_TABLE, S->pos, ctx->prev_end);
     A->schema = S;
     A->name = N;
-    A->alias = L;
+    A->alias = L.name;
+    A->alias_cols = L.cols;
     A->watermark = W;
 }
-table_primary(A) ::= LP(P) select(Q) RP alias(L) watermark_opt(W). {
+table_primary(A) ::= LP(P) select(Q) RP talias(L) watermark_opt(W). {
     A = pb_from(ctx, AST_FROM_SUBQUERY, P.pos, ctx->prev_end);
     A->subquery = Q;
-    A->alias = L;
+    A->alias = L.name;
+    A->alias_cols = L.cols;
     A->watermark = W;
 }
-table_primary(A) ::= LP(P) table_ref(T) RP alias_opt(L). {
+table_primary(A) ::= LP(P) table_ref(T) RP talias_opt(L). {
     A = T;
     A->pos = P.pos;
     A->end = ctx->prev_end;
-    if (L) A->alias = L;
+    if (L.name) {
+        A->alias = L.name;
+        A->alias_cols = L.cols;
+    }
 }
 
-%type alias_opt {ast_ident_t *}
-alias_opt(A) ::= . { A = NULL; }
-alias_opt(A) ::= alias(A).
+/* A FROM item's alias with optional column names: `AS v (x, y)`. */
+%type talias_opt {pb_alias_t}
+talias_opt(A) ::= . { memset(&A, 0, sizeof A); }
+talias_opt(A) ::= talias(A).
+
+%type talias {pb_alias_t}
+talias(A) ::= alias(N). { memset(&A, 0, sizeof A); A.name = N; }
+talias(A) ::= alias(N) LP identlist(C) RP. { A.name = N; A.cols = C; }
 
 %type alias {ast_ident_t *}
 alias(A) ::= AS label(X). { A = X; }
@@ -696,10 +740,16 @@ expr(A) ::= expr(E) IN LP exprlist(L) RP(T). { A = pb_in(ctx, E, L, 0, &T); }
 expr(A) ::= expr(E) NOT_LA IN LP exprlist(L) RP(T). [NOT_LA] { A = pb_in(ctx, E, L, 1, &T); }
 expr(A) ::= expr(E) BETWEEN expr(L) AND expr(H). [BETWEEN] { A = pb_between(ctx, E, L, H, 0); }
 expr(A) ::= expr(E) NOT_LA BETWEEN expr(L) AND expr(H). [NOT_LA] { A = pb_between(ctx, E, L, H, 1); }
-expr(A) ::= expr(E) LIKE expr(P). { A = pb_like(ctx, E, P, 0, 0); }
-expr(A) ::= expr(E) NOT_LA LIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, 1, 0); }
-expr(A) ::= expr(E) ILIKE expr(P). { A = pb_like(ctx, E, P, 0, 1); }
-expr(A) ::= expr(E) NOT_LA ILIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, 1, 1); }
+expr(A) ::= expr(E) IN subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
+expr(A) ::= expr(E) NOT_LA IN subq(Q). [NOT_LA] { A = pb_in_query(ctx, E, Q, 1); }
+expr(A) ::= expr(E) LIKE expr(P). { A = pb_like(ctx, E, P, NULL, 0, 0); }
+expr(A) ::= expr(E) NOT_LA LIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, NULL, 1, 0); }
+expr(A) ::= expr(E) ILIKE expr(P). { A = pb_like(ctx, E, P, NULL, 0, 1); }
+expr(A) ::= expr(E) NOT_LA ILIKE expr(P). [NOT_LA] { A = pb_like(ctx, E, P, NULL, 1, 1); }
+expr(A) ::= expr(E) LIKE expr(P) ESCAPE expr(C). [LIKE] { A = pb_like(ctx, E, P, C, 0, 0); }
+expr(A) ::= expr(E) NOT_LA LIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(ctx, E, P, C, 1, 0); }
+expr(A) ::= expr(E) ILIKE expr(P) ESCAPE expr(C). [LIKE] { A = pb_like(ctx, E, P, C, 0, 1); }
+expr(A) ::= expr(E) NOT_LA ILIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(ctx, E, P, C, 1, 1); }
 expr(A) ::= expr(E) TYPECAST typename(T). { A = pb_cast(ctx, E, T, 1, E->pos, T->end); }
 
 %type primary {ast_expr_t *}
@@ -716,6 +766,8 @@ primary(A) ::= dotted(D). { A = pb_column(ctx, D); }
 primary(A) ::= fieldable(A).
 primary(A) ::= CAST(K) LP expr(E) AS typename(T) RP(R). { A = pb_cast(ctx, E, T, 0, K.pos, pb_tok_end(&R)); }
 primary(A) ::= CASE(K) case_arg(E) whenlist(W) else_opt(L) END(R). { A = pb_case(ctx, &K, E, W, L, &R); }
+primary(A) ::= subq(Q). [SUBQ_EXPR] { A = pb_subquery(ctx, AST_EXPR_SUBQUERY, NULL, Q); }
+primary(A) ::= EXISTS(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_EXISTS, &K, Q); }
 
 /* Things a .field can follow: (expr), f(...), and such a field itself. */
 %type fieldable {ast_expr_t *}
@@ -730,6 +782,21 @@ func(A) ::= dotted(N) LP STAR RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_
 func(A) ::= dotted(N) LP exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
 func(A) ::= dotted(N) LP ALL exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
 func(A) ::= dotted(N) LP DISTINCT exprlist(L) RP(R). { A = pb_func(ctx, N, L, 1, 0, &R); }
+
+/* SQL's keyword-separated argument forms (parser/ast_special.c checks the
+ * function name): substring(s FROM a [FOR b]), extract(field FROM x),
+ * trim([BOTH | LEADING | TRAILING] [chars] FROM s), position(a IN b) (the
+ * tokenizer marks that IN as POS_IN). */
+func(A) ::= dotted(N) LP expr(S) FROM(K) expr(F) RP(R). { A = pb_func_from(ctx, N, S, &K, F, NULL, NULL, &R); }
+func(A) ::= dotted(N) LP expr(S) FROM(K) expr(F) FOR(L) expr(C) RP(R). {
+    A = pb_func_from(ctx, N, S, &K, F, &L, C, &R);
+}
+func(A) ::= dotted(N) LP trim_side(W) FROM expr(S) RP(R). { A = pb_func_trim(ctx, N, &W, NULL, S, &R); }
+func(A) ::= dotted(N) LP trim_side(W) expr(C) FROM expr(S) RP(R). { A = pb_func_trim(ctx, N, &W, C, S, &R); }
+func(A) ::= dotted(N) LP expr(S) POS_IN expr(F) RP(R). { A = pb_func_position(ctx, N, S, F, &R); }
+
+%type trim_side {parse_token_t}
+trim_side(A) ::= BOTH|LEADING|TRAILING(A).
 
 %type case_arg {ast_expr_t *}
 case_arg(A) ::= . { A = NULL; }

@@ -59,6 +59,9 @@ typedef struct { ast_distinct_t kind; ast_expr_list_t on; int within; } pb_disti
 /* JOIN ... ON expr | USING (cols). */
 typedef struct { ast_expr_t *on; ast_ident_list_t using_cols; } pb_joincond_t;
 
+/* A FROM item's alias: `name [(cols)]`; name NULL when absent. */
+typedef struct { ast_ident_t *name; ast_ident_list_t cols; } pb_alias_t;
+
 /* CREATE TABLE's optional USING format OPTIONS (...). */
 typedef struct { ast_ident_t *format; ast_option_list_t options; } pb_using_t;
 
@@ -98,13 +101,32 @@ ast_expr_t *pb_binary(parse_ctx_t *c, ast_op_t op, ast_expr_t *l, ast_expr_t *r)
 ast_expr_t *pb_is(parse_ctx_t *c, ast_expr_t *arg, ast_is_t what, int negated, const parse_token_t *last);
 ast_expr_t *pb_in(parse_ctx_t *c, ast_expr_t *arg, ast_expr_list_t list, int negated, const parse_token_t *rp);
 ast_expr_t *pb_between(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *lo, ast_expr_t *hi, int negated);
-ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, int negated, int icase);
+/* arg [NOT] IN (SELECT ...). */
+ast_expr_t *pb_in_query(parse_ctx_t *c, ast_expr_t *arg, ast_select_t *q, int negated);
+/* arg [NOT] [I]LIKE pat [ESCAPE esc] (esc may be NULL). */
+ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t *esc, int negated, int icase);
+/* (SELECT ...) as a value (kind SUBQUERY, kw NULL) or EXISTS (SELECT ...). */
+ast_expr_t *pb_subquery(parse_ctx_t *c, ast_expr_kind_t kind, const parse_token_t *kw, ast_select_t *q);
 ast_expr_t *pb_cast(parse_ctx_t *c, ast_expr_t *arg, ast_type_t *type, int syntax, int pos, int end);
 ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args, int distinct, int star,
                     const parse_token_t *rp);
 ast_expr_t *pb_field(parse_ctx_t *c, ast_expr_t *arg, ast_ident_t *field);
 ast_expr_t *pb_case(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *arg, ast_when_list_t whens,
                     ast_expr_t *else_expr, const parse_token_t *endtok);
+/* --- SQL's keyword-separated function arguments (ast_special.c): each
+ * checks that the function takes that form (42601 at the keyword otherwise)
+ * and builds an ordinary AST_EXPR_FUNC --- */
+/* name(s FROM a [FOR b]): substring/substr(s, a[, b]); extract(field FROM x)
+ * as extract('field', x); trim(chars FROM s) as btrim(s, chars). */
+ast_expr_t *pb_func_from(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *s, const parse_token_t *from,
+                         ast_expr_t *a, const parse_token_t *for_kw, ast_expr_t *b, const parse_token_t *rp);
+/* trim(BOTH|LEADING|TRAILING [chars] FROM s): btrim(s[, chars]), or
+ * Spark's ltrim/rtrim([chars, ]s). */
+ast_expr_t *pb_func_trim(parse_ctx_t *c, ast_ident_list_t name, const parse_token_t *side, ast_expr_t *chars,
+                         ast_expr_t *s, const parse_token_t *rp);
+/* position(sub IN s): position(sub, s). */
+ast_expr_t *pb_func_position(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *sub, ast_expr_t *s,
+                             const parse_token_t *rp);
 /* Widens an expression's source range to [pos, end) (parentheses). */
 ast_expr_t *pb_paren(ast_expr_t *e, const parse_token_t *lp, const parse_token_t *rp);
 
@@ -120,6 +142,11 @@ ast_select_t *pb_union(parse_ctx_t *c, ast_select_t *l, ast_select_t *r, int all
 ast_select_t *pb_select_tail(parse_ctx_t *c, ast_select_t *q, ast_sort_list_t order, int order_pos,
                              pb_limit_t lim, int end);
 ast_from_t *pb_from(parse_ctx_t *c, ast_from_kind_t kind, int pos, int end);
+/* One CTE: name [(cols)] AS (q); cols may be NULL. */
+ast_cte_t *pb_cte(parse_ctx_t *c, ast_ident_t *name, const ast_ident_list_t *cols, ast_select_t *q);
+/* Attaches WITH ctes to q (42601 "multiple WITH clauses not allowed" when q
+ * already has one, as a parenthesised select may). */
+ast_select_t *pb_with(parse_ctx_t *c, const parse_token_t *kw, ast_cte_list_t ctes, ast_select_t *q);
 ast_watermark_t *pb_watermark(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *col, ast_expr_t *delay);
 
 ast_stmt_t *pb_stmt(parse_ctx_t *c, ast_stmt_kind_t kind, int pos);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "grammar.h"
 #include "parser/parse_int.h"
@@ -446,9 +447,40 @@ static int classify(const src_t *s, const scan_tok_t *t, int prev)
         scan_significant(s, after, &n);
         return n.code == TK_IN || n.code == TK_LIKE || n.code == TK_ILIKE || n.code == TK_BETWEEN
                    ? TK_NOT_LA : t->code;
+    case TK_EXISTS: /* EXISTS (SELECT ...), IF [NOT] EXISTS; else a name */
+        scan_significant(s, after, &n);
+        return n.code == TK_LP || prev == TK_IF || prev == TK_NOT ? t->code : TK_ID;
     default:
         return t->code;
     }
+}
+
+/* position(a IN b): the offset of the IN that separates the arguments (the
+ * first IN at the call's own parenthesis depth, outside CASE ... END), or
+ * -1 for position(a, b). `i` is just after the '('. LALR(1) cannot tell
+ * this IN from `a IN (list)` when b starts with '(', as PostgreSQL's
+ * grammar cannot either (it restricts a to b_expr). */
+static long position_in(const src_t *s, size_t i)
+{
+    int depth = 0, cases = 0;
+    for (;;) {
+        scan_tok_t t;
+        scan_significant(s, i, &t);
+        if (t.code == SCAN_EOF || t.code == SCAN_ERROR || t.code == TK_SEMI) return -1;
+        i = t.pos + t.len;
+        if (t.code == TK_LP) depth++;
+        else if (t.code == TK_RP && depth-- == 0) return -1;
+        else if (depth == 0 && t.code == TK_CASE) cases++;
+        else if (depth == 0 && t.code == TK_END && cases > 0) cases--;
+        else if (depth == 0 && cases == 0 && t.code == TK_IN) return (long)t.pos;
+    }
+}
+
+/* True when t is the unquoted word `position`. */
+static int is_position(const src_t *s, const scan_tok_t *t)
+{
+    return t->code == TK_ID && !(t->flags & (SF_QUOTED | SF_BACKQ)) && t->len == 8 &&
+           !strncasecmp(s->z + t->pos, "position", 8);
 }
 
 /* ---- token text ------------------------------------------------------------------ */
@@ -615,12 +647,15 @@ static void feed(parse_ctx_t *c, feed_t *f, int code, parse_token_t v)
     else c->prev_end = v.pos + v.len;
 }
 
-/* Tokenizes the whole text into the parser; stops at the first error. */
+/* Tokenizes the whole text into the parser; stops at the first error.
+ * `pos_in` collects the offsets of position()'s IN separators found so far. */
 static void feed_all(parse_ctx_t *c, feed_t *f)
 {
     src_t s = {c->sql, c->len};
     size_t i = 0;
-    int prev = 0;
+    int prev = 0, npos_in = 0;
+    long *pos_in = NULL;
+    scan_tok_t last = {0};
     while (!c->failed) {
         scan_tok_t t;
         scan_token(&s, i, &t);
@@ -632,6 +667,17 @@ static void feed_all(parse_ctx_t *c, feed_t *f)
             break;
         }
         int code = classify(&s, &t, prev);
+        if (code == TK_LP && is_position(&s, &last)) {
+            long at = position_in(&s, t.pos + t.len);
+            if (at >= 0) {
+                pos_in = sl_arena_realloc(c->a, pos_in, sizeof *pos_in * (size_t)npos_in,
+                                          sizeof *pos_in * (size_t)(npos_in + 1));
+                pos_in[npos_in++] = at;
+            }
+        }
+        for (int k = 0; code == TK_IN && k < npos_in; k++)
+            if (pos_in[k] == (long)t.pos) code = TK_POS_IN;
+        last = t;
         parse_token_t v = {(int)t.pos, (int)t.len, token_text(c, &t, code), (t.flags & (SF_QUOTED | SF_BACKQ)) != 0};
         feed(c, f, code, v);
         prev = code;

@@ -223,6 +223,7 @@ static exec_expr_t *bind_column_plain(binder_t *b, const ast_expr_t *e, sl_error
     if (n == 1) return bind_fields(b, column_ref(b, col), p, 1, err);
     if (p->n == 1 && !p->items[0]->quoted && !strcmp(p->items[0]->name, "current_timestamp"))
         return exec_expr_call(b->pc->arena, "current_timestamp", NULL, NULL, 0, err); /* SQL's bare form */
+    if (bind_check_correlated(b, e, err)) return fail_at(err, e->pos);
     if (p->n >= 2)
         sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column %s.%s does not exist", p->items[0]->name,
                      p->items[1]->name);
@@ -498,6 +499,7 @@ static exec_expr_t *bind_is(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 
 static exec_expr_t *bind_in(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    if (e->query) return bind_subquery_expr(b, e, err);
     exec_expr_t *x = bind_expr(b, e->arg, err);
     if (!x) return NULL;
     int n = e->list.n;
@@ -522,9 +524,15 @@ static exec_expr_t *bind_like(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
     exec_expr_t *x = bind_expr(b, e->arg, err);
     exec_expr_t *p = x ? bind_expr(b, e->pattern, err) : NULL;
-    if (!p) return NULL;
-    x = exec_expr_like(b->pc->arena, x, p, NULL, e->icase, e->negated, err);
-    return x ? x : fail_at(err, e->pos);
+    exec_expr_t *esc = NULL;
+    if (!p || (e->escape && !(esc = bind_expr(b, e->escape, err)))) return NULL;
+    x = exec_expr_like(b->pc->arena, x, p, esc, e->icase, e->negated, err);
+    if (x) return x;
+    /* 42883 is about the operands' types, "LIKE pattern ..." about the
+     * pattern, the others about the escape */
+    if (!strncmp(err->message, "LIKE pattern", 12)) return fail_at(err, e->pattern->pos);
+    int at_escape = e->escape && strcmp(err->sqlstate, SL_ERR_UNDEFINED_FUNCTION) != 0;
+    return fail_at(err, at_escape ? e->escape->pos : e->pos);
 }
 
 static exec_expr_t *bind_field(binder_t *b, const ast_expr_t *e, sl_error_t *err)
@@ -557,6 +565,8 @@ static exec_expr_t *bind_node(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     case AST_EXPR_BETWEEN: return bind_between(b, e, err);
     case AST_EXPR_LIKE: return bind_like(b, e, err);
     case AST_EXPR_FIELD: return bind_field(b, e, err);
+    case AST_EXPR_SUBQUERY:
+    case AST_EXPR_EXISTS: return bind_subquery_expr(b, e, err);
     case AST_EXPR__COUNT: break;
     }
     sl_error_set(err, SL_ERR_INTERNAL_ERROR, "unknown expression kind");
@@ -587,7 +597,8 @@ int bind_has_aggregate(const ast_expr_t *e)
             return 1;
     return bind_has_aggregate(e->arg) || bind_has_aggregate(e->left) ||
            bind_has_aggregate(e->right) || bind_has_aggregate(e->else_expr) ||
-           bind_has_aggregate(e->lo) || bind_has_aggregate(e->hi) || bind_has_aggregate(e->pattern);
+           bind_has_aggregate(e->lo) || bind_has_aggregate(e->hi) || bind_has_aggregate(e->pattern) ||
+           bind_has_aggregate(e->escape);
 }
 
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
@@ -597,6 +608,14 @@ const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
     case AST_EXPR_FUNC: return e->name->name;
     case AST_EXPR_FIELD: return e->field->name;
     case AST_EXPR_CASE: return "case";
+    case AST_EXPR_EXISTS: return "exists";
+    case AST_EXPR_SUBQUERY: { /* PostgreSQL's: the name of its one column */
+        const ast_select_t *q = e->query;
+        while (q->kind == AST_SELECT_UNION) q = q->arms.items[0];
+        if (q->kind != AST_SELECT_SIMPLE || q->items.n != 1 || q->items.items[0]->star) return "?column?";
+        const ast_select_item_t *it = q->items.items[0];
+        return it->alias ? it->alias->name : bind_default_name(a, it->expr);
+    }
     case AST_EXPR_CAST: {
         const char *inner = bind_default_name(a, e->arg);
         return strcmp(inner, "?column?") ? inner : sl_strdup(a, e->type->name);

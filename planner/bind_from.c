@@ -1,5 +1,6 @@
-/* Binding FROM: relations (through the catalog), subqueries, joins with
- * their equi-keys, and WATERMARK clauses. */
+/* Binding FROM: relations (the WITH queries in scope first, then the
+ * catalog), subqueries, joins with their equi-keys (USING and NATURAL are
+ * bind_using.c's), column aliases `AS t (a, b)` and WATERMARK clauses. */
 #include <string.h>
 
 #include "planner/bind_int.h"
@@ -69,8 +70,39 @@ static plan_node_t *bind_watermark_clause(plan_ctx_t *pc, plan_node_t *child,
     return plan_watermark(pc->arena, child, col, ms, wm->pos);
 }
 
+int plan_rename_columns(plan_node_t *n, const ast_ident_list_t *names, const char *what,
+                        const char *rel, sl_error_t *err)
+{
+    if (names->n != n->ncols) {
+        sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "%s \"%s\" has %d columns available but %d columns specified",
+                     what, rel, n->ncols, names->n);
+        sl_error_hint(err, "Name every column, as Spark requires.");
+        return bind_at(err, names->items[0]->pos);
+    }
+    for (int i = 0; i < n->ncols; i++) n->cols[i].name = names->items[i]->name;
+    return 0;
+}
+
+/* A bound subquery or WITH query as a FROM item: its visible columns under
+ * the item's alias (or `qual`), renamed by the alias's column list. */
+static plan_node_t *derived_item(plan_ctx_t *pc, plan_node_t *q, const ast_from_t *f, const char *qual,
+                                 sl_error_t *err)
+{
+    plan_node_t *n = plan_visible_columns(q) != q->ncols ? plan_project_visible(pc->arena, q) : q;
+    if (f->alias) qual = f->alias->name;
+    for (int i = 0; i < n->ncols; i++) n->cols[i].qual = qual;
+    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0) return NULL;
+    if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
+    return n;
+}
+
 static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
 {
+    const plan_cte_t *cte = f->schema ? NULL : plan_cte_find(pc, f->name->name);
+    if (cte) {
+        plan_node_t *q = plan_bind_cte_ref(pc, cte, err);
+        return q ? derived_item(pc, q, f, cte->def->name->name, err) : NULL;
+    }
     plan_relation_t *rel = SL_NEW(pc->arena, plan_relation_t);
     int found = pc->cat->lookup(pc->cat->ctx, f->name->name, pc->arena, rel, err);
     if (found < 0) {
@@ -102,28 +134,15 @@ static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_
     n->scan.rel = rel;
     n->scan.alias = f->alias ? f->alias->name : NULL;
     n->streaming = rel->kind == PLAN_REL_STREAM;
+    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0) return NULL;
     if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
     if (rel->kind == PLAN_REL_STREAM && rel->wm_col >= 0)
         return plan_watermark(pc->arena, n, rel->wm_col, rel->wm_delay_ms, f->pos);
     return n;
 }
 
-static plan_node_t *bind_subquery(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
-{
-    plan_node_t *q = plan_bind(pc, f->subquery, err);
-    if (!q) return NULL;
-    /* Re-qualify the visible columns under the alias; hidden ones go. */
-    int nv = plan_visible_columns(q);
-    plan_node_t *n = q;
-    if (nv != q->ncols) n = plan_project_visible(pc->arena, q);
-    for (int i = 0; i < n->ncols; i++) n->cols[i].qual = f->alias ? f->alias->name : NULL;
-    if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
-    return n;
-}
-
-/* Splits a join condition into equi-keys (left column = right column) and a residual. */
-static int split_join_condition(plan_ctx_t *pc, plan_node_t *j, exec_expr_t *cond, int nleft,
-                                sl_error_t *err)
+int plan_split_join_condition(plan_ctx_t *pc, plan_node_t *j, exec_expr_t *cond, int nleft,
+                              sl_error_t *err)
 {
     exec_expr_t *stack[64];
     int top = 0, nk = 0;
@@ -182,48 +201,15 @@ plan_node_t *plan_join(sl_arena_t *a, plan_node_t *l, plan_node_t *r, plan_join_
     return j;
 }
 
-/* JOIN ... USING (cols): equalities of same-named columns; the right copy is hidden. */
-static exec_expr_t *using_condition(plan_ctx_t *pc, plan_node_t *j, const ast_from_t *f,
-                                    int nleft, sl_error_t *err)
-{
-    exec_expr_t *cond = NULL;
-    for (int u = 0; u < f->using_cols.n; u++) {
-        const ast_ident_t *id = f->using_cols.items[u];
-        int lc = -1, rc = -1;
-        for (int i = 0; i < j->ncols; i++)
-            if (!strcmp(j->cols[i].name, id->name) && !j->cols[i].hidden) {
-                if (i < nleft) lc = i;
-                else rc = i;
-            }
-        if (lc < 0 || rc < 0) {
-            sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
-                         "column \"%s\" specified in USING clause does not exist in %s table",
-                         id->name, lc < 0 ? "left" : "right");
-            bind_at(err, id->pos);
-            return NULL;
-        }
-        exec_expr_t *l = exec_expr_column(pc->arena, lc, j->cols[lc].type, id->name);
-        exec_expr_t *r = exec_expr_column(pc->arena, rc, j->cols[rc].type, id->name);
-        exec_expr_t *eq = exec_expr_cmp(pc->arena, EXEC_CMP_EQ, l, r, err);
-        if (!eq || !(cond = cond ? exec_expr_and(pc->arena, cond, eq, err) : eq)) {
-            bind_at(err, id->pos);
-            return NULL;
-        }
-        j->cols[rc].hidden = 1;
-    }
-    return cond;
-}
-
 static plan_node_t *bind_join(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
 {
     plan_node_t *l = plan_bind_from_item(pc, f->left, err);
     plan_node_t *r = l ? plan_bind_from_item(pc, f->right, err) : NULL;
     if (!r) return NULL;
     plan_node_t *j = plan_join(pc->arena, l, r, join_type(f->join), f->pos);
+    if (f->using_cols.n || f->natural) return plan_join_using(pc, j, f, err);
     exec_expr_t *cond = NULL;
-    if (f->using_cols.n) {
-        if (!(cond = using_condition(pc, j, f, l->ncols, err))) return NULL;
-    } else if (f->on) {
+    if (f->on) {
         binder_t b = {.pc = pc, .ncols = j->ncols, .cols = j->cols, .clause = "JOIN conditions"};
         if (!(cond = bind_expr(&b, f->on, err))) return NULL;
         if (cond->type.id != EXEC_TYPE_BOOLEAN && cond->type.id != EXEC_TYPE_NULL) {
@@ -234,7 +220,7 @@ static plan_node_t *bind_join(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *e
         }
     }
     j->join.cond = cond;
-    if (cond && split_join_condition(pc, j, cond, l->ncols, err) < 0) return NULL;
+    if (cond && plan_split_join_condition(pc, j, cond, l->ncols, err) < 0) return NULL;
     if (j->join.type == PLAN_JOIN_CROSS && cond) j->join.type = PLAN_JOIN_INNER;
     return j;
 }
@@ -243,12 +229,14 @@ plan_node_t *plan_bind_from_item(plan_ctx_t *pc, const ast_from_t *f, sl_error_t
 {
     switch (f->kind) {
     case AST_FROM_TABLE: return bind_relation(pc, f, err);
-    case AST_FROM_SUBQUERY: return bind_subquery(pc, f, err);
+    case AST_FROM_SUBQUERY: {
+        plan_node_t *q = plan_bind(pc, f->subquery, err);
+        return q ? derived_item(pc, q, f, NULL, err) : NULL;
+    }
     case AST_FROM_JOIN: {
         plan_node_t *j = bind_join(pc, f, err);
-        if (j && f->alias)
-            for (int i = 0; i < j->ncols; i++) j->cols[i].qual = f->alias->name;
-        return j;
+        /* an aliased join: its columns, under the alias alone */
+        return j && f->alias ? derived_item(pc, j, f, NULL, err) : j;
     }
     }
     sl_error_set(err, SL_ERR_INTERNAL_ERROR, "unknown FROM item");

@@ -13,5 +13,23 @@ plan_node_t *plan_watermark(sl_arena_t *a, plan_node_t *child, int col, int64_t 
 plan_node_t *plan_join(sl_arena_t *a, plan_node_t *l, plan_node_t *r, plan_join_t type, int pos);
 /* A PROJECT keeping only the visible columns of n. */
 plan_node_t *plan_project_visible(sl_arena_t *a, plan_node_t *n);
+/* Sets j's equi-keys (left column = right column) and residual from cond. */
+int plan_split_join_condition(plan_ctx_t *pc, plan_node_t *j, exec_expr_t *cond, int nleft,
+                              sl_error_t *err);
+/* Renames n's columns (all visible) to `names` (the column list of `AS t (a,
+ * b)` or of a WITH query, `what` "table" or "WITH query" and `rel` its name
+ * in the 42P10 error when the counts differ). */
+int plan_rename_columns(plan_node_t *n, const ast_ident_list_t *names, const char *what,
+                        const char *rel, sl_error_t *err);
+/* JOIN ... USING (cols) or NATURAL JOIN over j = left ++ right (bind_using.c):
+ * sets the condition and returns the join under Spark's output columns. */
+plan_node_t *plan_join_using(plan_ctx_t *pc, plan_node_t *j, const ast_from_t *f, sl_error_t *err);
+/* The WITH query named `name` in scope, or NULL (bind_cte.c). */
+const struct plan_cte *plan_cte_find(const plan_ctx_t *pc, const char *name);
+/* Binds a reference to a WITH query: its query, in its definition's scope,
+ * with its column list applied (bind_cte.c). */
+plan_node_t *plan_bind_cte_ref(plan_ctx_t *pc, const struct plan_cte *cte, sl_error_t *err);
+/* Binds a select with a WITH clause (bind_cte.c). */
+plan_node_t *plan_bind_with(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err);
 
 #endif

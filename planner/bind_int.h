@@ -35,7 +35,41 @@ typedef struct binder {
     int allow_aggs;
 } binder_t;
 
+/* A WITH query in scope; `prev` is the scope its own body sees (the WITH
+ * queries before it, and enclosing ones), as WITH is not recursive. */
+typedef struct plan_cte {
+    const ast_cte_t *def;
+    const struct plan_cte *prev;
+    const struct plan_scope *outer;  /* pc->outer where it was defined */
+    int *used;                       /* set when referenced (arena int) */
+} plan_cte_t;
+
+/* The input columns of the queries enclosing a subquery, innermost first:
+ * a name that resolves only there makes the subquery correlated. */
+typedef struct plan_scope {
+    int ncols;
+    const plan_col_t *cols;
+    const struct plan_scope *up;
+} plan_scope_t;
+
+/* The result of a subquery already run (a subquery may be bound twice, as
+ * a GROUP BY match is tried first), by its AST node. */
+typedef struct plan_subq_memo {
+    const ast_select_t *q;
+    exec_type_t type;         /* its first column's type */
+    int64_t nrows;
+    exec_value_t *values;     /* the first column of every row */
+    struct plan_subq_memo *next;
+} plan_subq_memo_t;
+
 exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
+/* (SELECT ...), EXISTS (SELECT ...) and x [NOT] IN (SELECT ...): uncorrelated
+ * subqueries, run once at bind time and replaced by constants
+ * (bind_subquery.c). */
+exec_expr_t *bind_subquery_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
+/* 0A000 naming the column when `e` (a column reference that did not
+ * resolve) names a column of an enclosing query; else 0. */
+int bind_check_correlated(const binder_t *b, const ast_expr_t *e, sl_error_t *err);
 /* True when the AST contains an aggregate call (outside nested selects). */
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */

@@ -94,7 +94,8 @@ static int expand_star(binder_t *b, const ast_select_item_t *it, out_list_t *o, 
     }
     for (int i = 0; i < b->ncols; i++) {
         const plan_col_t *c = &b->cols[i];
-        if (c->hidden || (qual && (!c->qual || strcmp(c->qual, qual)))) continue;
+        /* t.* includes t's hidden columns: the keys of JOIN ... USING */
+        if (qual ? !c->qual || strcmp(c->qual, qual) : c->hidden) continue;
         out_add(b->pc->arena, o, exec_expr_column(b->pc->arena, i, c->type, c->name), c->name, 0);
         added++;
     }
@@ -574,6 +575,7 @@ static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t
 
 plan_node_t *plan_bind(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
+    if (q->with.n) return plan_bind_with(pc, q, err);
     switch (q->kind) {
     case AST_SELECT_SIMPLE: return bind_simple(pc, q, err);
     case AST_SELECT_VALUES: {

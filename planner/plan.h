@@ -123,6 +123,20 @@ struct plan_node {
     };
 };
 
+/* Runs the plan of an uncorrelated subquery for the binder (batch
+ * statements only: the planner does no I/O itself). Returns the values of
+ * the first output column of every row, in order, copied into `a`; -1 with
+ * err on failure. */
+typedef struct plan_subquery_runner {
+    void *ctx;
+    int (*run)(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_value_t **values, int64_t *nrows,
+               sl_error_t *err);
+} plan_subquery_runner_t;
+
+struct plan_cte;       /* bind_int.h: the WITH queries in scope */
+struct plan_scope;     /* bind_int.h: the columns of enclosing queries */
+struct plan_subq_memo; /* bind_int.h: subquery results already computed */
+
 /* What binding needs from its caller. */
 typedef struct plan_ctx {
     sl_arena_t *arena;             /* the plan's lifetime */
@@ -132,8 +146,15 @@ typedef struct plan_ctx {
     const char *const *params;
     int params_unbound;            /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
+    /* Evaluates subqueries in expressions before the query runs; NULL (a
+     * continuous query) refuses them with 0A000. */
+    const plan_subquery_runner_t *subqueries;
     int nrels;                     /* relations read, in plan order (filled by the binder) */
     const plan_relation_t **rels;
+    /* binder state, zero at the start */
+    const struct plan_cte *ctes;
+    const struct plan_scope *outer;
+    struct plan_subq_memo *memo;
 } plan_ctx_t;
 
 /* Binds a SELECT. Errors carry 1-based byte positions into pc->sql. */

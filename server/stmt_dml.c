@@ -137,9 +137,8 @@ STMT_HANDLER(stmt_insert)
     int ntarget = insert_targets(ctx, ins, &rel, &target, err);
     if (ntarget < 0) return -1;
     plan_catalog_t cat;
-    obj_plan_catalog(ctx->srv, &cat);
-    plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                     .params = ctx->params, .params_unbound = ctx->describe_only};
+    plan_ctx_t pc;
+    stmt_plan_ctx(ctx, &cat, &pc);
     plan_node_t *q = plan_bind(&pc, ins->query, err);
     if (!q) return -1;
     int nv = plan_visible_columns(q);
@@ -192,10 +191,8 @@ STMT_HANDLER(stmt_delete)
     delete_scan_t d = {.ctx = ctx, .rowid_col = rel.ncols};
     if (del->where) {
         plan_catalog_t cat;
-        obj_plan_catalog(ctx->srv, &cat);
-        plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql,
-                         .nparams = ctx->nparams, .params = ctx->params,
-                         .params_unbound = ctx->describe_only};
+        plan_ctx_t pc;
+        stmt_plan_ctx(ctx, &cat, &pc);
         exec_expr_t *w = plan_bind_condition(&pc, &rel, del->where, "WHERE", err);
         if (!w || !(d.pred = exec_expr_compile(ctx->arena, w, err))) return -1;
     }

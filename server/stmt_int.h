@@ -39,6 +39,11 @@ int bind_error_at(sl_error_t *err, int pos);
 
 struct plan_physical;
 struct exec_result;
+struct plan_catalog;
+struct plan_ctx;
+/* The binder context of a batch statement: the catalog (filled into `cat`),
+ * the statement's parameters, and a runner for its subqueries. */
+void stmt_plan_ctx(stmt_ctx_t *ctx, struct plan_catalog *cat, struct plan_ctx *pc);
 /* Binds and plans a SELECT for batch execution (SELECT, INSERT ... SELECT). */
 struct plan_physical *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_error_t *err);
 /* Runs a batch plan on the task pool; the caller frees the result. */

@@ -1,6 +1,7 @@
 /* Ad-hoc SELECT over static tables, memory sinks and constants: bind, plan
  * for batch execution, run on the task pool, and encode the rows in
- * PostgreSQL's text format. */
+ * PostgreSQL's text format. Also the binder context of every batch
+ * statement, whose subqueries in expressions run here before the statement. */
 #include <stdint.h>
 #include <string.h>
 
@@ -53,13 +54,48 @@ static void encode_rows(sess_result_t *res, const exec_result_t *r)
     stmt_result_select_tag(res);
 }
 
+/* plan_subquery_runner_t for batch statements: runs the subquery's plan as
+ * an ad-hoc SELECT and copies its first column out. Describing a statement
+ * runs nothing: every subquery is empty then. */
+static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_value_t **values, int64_t *nrows,
+                        sl_error_t *err)
+{
+    stmt_ctx_t *ctx = arg;
+    *values = NULL;
+    *nrows = 0;
+    if (ctx->describe_only) return 0;
+    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = EXEC_MODE_COMPLETE};
+    plan_physical_t *p = plan_physical(ctx->arena, q, &o, err);
+    exec_result_t r;
+    if (!p || stmt_run_plan(ctx, p, &r, err) < 0) return -1;
+    *values = SL_NEW_ARRAY(a, exec_value_t, r.nrows > 0 ? r.nrows : 1);
+    for (int bi = 0; bi < r.nbatches; bi++) {
+        const exec_batch_t *b = r.batches[bi];
+        for (uint32_t k = 0; k < exec_batch_count(b); k++) {
+            exec_value_t v;
+            exec_vec_get_value(&b->cols[0], exec_batch_row(b, k), a, &v);
+            (*values)[(*nrows)++] = exec_value_copy(a, &v);
+        }
+    }
+    exec_result_free(&r);
+    return 0;
+}
+
+void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
+{
+    obj_plan_catalog(ctx->srv, cat);
+    plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
+    *run = (plan_subquery_runner_t){ctx, run_subquery};
+    *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
+                       .params = ctx->params, .params_unbound = ctx->describe_only, .subqueries = run};
+}
+
 /* Binds and plans a SELECT for batch execution. */
 plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_error_t *err)
 {
     plan_catalog_t cat;
-    obj_plan_catalog(ctx->srv, &cat);
-    plan_ctx_t pc = {.arena = ctx->arena, .cat = &cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                     .params = ctx->params, .params_unbound = ctx->describe_only};
+    plan_ctx_t pc;
+    stmt_plan_ctx(ctx, &cat, &pc);
     plan_node_t *lp = plan_bind(&pc, q, err);
     if (!lp) return NULL;
     plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,

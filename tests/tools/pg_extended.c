@@ -1,8 +1,9 @@
 /* pg_extended: checks sluice's extended query protocol through libpq, the
  * way drivers use it: PQexecParams with parameters and NULLs,
  * PQprepare/PQdescribePrepared/PQexecPrepared, pipeline mode with an error
- * followed by recovery at Sync, and a Describe+Execute that runs its
- * statement once.
+ * followed by recovery at Sync, a Describe+Execute that runs its
+ * statement once, and subqueries with parameters: described without being
+ * run, run anew with each execution's values.
  *
  *   pg_extended CONNINFO     exit status 0 when every check passed
  */
@@ -136,6 +137,35 @@ static void check_describe_execute_once(void)
     printf("ok describe_execute_once\n");
 }
 
+/* Subqueries run before their statement: Describe (no values yet) runs
+ * none, and each execution runs them with its own parameter values. */
+static void check_prepared_subqueries(void)
+{
+    PGresult *r = keep(xp("CREATE TABLE ext_sub (a INT)"));
+    r = keep(xp("INSERT INTO ext_sub VALUES (1), (2), (3)"));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQprepare(conn, "sub", "SELECT (SELECT max(a) FROM ext_sub WHERE a < $1::int) AS m, "
+                                    "$2::int IN (SELECT a FROM ext_sub) AS i, "
+                                    "EXISTS (SELECT 1 FROM ext_sub WHERE a = $2::int) AS e", 2, NULL));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQdescribePrepared(conn, "sub"));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    EXPECT(PQnfields(r) == 3 && PQftype(r, 0) == 23 && PQftype(r, 1) == 16 && PQftype(r, 2) == 16,
+           "described as %d columns, types %u %u", PQnfields(r), PQftype(r, 0), PQftype(r, 1));
+    const char *first[2] = {"3", "5"}, *second[2] = {"1", "2"};
+    r = keep(PQexecPrepared(conn, "sub", 2, first, NULL, NULL, 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
+    EXPECT(!strcmp(PQgetvalue(r, 0, 0), "2") && !strcmp(PQgetvalue(r, 0, 1), "f") &&
+           !strcmp(PQgetvalue(r, 0, 2), "f"), "got %s %s %s", PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1),
+           PQgetvalue(r, 0, 2));
+    r = keep(PQexecPrepared(conn, "sub", 2, second, NULL, NULL, 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
+    EXPECT(PQgetisnull(r, 0, 0) && !strcmp(PQgetvalue(r, 0, 1), "t") && !strcmp(PQgetvalue(r, 0, 2), "t"),
+           "got %s %s %s", PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
+    r = keep(xp("DROP TABLE ext_sub"));
+    printf("ok prepared_subqueries\n");
+}
+
 static int next_status(ExecStatusType want, const char *want_state)
 {
     PGresult *r = PQgetResult(conn);
@@ -191,6 +221,7 @@ int main(int argc, char **argv)
     check_exec_params_with_nulls();
     check_prepared();
     check_describe_execute_once();
+    check_prepared_subqueries();
     check_pipeline_recovery();
     keep(NULL);
     PQfinish(conn);

@@ -269,6 +269,22 @@ static const dump_case_t select_cases[] = {
      "(select (items (as (int 1) select) (as (int 2) from) (as (int 3) \"X\") (as (int 4) y) (as (int 5) end) (as (int 6) \"Z\")))"},
     {"SELECT *, t.*, s.t.* FROM t",
      "(select (items * t.* s.t.*) (from (table t)))"},
+    {"SELECT * FROM a NATURAL JOIN b NATURAL LEFT OUTER JOIN c NATURAL FULL JOIN d",
+     "(select (items *) (from (join natural-full (join natural-left (join natural-inner (table a) (table b)) (table c)) (table d))))"},
+    {"SELECT * FROM (VALUES (1, 'a')) AS v(x, y), t u (p), (SELECT 1) s (\"Q\") WATERMARK \"Q\" DELAY OF '1 second'",
+     "(select (items *) (from (subquery (values ((int 1) (str 'a'))) (alias v x y)) (table t (alias u p)) (subquery (select (items (int 1))) (alias s \"Q\") (watermark (col \"Q\") (str '1 second')))))"},
+    {"SELECT * FROM (a JOIN b USING (k)) AS j (x, y)",
+     "(select (items *) (from (join inner (table a) (table b) (using k) (alias j x y))))"},
+    {"WITH c AS (SELECT 1), d (x, y) AS (SELECT * FROM c) SELECT * FROM d",
+     "(with (cte c (select (items (int 1)))) (cte d (cols x y) (select (items *) (from (table c))))) (select (items *) (from (table d)))"},
+    {"WITH c AS (SELECT 1) SELECT 2 UNION ALL SELECT 3 ORDER BY 1 LIMIT 1",
+     "(with (cte c (select (items (int 1))))) (union-all (select (items (int 2))) (select (items (int 3))) (order (sort (int 1))) (limit (int 1)))"},
+    {"SELECT * FROM (WITH c AS (SELECT 1) SELECT * FROM c) s",
+     "(select (items *) (from (subquery (with (cte c (select (items (int 1))))) (select (items *) (from (table c))) (alias s))))"},
+    {"CREATE QUERY q AS WITH w AS (SELECT * FROM s) SELECT * FROM w",
+     "(create-query q (with (cte w (select (items *) (from (table s))))) (select (items *) (from (table w))))"},
+    {"INSERT INTO t WITH c AS (SELECT 1) SELECT * FROM c",
+     "(insert t (with (cte c (select (items (int 1))))) (select (items *) (from (table c))))"},
 };
 
 static const dump_case_t expression_cases[] = {
@@ -328,6 +344,26 @@ static const dump_case_t expression_cases[] = {
      "(select (items (int 1)))"},
     {"/* leading */ SELECT /* nested /* comment */ here */ 2",
      "(select (items (int 2)))"},
+    {"SELECT a LIKE 'x!%' ESCAPE '!', a NOT LIKE b ESCAPE c, a ILIKE 'z' ESCAPE '', a NOT ILIKE 'w' ESCAPE e || f",
+     "(select (items (like (col a) (str 'x!%') (str '!')) (not-like (col a) (col b) (col c)) (ilike (col a) (str 'z') (str '')) (not-ilike (col a) (str 'w') (|| (col e) (col f)))))"},
+    {"SELECT a LIKE b ESCAPE c = d, escape FROM t escape",
+     "(select (items (= (like (col a) (col b) (col c)) (col d)) (col escape)) (from (table t (alias escape))))"},
+    {"SELECT substring(s FROM 2), substring(s FROM a + 1 FOR 3), substr(s FROM 1 FOR 2), substring(s, 1)",
+     "(select (items (func substring (col s) (int 2)) (func substring (col s) (+ (col a) (int 1)) (int 3)) (func substr (col s) (int 1) (int 2)) (func substring (col s) (int 1))))"},
+    {"SELECT extract(year FROM ts), extract(DOW FROM d), EXTRACT('second' FROM ts), extract(day FROM ts + INTERVAL '1' DAY)",
+     "(select (items (func extract (str 'year') (col ts)) (func extract (str 'dow') (col d)) (func extract (str 'second') (col ts)) (func extract (str 'day') (+ (col ts) (interval '1' day)))))"},
+    {"SELECT trim(s), trim('x' FROM s), trim(BOTH FROM s), trim(LEADING 'ab' FROM s), trim(TRAILING c FROM s), trim(both FROM s || t)",
+     "(select (items (func trim (col s)) (func btrim (col s) (str 'x')) (func btrim (col s)) (func ltrim (str 'ab') (col s)) (func rtrim (col c) (col s)) (func btrim (|| (col s) (col t)))))"},
+    {"SELECT position('b' IN s), position(a || 'b' IN ('abc')), position(x, y), POSITION(CASE WHEN a IN (1) THEN 'b' END IN s), position(position('a' IN b) IN c)",
+     "(select (items (func position (str 'b') (col s)) (func position (|| (col a) (str 'b')) (str 'abc')) (func position (col x) (col y)) (func position (case (when (in (col a) (int 1)) (str 'b'))) (col s)) (func position (func position (str 'a') (col b)) (col c))))"},
+    {"SELECT position FROM t WHERE position IN (1, 2) AND \"position\"(a IN (b))",
+     "(select (items (col position)) (from (table t)) (where (and (in (col position) (int 1) (int 2)) (func \"position\" (in (col a) (col b))))))"},
+    {"SELECT (SELECT max(a) FROM t), EXISTS (SELECT 1), NOT EXISTS (SELECT 1 FROM t WHERE b), x IN (SELECT y FROM u), x NOT IN (SELECT 1 UNION SELECT 2)",
+     "(select (items (subquery (select (items (func max (col a))) (from (table t)))) (exists (select (items (int 1)))) (not (exists (select (items (int 1)) (from (table t)) (where (col b))))) (in (col x) (select (items (col y)) (from (table u)))) (not-in (col x) (union (select (items (int 1))) (select (items (int 2)))))))"},
+    {"SELECT ((SELECT 1)), (SELECT 1) + 1, x IN ((SELECT 1)), ((SELECT 1) UNION (SELECT 2))",
+     "(select (items (subquery (select (items (int 1)))) (+ (subquery (select (items (int 1)))) (int 1)) (in (col x) (select (items (int 1)))) (subquery (union (select (items (int 1))) (select (items (int 2)))))))"},
+    {"SELECT exists, exists.a FROM exists WHERE exists > 1",
+     "(select (items (col exists) (col exists a)) (from (table exists)) (where (> (col exists) (int 1))))"},
 };
 
 static const error_case_t error_cases[] = {
@@ -378,6 +414,20 @@ static const error_case_t error_cases[] = {
     {"INSERT INTO t VALUES", "syntax error at end of input", 21},
     {"SET x", "syntax error at end of input", 6},
     {"SELECT a b c d FROM t WHERE 🙂 = 1", "syntax error at or near \"c\"", 12},
+    {"SELECT lower(a FROM b)", "syntax error at or near \"FROM\"", 16},
+    {"SELECT trim(a FROM b FOR c)", "syntax error at or near \"FOR\"", 22},
+    {"SELECT \"substring\"(a FROM b)", "syntax error at or near \"FROM\"", 22},
+    {"SELECT upper(LEADING 'x' FROM b)", "syntax error at or near \"LEADING\"", 14},
+    {"SELECT extract(t.year FROM b)", "syntax error at or near \"t.year\"", 16},
+    {"SELECT trim(a, LEADING FROM b)", "syntax error at or near \"LEADING\"", 16},
+    {"SELECT leading FROM t", "syntax error at or near \"leading\"", 8},
+    {"SELECT * FROM a NATURAL JOIN b ON true", "syntax error at or near \"ON\"", 32},
+    {"SELECT * FROM a NATURAL CROSS JOIN b", "syntax error at or near \"CROSS\"", 25},
+    {"SELECT * FROM (SELECT 1) AS s ()", "syntax error at or near \")\"", 32},
+    {"WITH c AS (SELECT 1) (WITH d AS (SELECT 2) SELECT 3)", "multiple WITH clauses not allowed", 1},
+    {"WITH c (SELECT 1) SELECT 2", "syntax error at or near \"SELECT\"", 9},
+    {"SELECT a LIKE b ESCAPE", "syntax error at end of input", 23},
+    {"SELECT EXISTS SELECT 1", "syntax error at or near \"SELECT\"", 15},
 };
 
 TEST(statements)
@@ -634,6 +684,33 @@ TEST(node_positions)
     CHECK_INT(cs->watermark->delay->lit, AST_LIT_STRING);
     CHECK_STR(cs->watermark->delay->text, "1 minute");
     CHECK_INT(cs->options.items[0]->kind, AST_OPTVAL_STRING);
+#undef SRC
+    sl_arena_free(a);
+}
+
+/* The new forms keep source ranges a caret can point into. */
+TEST(special_form_positions)
+{
+    sl_arena_t *a = sl_arena_new("test");
+    ast_stmt_list_t l;
+    sl_error_t err;
+    const char *sql = "WITH c AS (SELECT 1) SELECT a LIKE 'x' ESCAPE '!', substring(s FROM 1 FOR 2), "
+                      "(SELECT 1), EXISTS (SELECT 2), b IN (SELECT 3), position('p' IN q) FROM c";
+    CHECK_INT(parse_sql(sql, strlen(sql), a, &l, &err), 0);
+    const ast_select_t *q = l.items[0]->select;
+    ast_select_item_t **it = q->items.items;
+#define SRC(node) sl_strndup(a, sql + (node)->pos, (size_t)((node)->end - (node)->pos))
+    CHECK_STR(SRC(q), sql);
+    CHECK_STR(SRC(q->with.items[0]), "c AS (SELECT 1)");
+    CHECK_STR(SRC(q->with.items[0]->query), "(SELECT 1)");
+    CHECK_STR(SRC(it[0]->expr), "a LIKE 'x' ESCAPE '!'");
+    CHECK_STR(SRC(it[0]->expr->escape), "'!'");
+    CHECK_STR(SRC(it[1]->expr), "substring(s FROM 1 FOR 2)");
+    CHECK_STR(SRC(it[2]->expr), "(SELECT 1)");
+    CHECK_STR(SRC(it[3]->expr), "EXISTS (SELECT 2)");
+    CHECK_STR(SRC(it[4]->expr), "b IN (SELECT 3)");
+    CHECK_STR(SRC(it[4]->expr->query), "(SELECT 3)");
+    CHECK_STR(SRC(it[5]->expr), "position('p' IN q)");
 #undef SRC
     sl_arena_free(a);
 }
