@@ -352,9 +352,8 @@ SELECT o.id, w.id FROM orders o JOIN words w ON o.status = w.w ORDER BY o.id, w.
 SELECT o.status, count(w.id) FROM orders o LEFT JOIN words w ON lower(o.status) = lower(w.w) GROUP BY o.status ORDER BY o.status NULLS FIRST;
 SELECT o.id, c.name FROM orders o JOIN customers c ON o.odate = c.since OR o.express = c.active AND o.cust = c.cid WHERE o.id <= 20 ORDER BY o.id, c.name;
 SELECT a.x, a.id, b.id FROM tv a FULL JOIN tv b ON a.x = b.y AND a.id = b.id - 1 WHERE a.id <= 5 OR b.id <= 5 ORDER BY a.id NULLS FIRST, b.id NULLS FIRST;
--- [USING-COLUMN] (sluice bug: the column of USING (x) cannot be named unqualified: "column reference x is ambiguous")
--- SELECT x, count(*) FROM tv a FULL JOIN tv b USING (x) GROUP BY x ORDER BY x NULLS FIRST;
--- SELECT x, a.id, b.id FROM tv a JOIN tv b USING (x) WHERE a.id = 1 AND b.id <= 30 ORDER BY b.id;
+SELECT x, count(*) FROM tv a FULL JOIN tv b USING (x) GROUP BY x ORDER BY x NULLS FIRST;
+SELECT x, a.id, b.id FROM tv a JOIN tv b USING (x) WHERE a.id = 1 AND b.id <= 30 ORDER BY b.id;
 SELECT ax, bx, count(*) FROM (SELECT a.x AS ax, b.x AS bx FROM tv a FULL JOIN tv b USING (x)) z GROUP BY ax, bx ORDER BY ax NULLS FIRST, bx NULLS FIRST;
 SELECT a.id AS ai, b.id AS bi FROM tv a JOIN tv b USING (x, y) WHERE a.id <= 3 AND b.id <= 40 ORDER BY ai, bi;
 SELECT c.name, o.id, w.w FROM customers c FULL JOIN orders o ON o.cust = c.cid AND o.id <= 20 LEFT JOIN words w ON w.id = c.tier WHERE c.cid >= 38 OR c.cid IS NULL ORDER BY c.name NULLS FIRST, o.id NULLS FIRST;
@@ -463,3 +462,38 @@ SELECT CAST(1.005 AS numeric(4,2)), CAST(-1.005 AS numeric(4,2)), CAST(2.5 AS nu
 SELECT id, qty::bigint + big, amount::numeric(12,3) FROM orders WHERE id <= 10 ORDER BY id;
 SELECT CAST(CAST(qty AS text) AS integer) = qty AS same, count(*) FROM orders GROUP BY 1 ORDER BY 1 NULLS FIRST;
 SELECT id, CAST(cust AS text) || ':' || status FROM orders WHERE id <= 20 ORDER BY id;
+
+-- ==== SQL's special forms: LIKE ... ESCAPE, substring FROM/FOR, position IN, trim, extract ====
+-- (no extract(dow): Spark counts Sunday as 1, PostgreSQL as 0; no extract of
+-- hours from a date, which PostgreSQL refuses)
+SELECT id, w FROM words WHERE w LIKE '%!%' ESCAPE '!' OR w LIKE 'a!_%' ESCAPE '!' ORDER BY id;
+SELECT id, w, w NOT LIKE '%#_%' ESCAPE '#', w ILIKE 'ABC#%' ESCAPE '#' FROM words WHERE id <= 16 ORDER BY id;
+SELECT id, w, substring(w FROM 2), substring(w FROM 2 FOR 3), substring(w FROM id FOR 2) FROM words WHERE id <= 30 ORDER BY id;
+SELECT id, w, position('a' IN w), position('' IN w), position(lower(w) IN 'xhello world') FROM words ORDER BY id;
+SELECT id, '[' || trim(w) || ']', trim(BOTH 'a' FROM w), trim(LEADING 'a' FROM w), trim(TRAILING 'ed ' FROM w), trim('x' FROM w) FROM words ORDER BY id;
+SELECT id, ots, extract(year FROM ots), extract(month FROM ots), extract(day FROM ots), extract(hour FROM ots), extract(minute FROM ots), extract(second FROM ots) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, odate, extract(quarter FROM odate), extract(week FROM odate), extract(doy FROM odate), extract(YEAR FROM odate) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT extract(month FROM ots) AS m, count(*) FROM orders GROUP BY 1 ORDER BY 1 NULLS FIRST;
+
+-- ==== column aliases of FROM items, USING and NATURAL joins ====
+SELECT * FROM (VALUES (1, 'one'), (2, 'two'), (3, NULL)) AS v (n, word) ORDER BY n;
+SELECT s.k, s.cnt FROM (SELECT status, count(*) FROM orders GROUP BY status) AS s (k, cnt) ORDER BY s.k NULLS FIRST;
+SELECT * FROM tv a JOIN tv b USING (id) WHERE a.id <= 5 ORDER BY id;
+SELECT * FROM tv a FULL JOIN (SELECT x, count(*) AS n FROM tv WHERE p GROUP BY x) b USING (x) WHERE a.id <= 9 OR a.id IS NULL ORDER BY id NULLS FIRST, x NULLS FIRST;
+SELECT * FROM (SELECT id, x FROM tv WHERE id <= 9) a NATURAL LEFT JOIN (SELECT x, y FROM tv WHERE id >= 75) b ORDER BY x NULLS FIRST, id, y NULLS FIRST;
+SELECT a.x, b.x, x FROM (SELECT x FROM tv WHERE id <= 3) a RIGHT JOIN (SELECT x FROM tv WHERE id >= 79) b USING (x) ORDER BY 3 NULLS FIRST, 1 NULLS FIRST;
+
+-- ==== WITH ====
+WITH big AS (SELECT id, cust, qty FROM orders WHERE qty > 40), per AS (SELECT cust, count(*) AS n FROM big GROUP BY cust) SELECT p.cust, p.n, c.name FROM per p LEFT JOIN customers c ON c.cid = p.cust WHERE p.n > 1 ORDER BY p.cust NULLS FIRST, c.name NULLS FIRST;
+WITH t (k, total) AS (SELECT status, sum(qty) FROM orders GROUP BY status) SELECT k, total FROM t WHERE total > 1000 ORDER BY k NULLS FIRST;
+WITH c AS (SELECT cid, name FROM customers WHERE tier = 1) SELECT count(*) FROM orders o JOIN c ON o.cust = c.cid;
+
+-- ==== subqueries in expressions (uncorrelated) ====
+SELECT id, qty FROM orders WHERE qty = (SELECT max(qty) FROM orders) ORDER BY id;
+SELECT id, qty - (SELECT min(qty) FROM orders WHERE express) AS d FROM orders WHERE id <= 10 ORDER BY id;
+SELECT (SELECT count(*) FROM customers WHERE cid > 1000), (SELECT name FROM customers WHERE cid = 60);
+SELECT id, x, x IN (SELECT y FROM tv WHERE q), x NOT IN (SELECT y FROM tv WHERE q), x IN (SELECT y FROM tv WHERE p AND y IS NOT NULL) FROM tv WHERE id <= 27 ORDER BY id;
+SELECT count(*) FROM orders WHERE cust NOT IN (SELECT cid FROM customers WHERE cid IS NOT NULL);
+SELECT count(*) FROM orders WHERE cust IN (SELECT cid FROM customers WHERE city = 'Oslo');
+SELECT id, EXISTS (SELECT 1 FROM customers WHERE cid = 60), NOT EXISTS (SELECT 1 FROM customers WHERE cid = 999) FROM orders WHERE id <= 3 ORDER BY id;
+SELECT status, count(*) FROM orders GROUP BY status HAVING count(*) > (SELECT count(*) + 5 FROM orders WHERE qty > 42) ORDER BY status NULLS FIRST;
