@@ -328,9 +328,9 @@ SELECT count(*) FROM orders a JOIN orders b ON a.cust = b.cust;
 SELECT count(*) FROM orders a JOIN orders b ON a.status = b.status AND a.express = b.express;
 SELECT a.id, b.id, a.qty FROM orders a JOIN orders b ON a.qty = b.qty AND a.id <> b.id WHERE a.qty > 48 ORDER BY a.id, b.id;
 SELECT a.name, b.name FROM customers a JOIN customers b ON a.cid = b.cid AND a.name < b.name ORDER BY a.name, b.name;
--- [QUALIFIED-NAME] (sluice bug: GROUP BY a.qty, b.qty groups by a.qty alone, ORDER BY b.qty sorts by a.qty)
--- SELECT a.qty, b.qty, count(*) FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust <= 3 GROUP BY a.qty, b.qty ORDER BY a.qty NULLS FIRST, b.qty NULLS FIRST;
--- SELECT a.id, b.id FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust = 3 ORDER BY b.id DESC, a.id;
+-- columns of the same name from two sides stay apart (a.qty, b.qty)
+SELECT a.qty, b.qty, count(*) FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust <= 3 GROUP BY a.qty, b.qty ORDER BY a.qty NULLS FIRST, b.qty NULLS FIRST;
+SELECT a.id, b.id FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust = 3 ORDER BY b.id DESC, a.id;
 SELECT aq, bq, count(*) FROM (SELECT a.qty AS aq, b.qty AS bq FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust <= 3) z GROUP BY aq, bq ORDER BY aq NULLS FIRST, bq NULLS FIRST;
 SELECT a.id AS aid, b.id AS bid FROM orders a JOIN orders b ON a.cust = b.cust AND a.id < b.id WHERE a.cust = 3 ORDER BY bid DESC, aid;
 SELECT count(*) FROM customers a LEFT JOIN customers b ON a.cid = b.cid;
@@ -368,8 +368,8 @@ SELECT s.k, count(*) FROM (SELECT CASE WHEN qty > 25 THEN 'hi' ELSE 'lo' END AS 
 SELECT max(n), min(n), sum(n) FROM (SELECT cust, count(*) AS n FROM orders GROUP BY cust) g;
 SELECT x.id, x.dbl FROM (SELECT id, qty * 2 AS dbl FROM orders WHERE qty > 45) x WHERE x.dbl > 95 ORDER BY x.id;
 SELECT y.status, y.n FROM (SELECT status, count(*) AS n FROM orders GROUP BY status) y WHERE y.status IS NOT NULL ORDER BY y.n DESC, y.status;
--- [QUALIFIED-NAME] (sluice bug: b.n and a.n are the same expression to the binder: ORDER BY b.n sorts by a.n)
--- SELECT a.cust, a.n, b.n FROM (SELECT cust, count(*) AS n FROM orders WHERE express GROUP BY cust) a FULL JOIN (SELECT cust, count(*) AS n FROM orders WHERE NOT express GROUP BY cust) b ON a.cust = b.cust ORDER BY a.cust NULLS FIRST, b.cust NULLS FIRST, a.n NULLS FIRST, b.n;
+-- columns of the same name from two sides stay apart (a.qty, b.qty)
+SELECT a.cust, a.n, b.n FROM (SELECT cust, count(*) AS n FROM orders WHERE express GROUP BY cust) a FULL JOIN (SELECT cust, count(*) AS n FROM orders WHERE NOT express GROUP BY cust) b ON a.cust = b.cust ORDER BY a.cust NULLS FIRST, b.cust NULLS FIRST, a.n NULLS FIRST, b.n;
 SELECT a.cust AS ac, b.cust AS bc, a.n AS an, b.n AS bn FROM (SELECT cust, count(*) AS n FROM orders WHERE express GROUP BY cust) a FULL JOIN (SELECT cust, count(*) AS n FROM orders WHERE NOT express GROUP BY cust) b ON a.cust = b.cust ORDER BY ac NULLS FIRST, bc NULLS FIRST, an NULLS FIRST, bn;
 SELECT t.tier, t.cnt FROM (SELECT tier, count(*) AS cnt FROM customers c JOIN orders o ON o.cust = c.cid GROUP BY tier) t ORDER BY t.tier NULLS LAST;
 SELECT z.d, z.n FROM (SELECT odate AS d, count(*) AS n FROM orders GROUP BY odate) z WHERE z.n >= 3 ORDER BY z.d NULLS FIRST;
