@@ -71,7 +71,8 @@ static exec_pnode_t *build(sl_arena_t *a, exec_pnode_t *leaf, int planned)
                                            {.func = "avg", .arg = 1}};
     static const char *const names[] = {"k", "s", "c", "a"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 3, .calls = calls, .names = names, .event_key = -1};
+    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 3, .calls = calls, .names = names, .event_key = -1,
+                          .session_key = -1};
     sl_error_t err;
     exec_pnode_t *root = planned ? op_agg_plan(a, leaf, &spec, 1, 0, &err)
                                  : op_agg_plan_phase(a, leaf, OP_AGG_BATCH, &spec, &err);

@@ -6,6 +6,7 @@
 
 #include "exec/hashtable.h"
 #include "exec/op_agg.h"
+#include "exec/session.h"
 #include "state/store.h"
 
 /* Configuration of one aggregation node (read-only, in the plan arena). */
@@ -25,6 +26,9 @@ typedef struct agg_config {
     op_agg_spec_t spec;     /* as given (copied), for op_agg_plan_merge */
     /* streaming */
     int event_key;          /* index into keys, or -1 */
+    /* sessions (SESSION phases; else session_key is -1) */
+    int session_key;        /* index into keys of the session window */
+    int *other_keys;        /* the other nkeys - 1 key indexes, in key order */
     int event_is_window;    /* the event-time key is a window struct (event time = end) */
     exec_mode_t mode;       /* 0: ctx->mode */
     int *state_order;       /* key indexes in state-key order: the event-time key first */
@@ -57,6 +61,9 @@ agg_run_t *agg_run_new(op_t *op);
 /* Fresh buffers for every call in `a`. */
 exec_agg_state_t *agg_states_new(const agg_config_t *cfg, sl_arena_t *a);
 
+/* The EXPLAIN line of every phase: keys, calls, the session, state. */
+void agg_explain(const exec_pnode_t *node, sl_buf_t *out);
+
 /* Streaming phase (agg_stream.c). agg_stream_config checks the event-time
  * key (index into keys, or -1) and fills the state key order and the
  * schema texts of a STREAMING node's configuration. */
@@ -68,5 +75,49 @@ void agg_stream_close(op_t *op);
 /* Append and update mode run no-data batches (Spark runs them even without
  * an event-time key); complete mode never. */
 int agg_stream_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode);
+/* b without its rows whose event time (or window end) is at or before
+ * op->wm.late_ms, counted in numRowsDroppedByWatermark. */
+exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b);
+/* The end of a streaming phase's batch: commits the store, fills the
+ * operator's metrics from it and runs the store's maintenance. */
+int agg_stream_commit(op_t *op, sl_error_t *err);
+/* The output mode of a streaming phase: its own, else the query's. */
+exec_mode_t agg_stream_mode(const op_t *op);
+
+/* ---- sessions (agg_session.c, agg_session_stream.c) ----
+ * Both session phases work on ENTRIES: candidate sessions as rows of
+ * [other keys (key order, the session left out) | start | end | buffers],
+ * so columns 0..nkeys-1 (other keys, start) are what a state key holds. */
+#define AGG_SESSION_START(cfg) ((cfg)->nkeys - 1)
+#define AGG_SESSION_END(cfg) ((cfg)->nkeys)
+#define AGG_SESSION_BUF(cfg) ((cfg)->nkeys + 1)
+
+/* Checks the session key (index into keys) and fills session_key and
+ * other_keys. */
+int agg_session_config(sl_arena_t *a, agg_config_t *cfg, int session_key, sl_error_t *err);
+/* SESSION_STREAMING: the state schema texts (after agg_session_config). */
+void agg_session_stream_config(sl_arena_t *a, agg_config_t *cfg);
+/* The column types of entries, in `a`. */
+exec_type_t *agg_session_entry_types(const agg_config_t *cfg, sl_arena_t *a);
+/* This batch's groups (the run's hash table and buffers) as entries. */
+exec_batch_t *agg_session_batch_entries(op_t *op);
+/* Per entry of e, a group id of its other keys (dense from 0; all 0
+ * without other keys); *ngroups gets their count and *gkeys one row of
+ * other keys per group (NULL without other keys). */
+uint32_t *agg_session_groups(op_t *op, const exec_batch_t *e, uint32_t *ngroups, exec_batch_t **gkeys);
+/* Merges entries into sessions (exec/session.h) and returns them as
+ * entries in the task arena: the other keys of each session's first
+ * entry, its bounds, and its entries' buffers merged in merge order.
+ * *ss gets the merge (which entry went where). */
+exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t *group, exec_sessions_t *ss,
+                                sl_error_t *err);
+/* Emits entries as output rows: keys (the session as a window struct) and
+ * the finalized aggregates. */
+int agg_session_emit(op_t *op, const exec_batch_t *e, sl_error_t *err);
+/* Both session phases' push (the streaming one with a state directory
+ * drops late rows first), and the SESSION phase's finish (also the
+ * streaming phase's without a state directory). */
+int agg_session_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err);
+int agg_session_finish_batch(op_t *op, sl_error_t *err);
 
 #endif

@@ -99,7 +99,7 @@ int agg_stream_config(sl_arena_t *a, agg_config_t *cfg, int event_key, sl_error_
     return 0;
 }
 
-static exec_mode_t agg_mode(const op_t *op)
+exec_mode_t agg_stream_mode(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
     return cfg->mode ? cfg->mode : op->ctx->mode;
@@ -150,7 +150,7 @@ static const exec_vec_t *event_vec(const agg_config_t *cfg, const exec_batch_t *
 }
 
 /* A copy of b without the rows at or before the late watermark. */
-static exec_batch_t *drop_late(op_t *op, exec_batch_t *b)
+exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b)
 {
     const agg_config_t *cfg = op->node->config;
     sl_arena_t *scratch = op->ctx->ectx->arena;
@@ -174,7 +174,7 @@ static exec_batch_t *drop_late(op_t *op, exec_batch_t *b)
 static bool filters_late(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
-    return cfg->event_key >= 0 && agg_mode(op) != EXEC_MODE_COMPLETE && op->wm.late_ms != INT64_MIN;
+    return cfg->event_key >= 0 && agg_stream_mode(op) != EXEC_MODE_COMPLETE && op->wm.late_ms != INT64_MIN;
 }
 
 int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
@@ -183,7 +183,7 @@ int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
     op->metrics->rows_in += exec_batch_count(b);
-    if (run->streaming && filters_late(op)) b = drop_late(op, b);
+    if (run->streaming && filters_late(op)) b = agg_stream_drop_late(op, b);
     if (exec_batch_count(b) == 0) return 0;
     uint32_t *gids = agg_group_ids(op, b, cfg->keys);
     return agg_merge_batch(op, b, gids, err);
@@ -426,12 +426,18 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
         exec_batch_t *keys = exec_ht_keys(run->ht, op->ctx->arena);
         return agg_emit_final(op, keys->cols, agg_state_bufs(cfg, run->st, op->ctx->arena), n, err);
     }
-    exec_mode_t mode = agg_mode(op);
+    exec_mode_t mode = agg_stream_mode(op);
     if (save_groups(op, mode == EXEC_MODE_UPDATE, err) < 0) return -1;
     if (cfg->event_key >= 0 && mode != EXEC_MODE_COMPLETE && op->wm.evict_ms != INT64_MIN &&
         evict(op, mode == EXEC_MODE_APPEND, err) < 0)
         return -1;
     if (mode == EXEC_MODE_COMPLETE && scan_state(op, NULL, NULL, false, 0, true, err) < 0) return -1;
+    return agg_stream_commit(op, err);
+}
+
+int agg_stream_commit(op_t *op, sl_error_t *err)
+{
+    agg_run_t *run = op->state;
     if (store_commit(run->store, err) < 0) return -1;
     fill_metrics(op);
     sl_error_t merr;

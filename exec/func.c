@@ -49,7 +49,7 @@ static const exec_func_t catalogue[] = {
     NODE(coalesce, 1, -1, "coalesce(value, ...)"),
     NODE(struct, 0, -1, "struct(value, ...)"),
     NODE(named_struct, 2, -1, "named_struct(name, value, ...)"),
-    {"session_window", EXEC_FUNC_UNSUPPORTED, 2, 2, 0, "session_window(timestamp, interval gap)", NULL, NULL},
+    SCALAR(session_window, 2, 2, S, "session_window(timestamp, interval gap)", session_window),
     AGG(count, 0, 1, "count(*); count(value)"),
     AGG(sum, 1, 1, "sum(numeric)"),
     AGG(avg, 1, 1, "avg(numeric)"),
@@ -148,11 +148,6 @@ static int check_kind(const exec_func_t *f, const char *name, int argc, const ex
     if (f->kind == EXEC_FUNC_AGGREGATE) {
         sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "%s is an aggregate function", f->name);
         return sl_error_hint(err, "Aggregates are computed by GROUP BY queries, not as scalar expressions.");
-    }
-    if (f->kind == EXEC_FUNC_UNSUPPORTED) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "%s is not supported yet", f->name);
-        return sl_error_hint(err, "Group by window(ts, size) or window(ts, size, slide) for tumbling "
-                                  "or sliding windows.");
     }
     if (argc < f->min_args || (f->max_args >= 0 && argc > f->max_args))
         return exec_func_no_match(f, name, argc, types, err);

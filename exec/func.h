@@ -8,19 +8,20 @@
  * char_length, position/locate, trim, btrim, ltrim, rtrim, abs, round,
  * coalesce, date_trunc, extract/date_part, to_timestamp,
  * current_timestamp/now, from_json, to_json, struct, named_struct, window
- * (tumbling, or sliding with slide = size), pg_sleep, version.
+ * (tumbling, or sliding with slide = size), session_window (a row's
+ * initial session [ts, ts + gap)), pg_sleep, version.
  * Aggregates (count, sum, avg, min, max, first, last, approx_count_distinct)
  * are named here so lookups can say what they are; the aggregate operator
- * implements them. session_window, and window() with a slide smaller than
- * its size, are the planner's (they make several rows or need state); the
- * helpers exec_window_spec / exec_window_bounds serve that operator.
+ * implements them. window() with a slide smaller than its size is the
+ * planner's (it makes several rows; exec_window_spec / exec_window_bounds
+ * serve its operator); in GROUP BY, the planner merges the initial
+ * sessions session_window() gives into sessions (exec/session.h).
  *
  * Lookup errors (PostgreSQL's wording):
  *   42883 function foo(integer) does not exist        (unknown name, or no
  *         signature takes those argument types; the hint lists the accepted
  *         signatures)
- *   42809 count is an aggregate function               (scalar use of an aggregate)
- *   0A000 session_window is computed by the planner's windowing operator ... */
+ *   42809 count is an aggregate function               (scalar use of an aggregate) */
 #ifndef EXEC_FUNC_H
 #define EXEC_FUNC_H
 
@@ -37,7 +38,6 @@
 typedef enum exec_func_kind {
     EXEC_FUNC_SCALAR,
     EXEC_FUNC_AGGREGATE,  /* reserved: computed by the aggregate operator */
-    EXEC_FUNC_UNSUPPORTED, /* a Spark function sluice does not run yet (session_window): 0A000 */
 } exec_func_kind_t;
 
 /* Flags of a catalogue entry. */

@@ -81,6 +81,7 @@ DECLARE_FUNC(date_trunc);
 DECLARE_FUNC(to_timestamp);
 DECLARE_FUNC(current_timestamp);
 DECLARE_FUNC(window);
+DECLARE_FUNC(session_window);
 DECLARE_FUNC(from_json);
 DECLARE_FUNC(to_json);
 DECLARE_FUNC(pg_sleep);

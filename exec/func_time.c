@@ -1,7 +1,8 @@
 /* exec time functions: date_trunc(unit, ts), to_timestamp(s[, fmt]) with
  * Spark datetime patterns, current_timestamp() (the batch's pinned time),
- * window() for tumbling windows, and the window helpers the planner's
- * window operator uses. All times are UTC. */
+ * window() for tumbling windows, the window helpers the planner's window
+ * operator uses, and session_window() (a row's initial session). All times
+ * are UTC. */
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
@@ -349,5 +350,66 @@ int exec_fn_window(const exec_fcall_t *c, sl_error_t *err)
         start[i] = ts - exec_floor_mod(ts - w->start_us, w->slide_us);
         end[i] = start[i] + w->size_us;
     });
+    return 0;
+}
+
+/* ---- session windows --------------------------------------------------------------------- */
+
+/* session_window(ts, gap): the row's initial session [ts, ts + gap) as a
+ * window struct (Spark's SessionWindowing; the planner merges sessions in
+ * GROUP BY). A constant gap (INTERVAL, or text like '5 minutes') is read
+ * once and must be positive; any other gap is an INTERVAL per row (text is
+ * cast), whose rows with a gap that is not positive the planner drops. */
+typedef struct session_gap {
+    bool constant;
+    exec_interval_t gap;
+} session_gap_t;
+
+static int constant_gap(const exec_expr_t *e, exec_interval_t *iv, sl_error_t *err)
+{
+    if (e->value.is_null)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the gap of session_window() must not be NULL");
+    if (e->type.id == EXEC_TYPE_INTERVAL) {
+        *iv = e->value.u.iv;
+    } else if (exec_parse_interval(e->value.u.str.ptr, e->value.u.str.len, iv)) {
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid gap of session_window(): \"%.*s\"",
+                            (int)e->value.u.str.len, e->value.u.str.ptr);
+    }
+    if (iv->months < 0 || iv->days < 0 || iv->micros < 0 || (iv->months | iv->days | iv->micros) == 0)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the gap of session_window() must be positive");
+    return 0;
+}
+
+int exec_bind_session_window(exec_bind_t *b, sl_error_t *err)
+{
+    if (exec_bind_type(b, 0) == EXEC_TYPE_DATE && exec_bind_arg(b, 0, ts_type, false, err)) return -1;
+    exec_type_id_t t = exec_bind_type(b, 1);
+    if (exec_bind_type(b, 0) != EXEC_TYPE_TIMESTAMP || (t != EXEC_TYPE_INTERVAL && t != EXEC_TYPE_STRING))
+        return exec_bind_mismatch(b, err);
+    b->type = exec_type_window();
+    session_gap_t *g = SL_NEW(b->arena, session_gap_t);
+    b->aux = g;
+    if (b->check_only) return 0;
+    if (b->args[1]->kind == EXEC_EXPR_CONST) {
+        exec_bind_consume(b, 1);
+        g->constant = true;
+        return constant_gap(b->args[1], &g->gap, err);
+    }
+    exec_type_t iv = {.id = EXEC_TYPE_INTERVAL};
+    return exec_bind_arg(b, 1, iv, true, err);
+}
+
+int exec_fn_session_window(const exec_fcall_t *c, sl_error_t *err)
+{
+    const session_gap_t *g = c->aux;
+    int64_t *start = c->out->children[0].data, *end = c->out->children[1].data;
+    bool bad = false;
+    FOR_ROWS(c, {
+        int64_t ts = ARG(c, 0, int64_t, i);
+        exec_interval_t gap = g->constant ? g->gap : ARG(c, 1, exec_interval_t, i);
+        start[i] = ts;
+        bad |= exec_timestamp_add_interval(ts, gap, &end[i]) != EXEC_PARSE_OK;
+    });
+    if (bad) return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "timestamp out of range");
     return 0;
 }

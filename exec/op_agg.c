@@ -176,14 +176,17 @@ static void explain_list(sl_buf_t *out, const char *label, const char *const *it
     sl_buf_putc(out, ']');
 }
 
-static void agg_explain(const exec_pnode_t *node, sl_buf_t *out)
+void agg_explain(const exec_pnode_t *node, sl_buf_t *out)
 {
     const agg_config_t *cfg = node->config;
     static const char *const phase_names[] = {"", "batch", "partial", "final", "streaming"};
-    sl_buf_printf(out, " (%s)", phase_names[cfg->phase]);
+    if (cfg->phase <= OP_AGG_STREAMING) sl_buf_printf(out, " (%s)", phase_names[cfg->phase]);
     explain_list(out, "keys", cfg->key_names, cfg->nkeys);
     explain_list(out, "functions", cfg->call_text, cfg->naggs);
-    if (cfg->phase != OP_AGG_STREAMING) return;
+    if (cfg->session_key >= 0)
+        sl_buf_printf(out, " session=%s (merged per other keys where sessions overlap or touch)",
+                      cfg->key_names[cfg->session_key]);
+    if (cfg->phase != OP_AGG_STREAMING && cfg->phase != OP_AGG_SESSION_STREAMING) return;
     static const char *const modes[] = {"query's", "append", "update", "complete"};
     sl_buf_printf(out, " state=%d mode=%s", node->op_id, modes[cfg->mode]);
     if (cfg->event_key >= 0)
@@ -278,7 +281,10 @@ static exec_pnode_t *make_node(sl_arena_t *a, exec_pnode_t *child, agg_config_t 
 {
     bool partial = cfg->phase == OP_AGG_PARTIAL;
     int ncols = cfg->nkeys + (partial ? cfg->nbuf : cfg->naggs);
-    const op_ops_t *ops = cfg->phase == OP_AGG_STREAMING ? &op_agg_streaming_ops : &op_agg_ops;
+    const op_ops_t *ops = cfg->phase == OP_AGG_STREAMING           ? &op_agg_streaming_ops
+                          : cfg->phase == OP_AGG_SESSION           ? &op_agg_session_ops
+                          : cfg->phase == OP_AGG_SESSION_STREAMING ? &op_agg_session_streaming_ops
+                                                                   : &op_agg_ops;
     exec_pnode_t *n = exec_pnode_new(a, ops, ncols, cfg);
     for (int k = 0; k < cfg->nkeys; k++) {
         n->names[k] = cfg->key_names[k];
@@ -308,6 +314,7 @@ exec_pnode_t *op_agg_plan_phase(sl_arena_t *a, exec_pnode_t *child, op_agg_phase
     agg_config_t *cfg = SL_NEW(a, agg_config_t);
     cfg->phase = phase;
     cfg->event_key = -1;
+    cfg->session_key = -1;
     copy_spec(a, cfg, spec);
     if (set_keys(a, cfg, child, spec->keys, spec->nkeys, err) < 0) return NULL;
     if (resolve_calls(a, cfg, child, spec, err) < 0) return NULL;
@@ -335,12 +342,16 @@ exec_pnode_t *op_agg_plan_merge(sl_arena_t *a, exec_pnode_t *child, const exec_p
         sl_error_set(err, SL_ERR_INTERNAL_ERROR, "final aggregation over a child that is not a partial one");
         return NULL;
     }
-    if (phase == OP_AGG_STREAMING) {
+    bool sessions = phase == OP_AGG_SESSION || phase == OP_AGG_SESSION_STREAMING;
+    bool stateful = phase == OP_AGG_STREAMING || phase == OP_AGG_SESSION_STREAMING;
+    if (sessions && agg_session_config(a, cfg, pc->spec.session_key, err) < 0) return NULL;
+    if (stateful) {
         cfg->mode = pc->spec.mode;
         if (agg_stream_config(a, cfg, pc->spec.event_key, err) < 0) return NULL;
     }
+    if (phase == OP_AGG_SESSION_STREAMING) agg_session_stream_config(a, cfg);
     exec_pnode_t *n = make_node(a, child, cfg);
-    if (phase == OP_AGG_STREAMING) n->op_id = pc->spec.op_id;
+    if (stateful) n->op_id = pc->spec.op_id;
     return n;
 }
 
@@ -351,9 +362,29 @@ static bool has_distinct(const op_agg_spec_t *spec)
     return false;
 }
 
+/* PARTIAL -> EXCHANGE(keys but the session) -> SESSION[_STREAMING]. */
+static exec_pnode_t *plan_sessions(sl_arena_t *a, exec_pnode_t *child, const op_agg_spec_t *spec,
+                                   int npartitions, int streaming, sl_error_t *err)
+{
+    if (has_distinct(spec)) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "count(DISTINCT) and other DISTINCT aggregates are not supported with session_window");
+        sl_error_hint(err, "Sessions merge partial aggregates, which DISTINCT cannot; use approx_count_distinct().");
+        return NULL;
+    }
+    exec_pnode_t *p = op_agg_plan_phase(a, child, OP_AGG_PARTIAL, spec, err);
+    if (!p) return NULL;
+    int *keys = SL_NEW_ARRAY(a, int, spec->nkeys), n = 0;
+    for (int k = 0; k < spec->nkeys; k++)
+        if (k != spec->session_key) keys[n++] = k;
+    exec_pnode_t *x = op_exchange_plan(a, p, keys, n, n == 0 || npartitions < 1 ? 1 : npartitions, 0);
+    return op_agg_plan_merge(a, x, p, streaming ? OP_AGG_SESSION_STREAMING : OP_AGG_SESSION, err);
+}
+
 exec_pnode_t *op_agg_plan(sl_arena_t *a, exec_pnode_t *child, const op_agg_spec_t *spec,
                           int npartitions, int streaming, sl_error_t *err)
 {
+    if (spec->session_key >= 0) return plan_sessions(a, child, spec, npartitions, streaming, err);
     int nparts = spec->nkeys == 0 || npartitions < 1 ? 1 : npartitions;
     if (streaming && has_distinct(spec)) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,

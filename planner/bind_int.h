@@ -10,9 +10,11 @@
 typedef struct bind_key {
     exec_expr_t *expr;
     const char *sig;      /* canonical form (bind_expr_sig) */
-    const char *name;     /* output column name ("window" for window(...)) */
+    const char *name;     /* output column name ("window" for window(...),
+                             "session_window" for session_window(...)) */
     int64_t wm_delay_ms;  /* >= 0 when an event-time key (column or window of one) */
-    int is_window;
+    int is_window;        /* a window struct (window(...), session_window(...)) */
+    int is_session;       /* session_window(...): sessions are merged per other key */
 } bind_key_t;
 
 /* Aggregate context: expressions are bound over the aggregate's output

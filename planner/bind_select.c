@@ -125,6 +125,8 @@ static int bind_items(binder_t *b, const ast_select_item_list_t *items, out_list
 
 /* ---- GROUP BY ---- */
 
+static plan_node_t *add_filter(sl_arena_t *a, plan_node_t *n, exec_expr_t *pred, int pos);
+
 /* window(ts, size, slide[, start]) with slide != size: several rows per input row. */
 static int is_sliding_window(const ast_expr_t *e)
 {
@@ -192,22 +194,56 @@ static const ast_expr_t *group_item_ast(const ast_select_t *q, const ast_expr_t 
 static void key_watermark(const binder_t *b, bind_key_t *k)
 {
     k->wm_delay_ms = -1;
+    k->is_window = k->is_session = 0; /* the slot may hold a duplicate key's */
     const exec_expr_t *e = k->expr;
     if (e->kind == EXEC_EXPR_COLUMN) {
         k->wm_delay_ms = b->cols[e->column].wm_delay_ms;
         k->is_window = b->cols[e->column].is_window;
-    } else if (e->kind == EXEC_EXPR_CALL && !strcmp(e->name, "window") && e->nargs > 0 &&
-               e->args[0]->kind == EXEC_EXPR_COLUMN) {
-        k->wm_delay_ms = b->cols[e->args[0]->column].wm_delay_ms;
+    } else if (e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"))) {
+        if (e->args[0]->kind == EXEC_EXPR_COLUMN) k->wm_delay_ms = b->cols[e->args[0]->column].wm_delay_ms;
         k->is_window = 1;
+        k->is_session = !strcmp(e->name, "session_window");
     }
-    if (k->is_window) k->name = "window";
+    if (k->is_window) k->name = k->is_session ? "session_window" : "window";
+}
+
+/* GROUP BY session_window(ts, gap): as Spark's SessionWindowing, rows
+ * without a session are dropped before the aggregation: a NULL time, and
+ * with a per-row gap one that is NULL or not positive (end <= start). */
+static int add_session_filter(binder_t *b, plan_node_t **input, exec_expr_t *sw, int pos, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    exec_expr_t *pred;
+    if (sw->const_args & 2u) { /* a constant gap, checked positive when bound */
+        pred = exec_expr_is_null(a, sw->args[0], true);
+    } else {
+        exec_expr_t *start = exec_expr_field(a, sw, 0, err), *end = start ? exec_expr_field(a, sw, 1, err) : NULL;
+        pred = end ? exec_expr_cmp(a, EXEC_CMP_GT, end, start, err) : NULL;
+    }
+    if (!pred) return bind_at(err, pos);
+    *input = add_filter(a, *input, pred, pos);
+    return 0;
+}
+
+/* A session window is the only window of its GROUP BY (Spark refuses more
+ * than one window expression). */
+static int check_session_keys(const bind_agg_t *ag, int pos, sl_error_t *err)
+{
+    int windows = 0, sessions = 0;
+    for (int i = 0; i < ag->nkeys; i++) {
+        windows += ag->keys[i].is_window;
+        sessions += ag->keys[i].is_session;
+    }
+    if (sessions == 0 || windows == 1) return 0;
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "session_window cannot be combined with another window in GROUP BY");
+    sl_error_hint(err, "Group by one session_window(ts, gap), with other keys that are not windows.");
+    return bind_at(err, pos);
 }
 
 static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **input, bind_agg_t *ag,
                            sl_error_t *err)
 {
-    int n = q->group_by.n;
+    int n = q->group_by.n, session_pos = q->pos;
     ag->keys = SL_NEW_ARRAY(b->pc->arena, bind_key_t, n > 0 ? n : 1);
     b->clause = "GROUP BY";
     for (int i = 0; i < n; i++) {
@@ -225,9 +261,14 @@ static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **inp
         key_watermark(b, k);
         int dup = 0;
         for (int j = 0; j < ag->nkeys; j++) dup |= !strcmp(ag->keys[j].sig, k->sig);
-        if (!dup) ag->nkeys++;
+        if (dup) continue;
+        if (k->is_session) {
+            session_pos = g->pos;
+            if (add_session_filter(b, input, k->expr, g->pos, err) < 0) return -1;
+        }
+        ag->nkeys++;
     }
-    return 0;
+    return check_session_keys(ag, session_pos, err);
 }
 
 /* PROJECT(keys, aggregate arguments) -> AGGREGATE. */
@@ -256,12 +297,17 @@ static plan_node_t *build_aggregate(sl_arena_t *a, plan_node_t *input, bind_agg_
     agg->agg.nkeys = nk;
     agg->agg.keys = SL_NEW_ARRAY(a, int, nk > 0 ? nk : 1);
     agg->agg.event_key = -1;
+    agg->agg.session_key = -1;
     for (int i = 0; i < nk; i++) {
         agg->agg.keys[i] = i;
         agg->cols[i] = pre->cols[i];
         agg->cols[i].qual = NULL;
+        if (ag->keys[i].is_session) agg->agg.session_key = i;
         if (ag->keys[i].wm_delay_ms >= 0 && agg->agg.event_key < 0) agg->agg.event_key = i;
     }
+    /* sessions are evicted and late by their own end only */
+    if (agg->agg.session_key >= 0)
+        agg->agg.event_key = ag->keys[agg->agg.session_key].wm_delay_ms >= 0 ? agg->agg.session_key : -1;
     agg->agg.naggs = ag->naggs;
     agg->agg.aggs = ag->aggs;
     for (int i = 0; i < ag->naggs; i++) {
@@ -375,6 +421,7 @@ static plan_node_t *add_distinct_all(sl_arena_t *a, plan_node_t *n)
     agg->agg.nkeys = n->ncols;
     agg->agg.keys = SL_NEW_ARRAY(a, int, n->ncols > 0 ? n->ncols : 1);
     agg->agg.event_key = -1;
+    agg->agg.session_key = -1;
     for (int i = 0; i < n->ncols; i++) {
         agg->agg.keys[i] = i;
         if (agg->agg.event_key < 0 && n->cols[i].wm_delay_ms >= 0) agg->agg.event_key = i;

@@ -37,12 +37,36 @@ static int has_watermark_col(const plan_node_t *n)
     return 0;
 }
 
+/* Spark's rules for session windows on a stream: no update mode (a
+ * session emitted as updated may later merge into another and vanish),
+ * another grouping key besides the session, and in append mode a
+ * watermark on the session's time column. */
+static int check_sessions(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+{
+    if (mode == EXEC_MODE_UPDATE)
+        return refuse(err, n, "update output mode is not supported with session_window",
+                      "Sessions merge as rows arrive, so a session emitted as updated could later become part "
+                      "of a longer one; use OUTPUT MODE append (each session once, when the watermark closes "
+                      "it) or complete.");
+    if (n->agg.nkeys == 1)
+        return refuse(err, n, "session_window on a stream needs another grouping column",
+                      "Group by session_window(ts, gap) and a key, such as a user id; sessions over the whole "
+                      "stream are not supported (as in Spark).");
+    if (mode == EXEC_MODE_APPEND && n->agg.event_key < 0)
+        return refuse(err, n, "append output mode needs a watermark on the time column of session_window",
+                      "A session is emitted once the watermark passes its end: declare WATERMARK ts DELAY OF "
+                      "INTERVAL '...' on the stream (or in FROM) for the column given to session_window; or use "
+                      "OUTPUT MODE complete.");
+    return 0;
+}
+
 static int check_aggregate(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
 {
     for (int i = 0; i < n->agg.naggs; i++)
         if (n->agg.aggs[i].distinct)
             return refuse(err, n, "count(DISTINCT ...) and other DISTINCT aggregates are not supported on a stream",
                           "Use approx_count_distinct(x), which keeps a fixed-size sketch per group.");
+    if (n->agg.session_key >= 0) return check_sessions(n, mode, err);
     if (mode == EXEC_MODE_APPEND && n->agg.event_key < 0)
         return refuse(err, n,
                       "append output mode needs a watermark on a grouping column of this aggregation",

@@ -43,11 +43,13 @@ static void explain_aggregate(const plan_node_t *n, sl_buf_t *out)
     sl_buf_puts(out, "] aggregates [");
     for (int i = 0; i < n->agg.naggs; i++) sl_buf_printf(out, "%s%s", i ? ", " : "", n->agg.aggs[i].text);
     sl_buf_putc(out, ']');
+    if (n->agg.session_key >= 0)
+        sl_buf_printf(out, " sessions on %s", in->cols[n->agg.keys[n->agg.session_key]].name);
     if (!n->streaming) return;
     sl_buf_puts(out, " (stateful");
     if (n->agg.event_key >= 0)
-        sl_buf_printf(out, ", watermark on %s: late rows dropped, final groups evicted",
-                      in->cols[n->agg.keys[n->agg.event_key]].name);
+        sl_buf_printf(out, ", watermark on %s: late rows dropped, final %s evicted",
+                      in->cols[n->agg.keys[n->agg.event_key]].name, n->agg.session_key >= 0 ? "sessions" : "groups");
     else
         sl_buf_puts(out, ", no watermark: state grows with the keys");
     sl_buf_putc(out, ')');

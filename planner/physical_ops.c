@@ -45,7 +45,7 @@ exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *chi
     phys_schema(ps, n, &names, &types);
     op_agg_spec_t spec = {
         .nkeys = n->agg.nkeys, .keys = n->agg.keys, .ncalls = n->agg.naggs, .calls = calls,
-        .names = names, .event_key = streaming ? n->agg.event_key : -1,
+        .names = names, .event_key = streaming ? n->agg.event_key : -1, .session_key = n->agg.session_key,
         .op_id = streaming ? ps->out->nstateful : -1,
     };
     exec_pnode_t *p = op_agg_plan(ps->a, child, &spec, ps->opts->npartitions, streaming, err);

@@ -99,6 +99,9 @@ struct plan_node {
             int naggs;
             plan_agg_t *aggs;
             int event_key;         /* index into keys of the event-time/window key, or -1 */
+            int session_key;       /* index into keys of a session_window(...) key, or -1:
+                                      rows of equal other keys whose sessions overlap or
+                                      touch are aggregated as one session */
         } agg;
         struct {
             plan_join_t type;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stateful queries through crashes: window aggregations (memory and rocksdb
-# state stores), stream-stream joins (full and left outer), deduplication
-# (DISTINCT ON, and WITHIN WATERMARK) into file sinks. The same input,
+# state stores), session windows, stream-stream joins (full and left
+# outer), deduplication (DISTINCT ON, and WITHIN WATERMARK) into file sinks. The same input,
 # round by round, goes through an uninterrupted daemon and through one that
 # is killed (kill -9) between batches, at every named step of the commit
 # protocol (failpoints) and at random moments, and restarted each time; the
@@ -12,8 +12,9 @@
 #
 # The input is built so that results do not depend on how rounds are split
 # into batches: no row is ever late, a click comes at most one round after
-# its impression (long before eviction), and a WITHIN WATERMARK key comes
-# back only long after it expired. So any crash may change the batches but
+# its impression (long before eviction), a key's session continues at most
+# one round later (long before the watermark closes it), and a WITHIN
+# WATERMARK key comes back only long after it expired. So any crash may change the batches but
 # never the output.
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,7 +23,7 @@ work=$(mktemp -d /tmp/sluice-srestart-XXXXXX)
 trap 'kill -9 ${SL_PID:-} 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; [ -n "${SL_LOG:-}" ] && [ -f "$SL_LOG" ] && tail -n 30 "$SL_LOG"; exit 1; }
 
-queries="win_mem win_rdb join_full join_left dedup dedup_ww"
+queries="win_mem win_rdb sess_rdb join_full join_left dedup dedup_ww"
 rounds=16          # input rounds; then one round that flushes everything
 
 # ts R MINUTE_OFFSET_SECONDS: the event time of round R plus S seconds (round R starts at 12:00 + 5R minutes).
@@ -81,6 +82,10 @@ CREATE QUERY win_rdb SINK file OPTIONS (path '$d/out/win_rdb', format 'json')
   CHECKPOINT '$d/chk/win_rdb' OPTIONS ('sluice.stateStore' 'rocksdb') AS
   SELECT window.start AS ws, k, count(*) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi
   FROM ev GROUP BY window(ts, '5 minutes'), k;
+CREATE QUERY sess_rdb SINK file OPTIONS (path '$d/out/sess_rdb', format 'json')
+  CHECKPOINT '$d/chk/sess_rdb' OPTIONS ('sluice.stateStore' 'rocksdb') AS
+  SELECT k, session_window.start AS ss, session_window.end AS se, count(*) AS n, sum(v) AS s
+  FROM ev GROUP BY k, session_window(ts, '3 minutes');
 CREATE QUERY join_full SINK file OPTIONS (path '$d/out/join_full', format 'json')
   CHECKPOINT '$d/chk/join_full' OPTIONS ('sluice.stateStore' 'memory') AS
   SELECT i.ad, i.it, c.ad AS cad, c.ct FROM imp i FULL JOIN clk c
@@ -97,6 +102,7 @@ CREATE QUERY dedup_ww SINK file OPTIONS (path '$d/out/dedup_ww', format 'json')
   SELECT DISTINCT ON (k) WITHIN WATERMARK k, id, ts FROM ev;
 CREATE TABLE o_win_mem (ws TIMESTAMP, k STRING, n BIGINT, s BIGINT, lo INT, hi INT) USING json OPTIONS (path '$d/out/win_mem');
 CREATE TABLE o_win_rdb (ws TIMESTAMP, k STRING, n BIGINT, s BIGINT, lo INT, hi INT) USING json OPTIONS (path '$d/out/win_rdb');
+CREATE TABLE o_sess_rdb (k STRING, ss TIMESTAMP, se TIMESTAMP, n BIGINT, s BIGINT) USING json OPTIONS (path '$d/out/sess_rdb');
 CREATE TABLE o_join_full (ad STRING, it TIMESTAMP, cad STRING, ct TIMESTAMP) USING json OPTIONS (path '$d/out/join_full');
 CREATE TABLE o_join_left (ad STRING, it TIMESTAMP, cad STRING, ct TIMESTAMP) USING json OPTIONS (path '$d/out/join_left');
 CREATE TABLE o_dedup (id INT, k STRING, v INT, ts TIMESTAMP) USING json OPTIONS (path '$d/out/dedup');
@@ -118,6 +124,7 @@ dump() {
     mkdir -p "$d/dump"
     sql -c "SELECT * FROM o_win_mem ORDER BY ws, k" > "$d/dump/win_mem" || fail "read win_mem"
     sql -c "SELECT * FROM o_win_rdb ORDER BY ws, k" > "$d/dump/win_rdb" || fail "read win_rdb"
+    sql -c "SELECT * FROM o_sess_rdb ORDER BY k, ss" > "$d/dump/sess_rdb" || fail "read sess_rdb"
     sql -c "SELECT * FROM o_join_full ORDER BY ad NULLS LAST, it, cad, ct" > "$d/dump/join_full" || fail "read join_full"
     sql -c "SELECT * FROM o_join_left ORDER BY ad, it, cad, ct" > "$d/dump/join_left" || fail "read join_left"
     sql -c "SELECT * FROM o_dedup ORDER BY id, ts" > "$d/dump/dedup" || fail "read dedup"
@@ -170,8 +177,17 @@ ndistinct=$(tail -n 1 "$work/batch")
 # WITHIN WATERMARK: each key once per appearance (rounds R and R+1, then 8 rounds later)
 [ "$(awk -F'|' '{print $1}' "$ref/dump/dedup_ww" | sort | uniq -d | wc -l)" -gt 0 ] \
     || fail "reference dedup_ww never emitted a key again after it expired"
+# sessions: a key's rows of rounds R and R+1 are one session when its last
+# row of R is at most 3 minutes before its first of R+1, else two
+sql -c "SELECT k, session_window.start AS ss, session_window.end AS se, count(*) AS n, sum(v) AS s
+        FROM ev_all WHERE k <> 'flush' GROUP BY k, session_window(ts, '3 minutes') ORDER BY k, ss" \
+    > "$work/batch_sess" || fail "batch session query"
+diff -u "$work/batch_sess" "$ref/dump/sess_rdb" || fail "reference sessions differ from the batch query"
+# (a key has at most 3 rows a round: more than 3 is a session over two rounds)
+nsess=$(wc -l < "$ref/dump/sess_rdb"); nspan=$(awk -F'|' '$4 > 3' "$ref/dump/sess_rdb" | wc -l)
+[ "$nspan" -gt 0 ] && [ "$nspan" -lt "$nsess" ] || fail "reference sessions: $nspan of $nsess span two rounds; want some, not all"
 stop_daemon || fail "stop the reference daemon"
-echo "ok   reference run agrees with batch queries over the input ($nwin windows, $nleft impressions)"
+echo "ok   reference run agrees with batch queries over the input ($nwin windows, $nsess sessions, $nleft impressions)"
 
 # ---------------------------------------------------------------------------
 # 2. the same input through crashes

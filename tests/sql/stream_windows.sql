@@ -249,8 +249,6 @@ CREATE QUERY bad AS SELECT window.start, count(*) FROM ev GROUP BY window(ts, '1
 CREATE QUERY bad AS SELECT window.start, count(*) FROM ev GROUP BY window(k, '10 minutes');
 CREATE QUERY bad AS SELECT k FROM nowm WATERMARK k DELAY OF INTERVAL '1 minute';
 CREATE QUERY bad AS SELECT k FROM nowm WATERMARK ts DELAY OF INTERVAL '-1 minute';
--- Session windows are not supported yet (docs/sql.md).
-CREATE QUERY bad AS SELECT count(*) FROM ev GROUP BY session_window(ts, '5 minutes');
 DROP QUERY tu;
 DROP QUERY ta;
 DROP QUERY tt;

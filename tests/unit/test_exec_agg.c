@@ -62,7 +62,7 @@ static char *q_run(q_t *q, int by_key, const char *const *funcs, int nf, sl_erro
         names[by_key + i] = funcs[i];
     }
     op_agg_spec_t spec = {.nkeys = by_key, .keys = &key, .ncalls = nf, .calls = calls, .names = names,
-                          .event_key = -1};
+                          .event_key = -1, .session_key = -1};
     exec_pnode_t *root = op_agg_plan(q->a, leaf, &spec, 3, 0, err);
     if (!root) return NULL;
     op_ctx_t base = tb_ctx();
@@ -340,7 +340,8 @@ TEST(agg_distinct_refused_on_streams)
     op_agg_call_t c = {.func = "count", .distinct = 1, .arg = 1};
     const char *out[] = {"k", "n"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 1, .calls = &c, .names = out, .event_key = -1};
+    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 1, .calls = &c, .names = out, .event_key = -1,
+                          .session_key = -1};
     sl_error_t err;
     CHECK(op_agg_plan(a, leaf, &spec, 2, 1, &err) == NULL);
     CHECK_STR(err.sqlstate, "0A000");
@@ -376,7 +377,8 @@ TEST(agg_many_groups_partial_final)
     op_agg_call_t calls[2] = {{.func = "count", .arg = -1}, {.func = "sum", .arg = 1}};
     const char *out[] = {"k", "n", "s"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = -1};
+    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = -1,
+                          .session_key = -1};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 4, 0, &err);
     CHECK(root != NULL);

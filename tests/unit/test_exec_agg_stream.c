@@ -72,7 +72,7 @@ static void wq_build(wq_t *q, exec_mode_t mode, const char *func, bool windowed)
     const char *out_w[] = {"window", "word", "n"}, *out_nw[] = {"word", "n"};
     op_agg_spec_t spec = {.nkeys = windowed ? 2 : 1, .keys = windowed ? keys_w : keys_nw, .ncalls = 1,
                           .calls = &call, .names = windowed ? out_w : out_nw, .event_key = windowed ? 0 : -1,
-                          .mode = mode, .op_id = 0};
+                          .session_key = -1, .mode = mode, .op_id = 0};
     q->root = op_agg_plan(q->a, windowed ? w : q->leaf, &spec, 2, 1, &err);
     if (!q->root) unit_fail(__FILE__, __LINE__, "plan: %s", err.message);
 }
@@ -290,7 +290,7 @@ TEST(stream_timestamp_key_append)
     int key = 0;
     const char *out[] = {"ts", "first_word", "n"};
     op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = 0,
-                          .mode = EXEC_MODE_APPEND, .op_id = 3};
+                          .session_key = -1, .mode = EXEC_MODE_APPEND, .op_id = 3};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 3, 1, &err);
     CHECK(root != NULL);
@@ -370,7 +370,7 @@ TEST(stream_plan_without_state_dir_is_final)
     exec_pnode_t *leaf = op_input_plan(a, 1, names, types, "s");
     op_agg_call_t calls[2] = {{.func = "count", .arg = -1}, {.func = "sum", .arg = 0}};
     const char *out[] = {"n", "s"};
-    op_agg_spec_t spec = {.ncalls = 2, .calls = calls, .names = out, .event_key = -1, .op_id = 1};
+    op_agg_spec_t spec = {.ncalls = 2, .calls = calls, .names = out, .event_key = -1, .session_key = -1, .op_id = 1};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 4, 1, &err);
     CHECK(root != NULL);
