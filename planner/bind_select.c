@@ -207,21 +207,37 @@ static void key_watermark(const binder_t *b, bind_key_t *k)
     if (k->is_window) k->name = k->is_session ? "session_window" : "window";
 }
 
-/* GROUP BY session_window(ts, gap): as Spark's SessionWindowing, rows
- * without a session are dropped before the aggregation: a NULL time, and
- * with a per-row gap one that is NULL or not positive (end <= start). */
-static int add_session_filter(binder_t *b, plan_node_t **input, exec_expr_t *sw, int pos, sl_error_t *err)
+/* Rows without a window are dropped before the plan computes one, as
+ * Spark's TimeWindowing and SessionWindowing do wherever window(ts, size)
+ * or session_window(ts, gap) appears: a NULL time, and for a session with a
+ * per-row gap, one that is NULL or not positive (end <= start). */
+static int add_window_filter(binder_t *b, plan_node_t **input, exec_expr_t *w, int pos, sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t *pred;
-    if (sw->const_args & 2u) { /* a constant gap, checked positive when bound */
-        pred = exec_expr_is_null(a, sw->args[0], true);
+    if (!strcmp(w->name, "window") || (w->const_args & 2u)) { /* a constant gap, checked positive when bound */
+        pred = exec_expr_is_null(a, w->args[0], true);
     } else {
-        exec_expr_t *start = exec_expr_field(a, sw, 0, err), *end = start ? exec_expr_field(a, sw, 1, err) : NULL;
+        exec_expr_t *start = exec_expr_field(a, w, 0, err), *end = start ? exec_expr_field(a, w, 1, err) : NULL;
         pred = end ? exec_expr_cmp(a, EXEC_CMP_GT, end, start, err) : NULL;
     }
     if (!pred) return bind_at(err, pos);
     *input = add_filter(a, *input, pred, pos);
+    return 0;
+}
+
+static bool is_window_call(const exec_expr_t *e)
+{
+    return e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"));
+}
+
+/* add_window_filter for every window call in e (select items of a query
+ * without aggregation). */
+static int filter_windows_in(binder_t *b, plan_node_t **input, exec_expr_t *e, int pos, sl_error_t *err)
+{
+    if (is_window_call(e)) return add_window_filter(b, input, e, pos, err);
+    for (int i = 0; i < e->nargs; i++)
+        if (filter_windows_in(b, input, e->args[i], pos, err) < 0) return -1;
     return 0;
 }
 
@@ -262,10 +278,8 @@ static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **inp
         int dup = 0;
         for (int j = 0; j < ag->nkeys; j++) dup |= !strcmp(ag->keys[j].sig, k->sig);
         if (dup) continue;
-        if (k->is_session) {
-            session_pos = g->pos;
-            if (add_session_filter(b, input, k->expr, g->pos, err) < 0) return -1;
-        }
+        if (k->is_session) session_pos = g->pos;
+        if (is_window_call(k->expr) && add_window_filter(b, input, k->expr, g->pos, err) < 0) return -1;
         ag->nkeys++;
     }
     return check_session_keys(ag, session_pos, err);
@@ -510,6 +524,8 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
     out_list_t o = {0};
     b.clause = "SELECT";
     if (bind_items(&b, &q->items, &o, err) < 0) return NULL;
+    for (int i = 0; !b.agg && i < o.n; i++)
+        if (filter_windows_in(&b, &n, o.exprs[i], q->pos, err) < 0) return NULL;
     if (q->having) {
         b.clause = "HAVING";
         if (!(having = bind_expr(&b, q->having, err))) return NULL;

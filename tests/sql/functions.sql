@@ -204,6 +204,7 @@ SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', INTERVAL '1 hour').start, window(TIMESTAMP '2024-05-17 13:45:56', INTERVAL '1 hour').end;
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes', '10 minutes', '5 minutes'), window(TIMESTAMP '2024-05-17 13:45:56', '1 day');
 SELECT window(TIMESTAMP '1969-12-31 23:59:59', '1 hour'), window(DATE '2024-05-17', '1 day'), window(TIMESTAMP '2024-05-17 13:00:00', '1 hour');
+-- as in Spark, a row whose time is NULL has no window and is left out
 SELECT id, window(ts, '15 minutes').start FROM fx ORDER BY id;
 SELECT window(CAST(NULL AS TIMESTAMP), '1 hour'), window(CAST(NULL AS TIMESTAMP), '1 hour').start;
 SELECT window(NULL, '1 hour');

@@ -34,8 +34,9 @@ ORDER BY u NULLS LAST, s;
 SELECT u, session_window.end - session_window.start AS length, count(*) AS n
 FROM clicks GROUP BY u, session_window(ts, '5 minutes')
 HAVING count(*) > 1 ORDER BY length DESC;
--- outside GROUP BY: each row's initial session
-SELECT v, session_window(ts, '1 minute') AS sw FROM clicks WHERE v <= 2 ORDER BY v;
+-- outside GROUP BY: each row's initial session; a row without one (b's
+-- NULL time, v 6) is left out, as in Spark
+SELECT v, session_window(ts, '1 minute') AS sw FROM clicks WHERE v <= 2 OR u = 'b' ORDER BY v;
 -- errors
 SELECT u, count(*) FROM clicks GROUP BY u, session_window(ts, '0 minutes');
 SELECT u, count(*) FROM clicks GROUP BY u, session_window(ts, 'soon');
