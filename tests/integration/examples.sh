@@ -18,6 +18,8 @@ for f in configs/examples/*.sql; do
     echo "ok   $f"
 done
 grep -q '2024-05-01 12:00:00|spring sale|1' "$work/clickstream.out" || fail "clickstream result"
+grep -q '^u1|2024-05-01 12:00:00|2024-05-01 12:20:00|3|/|/signup$' "$work/sessions.out" || fail "sessions result"
+[ "$(grep -c '^u[0-9]|' "$work/sessions.out")" = 3 ] || fail "sessions: want 3 final sessions"
 
 # the demo as the startup file, twice (restart): no error, queries ACTIVE and producing
 for run in 1 2; do
