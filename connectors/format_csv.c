@@ -148,11 +148,13 @@ int format_csv_decode(const format_decoder_t *d, exec_builder_t *bld, const char
 /* ---- encoding ------------------------------------------------------------- */
 
 /* Quotes the field that occupies out[start..] when it must be: it holds the
- * separator, a quote, CR or LF, or is empty. Works in place (no copy). */
+ * separator, a quote, CR or LF, is empty, or starts with a UTF-8 byte order
+ * mark (which a reader would strip at the start of a file). Works in place
+ * (no copy). */
 static void csv_quote_tail(char sep, sl_buf_t *out, size_t start)
 {
     size_t n = out->len - start, quotes = 0;
-    bool quote = n == 0;
+    bool quote = n == 0 || (n >= 3 && !memcmp(out->data + start, "\xef\xbb\xbf", 3));
     for (size_t i = 0; i < n; i++) {
         char c = out->data[start + i];
         quotes += c == '"';
