@@ -22,11 +22,21 @@
  * inlined merge sort) over the same entries.
  *
  * MEMORY. Each pushed batch is copied (op_join_copy_batch: typed gathers,
- * strings in one block) into the task arena (ctx->arena); keys go to a
- * heap buffer and entries to a heap array, freed in close(). finish()
+ * strings in one block) into the operator's own arena; keys go to a heap
+ * buffer and entries to a heap array, all freed in close(). finish()
  * sorts the entries, gathers EXEC_BATCH_ROWS rows at a time from the
- * copies into scratch memory, emits them and resets scratch. With a limit
- * only the first `limit` rows go out. */
+ * copies into scratch memory, emits them and resets scratch.
+ *
+ * TOP-N. With a limit (ORDER BY ... LIMIT n) only the first n rows go out,
+ * so once 2n rows (at least TOPN_MIN_ROWS) are buffered, keep_top() sorts
+ * them and keeps the first n: their rows are copied, in order, into a new
+ * arena that replaces the old one, their keys into a new buffer, and they
+ * are renumbered 0..n-1. The n-th key becomes the BOUND: a row pushed
+ * later is kept only when its key is smaller (an equal key ranks after,
+ * being later in input order), so most rows of a long input cost one key
+ * encoding and one comparison and are never copied. Rows pushed later get
+ * higher numbers, so ties still come out in input order, and memory stays
+ * O(n + TOPN_MIN_ROWS) whatever the input size. LIMIT 0 keeps nothing. */
 #include "exec/op_sort.h"
 
 #include <stdlib.h>
@@ -48,19 +58,26 @@ typedef struct sort_entry {
     uint32_t row;          /* row in the builder (input order) */
 } sort_entry_t;
 
+/* Buffered rows that trigger keep_top() when twice the limit is smaller. */
+#define TOPN_MIN_ROWS 8192
+
 typedef struct sort_state {
-    exec_batch_t **batches;/* copies of the pushed rows, in the task arena */
+    sl_arena_t *rows;      /* the copies below and their index arrays */
+    exec_batch_t **batches;/* copies of the pushed rows */
     uint32_t *starts;      /* global row number of each copy's first row */
     int nbatches, capbatches;
     sl_buf_t keys;         /* every row's normalized key */
     sort_entry_t *entries; /* heap; one per row, row = global row number */
     uint32_t n, cap;
+    sl_buf_t bound;        /* top-N: keys must be smaller than this one (len 0: none yet) */
 } sort_state_t;
 
 static int sort_open(op_t *op, sl_error_t *err)
 {
     (void)err;
-    op->state = SL_NEW(op->ctx->arena, sort_state_t);
+    sort_state_t *st = SL_NEW(op->ctx->arena, sort_state_t);
+    st->rows = sl_arena_new("sort rows");
+    op->state = st;
     return 0;
 }
 
@@ -69,7 +86,9 @@ static void sort_close(op_t *op)
     sort_state_t *st = op->state;
     if (!st) return;
     sl_buf_free(&st->keys);
+    sl_buf_free(&st->bound);
     free(st->entries);
+    sl_arena_free(st->rows);
 }
 
 /* ---- normalized keys, a column at a time ------------------------------
@@ -247,10 +266,10 @@ static void add_entry(sort_state_t *st, uint64_t off, uint32_t len, uint32_t row
     e->row = row;
 }
 
-/* Keeps a copy of b's present rows, whose first is global row `start`. */
-static void keep_batch(op_t *op, sort_state_t *st, const exec_batch_t *b, uint32_t start)
+/* Adds c, a copy in st->rows whose first row is global row `start`. */
+static void add_copy(sort_state_t *st, exec_batch_t *c, uint32_t start)
 {
-    sl_arena_t *a = op->ctx->arena;
+    sl_arena_t *a = st->rows;
     if (st->nbatches == st->capbatches) {
         int cap = st->capbatches ? st->capbatches * 2 : 16;
         st->batches = sl_arena_realloc(a, st->batches, sizeof *st->batches * (size_t)st->capbatches,
@@ -259,8 +278,43 @@ static void keep_batch(op_t *op, sort_state_t *st, const exec_batch_t *b, uint32
                                       sizeof *st->starts * (size_t)cap);
         st->capbatches = cap;
     }
-    st->batches[st->nbatches] = op_join_copy_batch(a, b);
+    st->batches[st->nbatches] = c;
     st->starts[st->nbatches++] = start;
+}
+
+static void keep_top(sort_state_t *st, int ncols, uint32_t limit);
+
+/* Whether key a sorts before key b (keys are prefix-free). */
+static bool key_less(const char *a, size_t alen, const char *b, size_t blen)
+{
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+    return c != 0 ? c < 0 : alen < blen;
+}
+
+/* Top-N: drops the rows of b (keys off[0..n) at the end of st->keys) whose
+ * key is not below the bound, moving the kept keys down over them; returns
+ * b, or a view of b without the dropped rows, and the kept count in *n. */
+static const exec_batch_t *below_bound(sort_state_t *st, const exec_batch_t *b, uint64_t *off, uint32_t *n,
+                                       sl_arena_t *scratch)
+{
+    uint32_t m = 0, count = *n;
+    uint32_t *sel = sl_alloc(scratch, sizeof *sel * count);
+    uint64_t write = off[0], end = st->keys.len;
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t len = (k + 1 < count ? off[k + 1] : end) - off[k];
+        if (!key_less(st->keys.data + off[k], len, st->bound.data, st->bound.len)) continue;
+        memmove(st->keys.data + write, st->keys.data + off[k], len);
+        off[m] = write;
+        sel[m++] = exec_batch_row(b, k);
+        write += len;
+    }
+    st->keys.len = write;
+    *n = m;
+    if (m == count) return b;
+    exec_batch_t *v = exec_batch_shallow_copy(b, scratch);
+    v->sel = sel;
+    v->nsel = m;
+    return v;
 }
 
 static int sort_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
@@ -271,19 +325,23 @@ static int sort_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
     sort_state_t *st = op->state;
     uint32_t n = exec_batch_count(b);
     op->metrics->rows_in += n;
-    if (n == 0) return 0;
+    if (n == 0 || cfg->limit == 0) return 0;
+    sl_arena_t *scratch = op->ctx->ectx->arena;
+    uint64_t *off = sl_alloc(scratch, sizeof *off * n);
+    encode_keys(cfg, st, b, off, scratch);
+    const exec_batch_t *kept = b;
+    if (st->bound.len > 0 && (kept = below_bound(st, b, off, &n, scratch), n == 0)) return 0;
     if (st->n + n > st->cap) {
         while (st->n + n > st->cap) st->cap = st->cap ? st->cap * 2 : 4096;
         st->entries = sl_xrealloc(st->entries, sizeof *st->entries * st->cap);
     }
-    sl_arena_t *scratch = op->ctx->ectx->arena;
-    uint64_t *off = sl_alloc(scratch, sizeof *off * n);
-    encode_keys(cfg, st, b, off, scratch);
     for (uint32_t k = 0; k < n; k++) {
         uint64_t end = k + 1 < n ? off[k + 1] : st->keys.len;
         add_entry(st, off[k], (uint32_t)(end - off[k]), st->n);
     }
-    keep_batch(op, st, b, st->n - n);
+    add_copy(st, op_join_copy_batch(st->rows, kept), st->n - n);
+    if (cfg->limit >= 0 && st->n >= TOPN_MIN_ROWS && (uint64_t)st->n >= 2 * (uint64_t)cfg->limit)
+        keep_top(st, op->node->ncols, (uint32_t)cfg->limit);
     return 0;
 }
 
@@ -409,6 +467,44 @@ static exec_batch_t *gather_rows(sl_arena_t *a, const sort_state_t *st, int ncol
         }
     }
     return out;
+}
+
+/* Keeps only the first `limit` rows in sort order (see TOP-N above). */
+static void keep_top(sort_state_t *st, int ncols, uint32_t limit)
+{
+    sort_entries(st->entries, st->n, (const unsigned char *)st->keys.data);
+    uint32_t m = st->n < limit ? st->n : limit;
+    sl_arena_t *rows = sl_arena_new("sort rows");
+    exec_batch_t *kept = NULL;
+    if (m > 0) {
+        sl_arena_t *tmp = sl_arena_new("sort top rows");
+        uint32_t *g = sl_alloc(tmp, sizeof *g * m);
+        for (uint32_t i = 0; i < m; i++) g[i] = st->entries[i].row;
+        kept = op_join_copy_batch(rows, gather_rows(tmp, st, ncols, g, m));
+        sl_arena_free(tmp);
+    }
+    sl_buf_t keys = SL_BUF_INIT;
+    for (uint32_t i = 0; i < m; i++) {
+        sort_entry_t *e = &st->entries[i];
+        uint64_t off = keys.len;
+        sl_buf_append(&keys, st->keys.data + e->off, e->len);
+        e->off = off;
+        e->row = i;
+    }
+    sl_buf_free(&st->keys);
+    st->keys = keys;
+    if (m == limit) {
+        const sort_entry_t *last = &st->entries[m - 1];
+        sl_buf_clear(&st->bound);
+        sl_buf_append(&st->bound, keys.data + last->off, last->len);
+    }
+    sl_arena_free(st->rows);
+    st->rows = rows;
+    st->batches = NULL;
+    st->starts = NULL;
+    st->nbatches = st->capbatches = 0;
+    st->n = m;
+    if (kept) add_copy(st, kept, 0);
 }
 
 static int sort_finish(op_t *op, sl_error_t *err)

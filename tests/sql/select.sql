@@ -41,6 +41,17 @@ DELETE FROM emp WHERE id > 100;
 SELECT id FROM emp ORDER BY id;
 INSERT INTO emp (id, name) SELECT id + 10, name || '2' FROM emp WHERE dept = 'eng';
 SELECT id, name, dept FROM emp WHERE id > 10 ORDER BY id;
+-- ORDER BY ... LIMIT over 100000 rows keeps only the best rows (top-N):
+-- the same answers as sort(1) over the file, ties in file order
+\set bigcsv :testdir/big.csv
+\! seq 1 100000 | awk '{ print $1 "," ($1 * 7919) % 1009 }' > $TESTDIR/big.csv
+CREATE TABLE big (i INT, k INT) USING csv OPTIONS (path :'bigcsv');
+SELECT k, i FROM big ORDER BY k DESC LIMIT 5;
+\! sort -t, -k2,2nr -k1,1n $TESTDIR/big.csv | head -n 5
+SELECT k, i FROM big ORDER BY k, i DESC LIMIT 3 OFFSET 1000;
+\! sort -t, -k2,2n -k1,1nr $TESTDIR/big.csv | sed -n 1001,1003p
+SELECT count(*), sum(k), sum(i) FROM (SELECT k, i FROM big ORDER BY k LIMIT 20000) t;
+\! sort -s -t, -k2,2n $TESTDIR/big.csv | head -n 20000 | awk -F, '{ n++; k += $2; i += $1 } END { print n, k, i }'
 -- errors
 SELECT nosuch FROM emp;
 SELECT name FROM nosuch;

@@ -1,6 +1,7 @@
 /* Unit tests of SORT (exec/op_sort.c): ASC/DESC with NULLS FIRST/LAST and
  * PostgreSQL's defaults on every type, multi-key ordering, stability,
- * limits, and a 1 M-row run (sortedness, stability and time). */
+ * limits, top-N (ORDER BY ... LIMIT keeping only the best rows, checked
+ * against the full sort), and a 1 M-row run (sortedness, stability, time). */
 #include <time.h>
 
 #include "exec/op_sort.h"
@@ -276,4 +277,77 @@ TEST_TIMEOUT(sort_one_million_bigint_rows, 120)
 TEST_TIMEOUT(sort_one_million_string_rows_desc, 120)
 {
     big_sort(exec_type_of(EXEC_TYPE_STRING), 1);
+}
+
+/* ---- top-N: ORDER BY ... LIMIT over 1 M rows ---- */
+
+/* Sorts the 1 M rows of big_inputs with `limit` into *r; the wall time in ms. */
+static double big_run(exec_type_t kt, int desc, int64_t limit, exec_result_t *r)
+{
+    const char *names[] = {"k", "id"};
+    exec_type_t ty[] = {kt, exec_type_of(EXEC_TYPE_INT)};
+    exec_pnode_t *in = op_input_plan(A, 2, names, ty, "s");
+    op_sort_key_t key = {0, desc, -1};
+    sl_error_t err = {0};
+    exec_pnode_t *s = op_sort_plan(A, in, &key, 1, limit, &err);
+    exec_plan_number(s);
+    static tj_input_t ti;
+    memset(&ti, 0, sizeof ti);
+    big_inputs(&ti, kt);
+    exec_input_t ins[] = {{in, tj_produce, &ti, 0}};
+    op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
+    exec_pool_t *pool = exec_pool_new(1);
+    int64_t t0 = now_us(CLOCK_MONOTONIC);
+    CHECK(exec_run(s, &ctx, 0, NULL, pool, ins, 1, r, &err) == 0);
+    int64_t t1 = now_us(CLOCK_MONOTONIC);
+    exec_pool_free(pool);
+    return (double)(t1 - t0) / 1000.0;
+}
+
+/* Row i of a result: its batch and row. */
+static void result_row(const exec_result_t *r, int64_t i, const exec_batch_t **b, uint32_t *k)
+{
+    int j = 0;
+    while (i >= r->batches[j]->nrows) i -= r->batches[j++]->nrows;
+    *b = r->batches[j];
+    *k = (uint32_t)i;
+}
+
+/* The top `limit` rows equal the first `limit` of the full sort, ties in
+ * input order; keep_top() runs when 2 * limit rows (at least 65536) are
+ * buffered, so both small and large limits compact several times. */
+static void top_n(exec_type_t kt, int desc, int64_t limit)
+{
+    A = sl_arena_new("test");
+    exec_result_t full, top;
+    double full_ms = big_run(kt, desc, -1, &full), top_ms = big_run(kt, desc, limit, &top);
+    CHECK_INT(top.nrows, limit);
+    for (int64_t i = 0; i < limit; i++) {
+        const exec_batch_t *fb, *tb;
+        uint32_t fk, tk;
+        result_row(&full, i, &fb, &fk);
+        result_row(&top, i, &tb, &tk);
+        exec_value_t fv, tv;
+        exec_vec_get_value(&fb->cols[0], fk, A, &fv);
+        exec_vec_get_value(&tb->cols[0], tk, A, &tv);
+        if (exec_value_compare(&fv, &tv) != 0 ||
+            EXEC_VEC_AT(&fb->cols[1], int32_t, fk) != EXEC_VEC_AT(&tb->cols[1], int32_t, tk))
+            unit_fail(__FILE__, __LINE__, "row %lld differs from the full sort", (long long)i);
+    }
+    fprintf(stderr, "    %s %s LIMIT %lld of %d rows: %.0f ms; full sort %.0f ms\n", exec_type_pg_name(kt),
+            desc ? "DESC" : "ASC", (long long)limit, BIG_ROWS, top_ms, full_ms);
+    exec_result_free(&full);
+    exec_result_free(&top);
+}
+
+TEST_TIMEOUT(sort_top_n_bigint, 120)
+{
+    top_n(exec_type_of(EXEC_TYPE_BIGINT), 0, 10);
+    top_n(exec_type_of(EXEC_TYPE_BIGINT), 1, 100000);
+}
+
+TEST_TIMEOUT(sort_top_n_strings, 120)
+{
+    top_n(exec_type_of(EXEC_TYPE_STRING), 1, 1000);
+    top_n(exec_type_of(EXEC_TYPE_STRING), 0, 40000);
 }

@@ -1,0 +1,136 @@
+/* bench_sort: ORDER BY ... LIMIT (top-N) and a full sort, single thread.
+ *
+ *   build/obj/bench/bench_sort [-n rows] [-l limit[,limit...]] [-r repeats]
+ *
+ * Data (the same formula bench/duckdb/sort.mjs uses): for i in 0..rows-1,
+ * k = (i * 2654435761) % 1000003 and v = i % 1000, BIGINT columns in
+ * batches of 4096 rows built before the clock starts. Query: SELECT k, v
+ * ORDER BY k, v LIMIT n, for each n given (-1: no limit, every row sorted
+ * and emitted). Each is run `repeats` times on a one-thread pool; the
+ * median wall and process CPU times are printed with a checksum (rows, sum
+ * of k, sum of v of the result) to compare with DuckDB's. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/op_sort.h"
+#include "exec/stage.h"
+
+typedef struct data {
+    exec_batch_t **batches;
+    int n;
+} data_t;
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static data_t make_data(sl_arena_t *a, int64_t rows)
+{
+    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
+    data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
+    d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
+    for (int b = 0; b < d.n; b++) {
+        int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
+        uint32_t n = (uint32_t)(rows - first < EXEC_BATCH_ROWS ? rows - first : EXEC_BATCH_ROWS);
+        exec_batch_t *batch = exec_batch_new(a, 2, t, n);
+        for (uint32_t r = 0; r < n; r++) {
+            int64_t i = first + r;
+            EXEC_VEC_AT(&batch->cols[0], int64_t, r) = (i * 2654435761LL) % 1000003;
+            EXEC_VEC_AT(&batch->cols[1], int64_t, r) = i % 1000;
+        }
+        d.batches[b] = batch;
+    }
+    return d;
+}
+
+static int produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+{
+    (void)a;
+    data_t *d = arg;
+    for (int i = 0; i < d->n; i++)
+        if (emit(emit_arg, d->batches[i], err) < 0) return -1;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void run(exec_pool_t *pool, data_t *d, int64_t rows, int64_t limit, int repeats)
+{
+    sl_arena_t *a = sl_arena_new("plan");
+    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
+    const char *cols[] = {"k", "v"};
+    exec_pnode_t *leaf = op_input_plan(a, 2, cols, t, "data");
+    op_sort_key_t keys[2] = {{0, 0, -1}, {1, 0, -1}};
+    sl_error_t err;
+    exec_pnode_t *root = op_sort_plan(a, leaf, keys, 2, limit, &err);
+    if (!root) {
+        fprintf(stderr, "plan: %s\n", err.message);
+        exit(1);
+    }
+    exec_plan_number(root);
+    op_ctx_t base;
+    memset(&base, 0, sizeof base);
+    base.npartitions = 1;
+    exec_input_t in = {leaf, produce, d, 0};
+    double times[32], cpu[32];
+    int64_t nrows = 0, sum_k = 0, sum_v = 0;
+    for (int i = 0; i < repeats; i++) {
+        exec_result_t res;
+        double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (exec_run(root, &base, 0, NULL, pool, &in, 1, &res, &err) < 0) {
+            fprintf(stderr, "run: %s\n", err.message);
+            exit(1);
+        }
+        times[i] = clock_s(CLOCK_MONOTONIC) - t0;
+        cpu[i] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        nrows = sum_k = sum_v = 0;
+        for (int j = 0; j < res.nbatches; j++) {
+            const exec_batch_t *b = res.batches[j];
+            for (uint32_t k = 0; k < b->nrows; k++) {
+                sum_k += EXEC_VEC_AT(&b->cols[0], int64_t, k);
+                sum_v += EXEC_VEC_AT(&b->cols[1], int64_t, k);
+            }
+            nrows += b->nrows;
+        }
+        exec_result_free(&res);
+    }
+    qsort(times, (size_t)repeats, sizeof times[0], cmp_double);
+    qsort(cpu, (size_t)repeats, sizeof cpu[0], cmp_double);
+    printf("sluice  limit=%-8" PRId64 " rows=%" PRId64 "  median wall %.3f s  cpu %.3f s  "
+           "result rows=%" PRId64 " sum(k)=%" PRId64 " sum(v)=%" PRId64 "\n",
+           limit, rows, times[repeats / 2], cpu[repeats / 2], nrows, sum_k, sum_v);
+    sl_arena_free(a);
+}
+
+int main(int argc, char **argv)
+{
+    int64_t rows = 10000000;
+    int64_t limits[8] = {10, 10000, -1};
+    int nlimits = 3, repeats = 5, c;
+    while ((c = getopt(argc, argv, "n:l:r:")) != -1) {
+        if (c == 'n') rows = atoll(optarg);
+        if (c == 'r') repeats = atoi(optarg) < 1 ? 1 : atoi(optarg) > 32 ? 32 : atoi(optarg);
+        if (c == 'l') {
+            nlimits = 0;
+            for (char *p = strtok(optarg, ","); p && nlimits < 8; p = strtok(NULL, ",")) limits[nlimits++] = atoll(p);
+        }
+    }
+    exec_pool_t *pool = exec_pool_new(1);
+    sl_arena_t *a = sl_arena_new("data");
+    data_t d = make_data(a, rows);
+    for (int l = 0; l < nlimits; l++) run(pool, &d, rows, limits[l], repeats);
+    sl_arena_free(a);
+    exec_pool_free(pool);
+    return 0;
+}
