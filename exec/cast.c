@@ -168,8 +168,9 @@ KERNEL(k_int_dec)
     int p = dst->type.precision;
     exec_dec_t m = exec_dec_pow10(dst->type.scale);
     bool wide = src->type.id == EXEC_TYPE_BIGINT;
-    ROWS(exec_dec_t v = (wide ? (exec_dec_t)S(int64_t)[i] : (exec_dec_t)S(int32_t)[i]) * m;
-         if (!exec_dec_fits(v, p)) return range_error(dst->type, err); D(exec_dec_t)[i] = v);
+    ROWS(exec_dec_t v; exec_dec_t x = wide ? (exec_dec_t)S(int64_t)[i] : (exec_dec_t)S(int32_t)[i];
+         if (__builtin_mul_overflow(x, m, &v) || !exec_dec_fits(v, p)) return range_error(dst->type, err);
+         D(exec_dec_t)[i] = v);
     return 0;
 }
 
