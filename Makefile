@@ -151,7 +151,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BIN)
 	@sed -n 's/^KW("\([a-z]\{1,\}\)".\{1,\}$$/"\1"/p' parser/keywords.def > $(O)/parser.dict
 	@for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; mkdir -p $(O)/corpus/$$n; \
-	  dict=; [ $$n = parser ] && dict=-dict=$(O)/parser.dict; \
+	  dict=; case $$n in parser|planner) dict=-dict=$(O)/parser.dict;; esac; \
 	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
 	  $$t $$dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(O)/corpus/$$n tests/fuzz/corpus/$$n \
 	    || exit 1; done
