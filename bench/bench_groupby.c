@@ -21,25 +21,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "exec/op_agg.h"
-#include "exec/stage.h"
 
-typedef struct data {
-    exec_batch_t **batches;
-    int n;
-} data_t;
 
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static data_t make_data(sl_arena_t *a, int64_t rows, int64_t groups)
+static bench_data_t make_data(sl_arena_t *a, int64_t rows, int64_t groups)
 {
     exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
-    data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
+    bench_data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
     d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
     for (int b = 0; b < d.n; b++) {
         int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
@@ -53,15 +42,6 @@ static data_t make_data(sl_arena_t *a, int64_t rows, int64_t groups)
         d.batches[b] = batch;
     }
     return d;
-}
-
-static int produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
-{
-    (void)a;
-    data_t *d = arg;
-    for (int i = 0; i < d->n; i++)
-        if (emit(emit_arg, d->batches[i], err) < 0) return -1;
-    return 0;
 }
 
 /* Builds the plan: single phase, or the planner's partial -> exchange -> final. */
@@ -104,13 +84,7 @@ static sums_t checksum(const exec_result_t *r)
     return s;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void run(exec_pool_t *pool, data_t *d, int64_t rows, int64_t groups, int planned, int repeats)
+static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t groups, int planned, int repeats)
 {
     sl_arena_t *a = sl_arena_new("plan");
     exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
@@ -121,25 +95,23 @@ static void run(exec_pool_t *pool, data_t *d, int64_t rows, int64_t groups, int 
     memset(&base, 0, sizeof base);
     base.mode = EXEC_MODE_COMPLETE;
     base.npartitions = 1;
-    exec_input_t in = {leaf, produce, d, 0};
+    exec_input_t in = {leaf, bench_produce, d, 0};
     double times[32], cpu[32];
     sums_t s = {0};
     for (int i = 0; i < repeats; i++) {
         exec_result_t res;
         sl_error_t err;
-        double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double t0 = bench_clock_s(CLOCK_MONOTONIC), c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
         if (exec_run(root, &base, 0, NULL, pool, &in, 1, &res, &err) < 0) {
             fprintf(stderr, "run: %s\n", err.message);
             exit(1);
         }
         s = checksum(&res);
-        times[i] = clock_s(CLOCK_MONOTONIC) - t0;
-        cpu[i] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        times[i] = bench_clock_s(CLOCK_MONOTONIC) - t0;
+        cpu[i] = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
         exec_result_free(&res);
     }
-    qsort(times, (size_t)repeats, sizeof times[0], cmp_double);
-    qsort(cpu, (size_t)repeats, sizeof cpu[0], cmp_double);
-    double med = times[repeats / 2], mcpu = cpu[repeats / 2];
+    double med = bench_median(times, repeats), mcpu = bench_median(cpu, repeats);
     printf("sluice  %-7s groups=%-8" PRId64 " rows=%" PRId64 "  median wall %.3f s (%.1f M rows/s)  cpu %.3f s  "
            "result rows=%" PRId64 " sum(s)=%" PRId64 " sum(c)=%" PRId64 " sum(a)=%.6f\n",
            planned ? "planned" : "single", groups, rows, med, (double)rows / med / 1e6, mcpu, s.rows, s.sum,
@@ -163,7 +135,7 @@ int main(int argc, char **argv)
     exec_pool_t *pool = exec_pool_new(1);
     for (int g = 0; g < ngroups; g++) {
         sl_arena_t *a = sl_arena_new("data");
-        data_t d = make_data(a, rows, groups[g]);
+        bench_data_t d = make_data(a, rows, groups[g]);
         run(pool, &d, rows, groups[g], 0, repeats);
         run(pool, &d, rows, groups[g], 1, repeats);
         sl_arena_free(a);

@@ -453,6 +453,21 @@ void exec_result_free(exec_result_t *r)
     memset(r, 0, sizeof *r);
 }
 
+exec_value_t *exec_result_column(const exec_result_t *r, int col, sl_arena_t *a, int64_t *n)
+{
+    exec_value_t *out = SL_NEW_ARRAY(a, exec_value_t, r->nrows > 0 ? r->nrows : 1);
+    *n = 0;
+    for (int bi = 0; bi < r->nbatches; bi++) {
+        const exec_batch_t *b = r->batches[bi];
+        for (uint32_t k = 0; k < exec_batch_count(b); k++) {
+            exec_value_t v;
+            exec_vec_get_value(&b->cols[col], exec_batch_row(b, k), a, &v);
+            out[(*n)++] = exec_value_copy(a, &v);
+        }
+    }
+    return out;
+}
+
 exchange_buf_t *exec_run_xbuf(const op_t *op, const exec_pnode_t *node)
 {
     exec_run_state_t *rs = op->ctx->run;

@@ -55,6 +55,9 @@ int exec_run(const exec_pnode_t *root, const op_ctx_t *base, int64_t batch_times
              const atomic_int *cancel, exec_pool_t *pool, const exec_input_t *inputs, int ninputs,
              exec_result_t *out, sl_error_t *err);
 void exec_result_free(exec_result_t *r);
+/* Every value of column `col` of a result, in order, copied into `a`
+ * (strings included, so they outlive the result); *n gets the count. */
+exec_value_t *exec_result_column(const exec_result_t *r, int col, sl_arena_t *a, int64_t *n);
 
 /* For operators that read a broadcast exchange (the build side of a join
  * with a static table): every batch it collected, in order. */

@@ -38,11 +38,9 @@ static int produce_memory(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emi
     return 0;
 }
 
-static int produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
-                          sl_error_t *err)
+int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
 {
-    static_input_t *si = arg;
-    const plan_node_t *v = si->in->values;
+    const plan_node_t *v = arg;
     exec_builder_t bld;
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, v->ncols > 0 ? v->ncols : 1);
     for (int c = 0; c < v->ncols; c++) types[c] = v->cols[c].type;
@@ -65,10 +63,10 @@ int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_inpu
         si->srv = srv;
         si->in = in;
         v[n].leaf = in->leaf;
-        v[n].arg = si;
+        v[n].arg = in->kind == PLAN_INPUT_VALUES ? (void *)in->values : si;
         v[n].produce = in->kind == PLAN_INPUT_TABLE    ? produce_table
                        : in->kind == PLAN_INPUT_MEMORY ? produce_memory
-                                                       : produce_values;
+                                                       : inputs_produce_values;
         n++;
     }
     *out = v;

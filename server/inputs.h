@@ -13,5 +13,8 @@
 /* Fills `out` (allocated in a) with one exec_input_t per non-stream input
  * of `p`; returns the count. Stream inputs are left to the caller. */
 int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_input_t **out);
+/* The producer of constant rows: `arg` is the VALUES plan node
+ * (plan_input_t.values). */
+int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err);
 
 #endif

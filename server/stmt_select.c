@@ -68,15 +68,7 @@ static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_val
     plan_physical_t *p = plan_physical(ctx->arena, q, &o, err);
     exec_result_t r;
     if (!p || stmt_run_plan(ctx, p, &r, err) < 0) return -1;
-    *values = SL_NEW_ARRAY(a, exec_value_t, r.nrows > 0 ? r.nrows : 1);
-    for (int bi = 0; bi < r.nbatches; bi++) {
-        const exec_batch_t *b = r.batches[bi];
-        for (uint32_t k = 0; k < exec_batch_count(b); k++) {
-            exec_value_t v;
-            exec_vec_get_value(&b->cols[0], exec_batch_row(b, k), a, &v);
-            (*values)[(*nrows)++] = exec_value_copy(a, &v);
-        }
-    }
+    *values = exec_result_column(&r, 0, a, nrows);
     exec_result_free(&r);
     return 0;
 }

@@ -23,6 +23,7 @@
 #include "parser/parser.h"
 #include "planner/check.h"
 #include "planner/physical.h"
+#include "server/inputs.h"
 
 static void check(int ok)
 {
@@ -133,20 +134,6 @@ static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit
     return emit(emit_arg, exec_batch_shallow_copy(r->rows, a), err);
 }
 
-static int produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
-{
-    const plan_node_t *v = arg;
-    exec_builder_t bld;
-    exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, v->ncols > 0 ? v->ncols : 1);
-    for (int c = 0; c < v->ncols; c++) types[c] = v->cols[c].type;
-    exec_builder_init(&bld, a, v->ncols, types, (uint32_t)v->values.nrows);
-    for (int r = 0; r < v->values.nrows; r++) {
-        uint32_t row = exec_builder_add_row(&bld);
-        for (int c = 0; c < v->ncols; c++) exec_builder_set_value(&bld, c, row, &v->values.rows[r][c]);
-    }
-    return emit(emit_arg, exec_builder_finish(&bld), err);
-}
-
 /* Runs a batch plan over the tables; 0, or -1 with err. */
 static int run_plan(const plan_physical_t *p, sl_arena_t *a, exec_result_t *out, sl_error_t *err)
 {
@@ -155,7 +142,7 @@ static int run_plan(const plan_physical_t *p, sl_arena_t *a, exec_result_t *out,
         const plan_input_t *pi = &p->inputs[i];
         check(pi->kind == PLAN_INPUT_TABLE || pi->kind == PLAN_INPUT_VALUES);
         in[i].leaf = pi->leaf;
-        in[i].produce = pi->kind == PLAN_INPUT_TABLE ? produce_table : produce_values;
+        in[i].produce = pi->kind == PLAN_INPUT_TABLE ? produce_table : inputs_produce_values;
         in[i].arg = pi->kind == PLAN_INPUT_TABLE ? pi->rel->handle : (void *)pi->values;
     }
     op_ctx_t base;
@@ -175,15 +162,7 @@ static int run_subquery(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_val
     plan_physical_t *p = plan_physical(a, q, &o, err);
     exec_result_t r;
     if (!p || run_plan(p, a, &r, err) < 0) return -1;
-    *values = SL_NEW_ARRAY(a, exec_value_t, r.nrows > 0 ? r.nrows : 1);
-    for (int bi = 0; bi < r.nbatches; bi++) {
-        const exec_batch_t *b = r.batches[bi];
-        for (uint32_t k = 0; k < exec_batch_count(b); k++) {
-            exec_value_t v;
-            exec_vec_get_value(&b->cols[0], exec_batch_row(b, k), a, &v);
-            (*values)[(*nrows)++] = exec_value_copy(a, &v);
-        }
-    }
+    *values = exec_result_column(&r, 0, a, nrows);
     exec_result_free(&r);
     return 0;
 }

@@ -1,0 +1,47 @@
+/* What the bench programs share: rows built in memory before the clock
+ * starts and a producer that hands them to a plan, clocks, and medians. */
+#ifndef SL_BENCH_UTIL_H
+#define SL_BENCH_UTIL_H
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "exec/stage.h"
+
+typedef struct bench_data {
+    exec_batch_t **batches;
+    int n;
+} bench_data_t;
+
+/* exec_produce_fn over a bench_data_t: emits every batch, in order. */
+static inline int bench_produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+{
+    (void)a;
+    bench_data_t *d = arg;
+    for (int i = 0; i < d->n; i++)
+        if (emit(emit_arg, d->batches[i], err) < 0) return -1;
+    return 0;
+}
+
+/* Seconds on clock `id` (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID). */
+static inline double bench_clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (sorts v). */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return v[n / 2];
+}
+
+#endif
