@@ -115,8 +115,12 @@ typedef struct exec_window_spec {
 /* Reads window(ts, size[, slide[, start]])'s constant arguments (INTERVAL
  * or STRING like '10 minutes'; no months): 42804 for a non-TIMESTAMP
  * first argument, 22023 for a size, slide or start that is not a positive
- * fixed duration or a slide larger than the size. args[0] is not read. */
+ * fixed duration, a slide larger than the size, or more than
+ * EXEC_WINDOW_MAX_OVERLAP windows per row. args[0] is not read. */
 int exec_window_spec(exec_expr_t *const *args, int nargs, exec_window_spec_t *out, sl_error_t *err);
+/* The most sliding windows a row may fall into (size / slide, rounded up):
+ * more is refused (22023) rather than multiplying every row that much. */
+#define EXEC_WINDOW_MAX_OVERLAP 1000
 /* The windows containing ts (start <= ts < end), latest start first, as
  * Spark generates them: writes up to `max` [start, end) pairs into out
  * (out[2k] start, out[2k+1] end) and returns how many there are

@@ -298,6 +298,13 @@ int exec_window_spec(exec_expr_t *const *args, int nargs, exec_window_spec_t *ou
     if (nargs > 3 && duration_arg(args[3], "start", false, &out->start_us, err)) return -1;
     if (out->slide_us > out->size_us)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the slide of window() must not exceed its size");
+    int64_t overlap = out->size_us / out->slide_us + (out->size_us % out->slide_us != 0);
+    if (overlap > EXEC_WINDOW_MAX_OVERLAP) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                     "a row would fall into %lld sliding windows; at most %d are allowed", (long long)overlap,
+                     EXEC_WINDOW_MAX_OVERLAP);
+        return sl_error_hint(err, "Use a slide of at least size / %d, or a tumbling window.", EXEC_WINDOW_MAX_OVERLAP);
+    }
     if (out->start_us <= -out->slide_us || out->start_us >= out->slide_us)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                             "the start of window() must be shorter than its slide");

@@ -213,6 +213,9 @@ SELECT window(TIMESTAMP '2024-05-17 13:45:56', 'ten minutes');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '0 seconds');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '1 month');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes', '20 minutes');
+-- a row may fall into at most 1000 sliding windows
+SELECT count(*) FROM (SELECT window.start AS ws, count(*) FROM fx GROUP BY window(ts, '1000 minutes', '1 minute')) w;
+SELECT count(*) FROM fx GROUP BY window(ts, '1 day', '1 minute');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes', '10 minutes', '10 minutes');
 SELECT window(ts, s) FROM fx;
 SELECT window(5, '1 hour');
