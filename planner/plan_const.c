@@ -1,6 +1,7 @@
 /* Constants in plans: plan-time evaluation, VALUES, clause intervals. */
 #include "planner/plan_const.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "exec/cast.h"
@@ -122,6 +123,10 @@ int plan_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_erro
     int64_t v = (int64_t)iv.days * 86400000 + iv.micros / 1000;
     if (v < 0) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s must not be negative", what);
+        return bind_at(err, e->pos);
+    }
+    if (v > INT64_MAX / 1000) { /* times are microseconds */
+        sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "%s is out of range", what);
         return bind_at(err, e->pos);
     }
     *ms = v;
