@@ -82,6 +82,7 @@ int auth_b64_decode(const char *s, size_t len, unsigned char *out, size_t cap)
         }
         unsigned long w = (unsigned long)v[0] << 18 | (unsigned long)v[1] << 12 |
                           (unsigned long)v[2] << 6 | (unsigned long)v[3];
+        if (w & ((1ul << (8 * pad)) - 1)) return -1; /* bits past the data: not canonical */
         unsigned char bytes[3] = {(unsigned char)(w >> 16), (unsigned char)(w >> 8),
                                   (unsigned char)w};
         if (n + (size_t)(3 - pad) > cap) return -1;
