@@ -150,8 +150,10 @@ endif
 FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BIN)
 	@sed -n 's/^KW("\([a-z]\{1,\}\)".\{1,\}$$/"\1"/p' parser/keywords.def > $(O)/parser.dict
+	@{ cat $(O)/parser.dict; sed -n 's/^ *\(NODE\|SCALAR\|AGG\)(\([a-z_]\{1,\}\),.*/"\2"/p' exec/func.c; } \
+	  > $(O)/planner.dict
 	@for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; mkdir -p $(O)/corpus/$$n; \
-	  dict=; case $$n in parser|planner) dict=-dict=$(O)/parser.dict;; esac; \
+	  dict=; [ -f $(O)/$$n.dict ] && dict=-dict=$(O)/$$n.dict; \
 	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
 	  $$t $$dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(O)/corpus/$$n tests/fuzz/corpus/$$n \
 	    || exit 1; done
