@@ -42,7 +42,15 @@ static void put_file(const char *dir, const char *name, const void *p, size_t n)
     close(fd);
 }
 
-/* A fresh checkpoint directory per input (the previous one removed). */
+static void remove_root(void)
+{
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", ROOT);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", ROOT);
+}
+
+/* A fresh checkpoint directory per input (the previous one removed); all of
+ * them under one temporary directory removed at exit. */
 static const char *fresh_dir(void)
 {
     static int seq;
@@ -51,6 +59,7 @@ static const char *fresh_dir(void)
     if (!ROOT[0]) {
         snprintf(ROOT, sizeof ROOT, "/tmp/sluice-fuzz-ckpt-XXXXXX");
         check(mkdtemp(ROOT) != NULL);
+        atexit(remove_root);
     }
     if (dir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
