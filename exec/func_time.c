@@ -280,7 +280,8 @@ static int duration_arg(const exec_expr_t *e, const char *what, bool positive, i
     }
     if (iv.months)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the %s of window() cannot be given in months or years", what);
-    *us = iv.days * EXEC_USECS_PER_DAY + iv.micros;
+    if (__builtin_mul_overflow((int64_t)iv.days, EXEC_USECS_PER_DAY, us) || __builtin_add_overflow(*us, iv.micros, us))
+        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "the %s of window() is out of range", what);
     if (positive && *us <= 0)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the %s of window() must be positive", what);
     return 0;

@@ -212,6 +212,7 @@ SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes', '5 minutes');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', 'ten minutes');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '0 seconds');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '1 month');
+SELECT window(TIMESTAMP '2024-05-17 13:45:56', '1018833901 days');
 SELECT window(TIMESTAMP '2024-05-17 13:45:56', '10 minutes', '20 minutes');
 -- a row may fall into at most 1000 sliding windows
 SELECT count(*) FROM (SELECT window.start AS ws, count(*) FROM fx GROUP BY window(ts, '1000 minutes', '1 minute')) w;
