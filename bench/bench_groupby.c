@@ -126,11 +126,8 @@ int main(int argc, char **argv)
     int ngroups = 2, repeats = 5, c;
     while ((c = getopt(argc, argv, "n:g:r:")) != -1) {
         if (c == 'n') rows = atoll(optarg);
-        if (c == 'r') repeats = atoi(optarg) < 1 ? 1 : atoi(optarg) > 32 ? 32 : atoi(optarg);
-        if (c == 'g') {
-            ngroups = 0;
-            for (char *p = strtok(optarg, ","); p && ngroups < 8; p = strtok(NULL, ",")) groups[ngroups++] = atoll(p);
-        }
+        if (c == 'r') repeats = bench_repeats(optarg);
+        if (c == 'g') ngroups = bench_int_list(optarg, groups, 8);
     }
     exec_pool_t *pool = exec_pool_new(1);
     for (int g = 0; g < ngroups; g++) {

@@ -93,11 +93,8 @@ int main(int argc, char **argv)
     int nlimits = 3, repeats = 5, c;
     while ((c = getopt(argc, argv, "n:l:r:")) != -1) {
         if (c == 'n') rows = atoll(optarg);
-        if (c == 'r') repeats = atoi(optarg) < 1 ? 1 : atoi(optarg) > 32 ? 32 : atoi(optarg);
-        if (c == 'l') {
-            nlimits = 0;
-            for (char *p = strtok(optarg, ","); p && nlimits < 8; p = strtok(NULL, ",")) limits[nlimits++] = atoll(p);
-        }
+        if (c == 'r') repeats = bench_repeats(optarg);
+        if (c == 'l') nlimits = bench_int_list(optarg, limits, 8);
     }
     exec_pool_t *pool = exec_pool_new(1);
     sl_arena_t *a = sl_arena_new("data");

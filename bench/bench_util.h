@@ -3,7 +3,9 @@
 #ifndef SL_BENCH_UTIL_H
 #define SL_BENCH_UTIL_H
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "exec/stage.h"
@@ -42,6 +44,22 @@ static inline double bench_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     return v[n / 2];
+}
+
+/* -r N: runs, clamped to 1..32 (the programs keep 32 timings). */
+static inline int bench_repeats(const char *s)
+{
+    int n = atoi(s);
+    return n < 1 ? 1 : n > 32 ? 32 : n;
+}
+
+/* A comma-separated list of integers (modified by strtok) into out[0..max);
+ * returns the count. */
+static inline int bench_int_list(char *s, int64_t *out, int max)
+{
+    int n = 0;
+    for (char *p = strtok(s, ","); p && n < max; p = strtok(NULL, ",")) out[n++] = atoll(p);
+    return n;
 }
 
 #endif
