@@ -1,5 +1,7 @@
 /* The task pool: groups of tasks in a FIFO; workers and the submitting
- * thread claim task indexes from a group with an atomic counter. */
+ * thread claim task indexes from a group with an atomic counter. A group
+ * lives on the submitter's stack (exec_pool_run) or on the heap until its
+ * join (exec_pool_start). */
 #include "exec/pool.h"
 
 #include <pthread.h>
@@ -107,6 +109,36 @@ void exec_pool_free(exec_pool_t *p)
     free(p);
 }
 
+/* Queues g with the calling thread counted as one of its users. */
+static void group_queue(exec_pool_t *p, pool_group_t *g, exec_task_fn fn, void *arg, int n)
+{
+    g->fn = fn;
+    g->arg = arg;
+    g->n = n;
+    atomic_init(&g->next, 0);
+    pthread_cond_init(&g->finished, NULL);
+    pthread_mutex_lock(&p->lock);
+    if (p->tail) p->tail->link = g;
+    else p->head = g;
+    p->tail = g;
+    g->users = 1; /* the submitting thread, until it joins */
+    if (n >= p->nthreads) pthread_cond_broadcast(&p->work);
+    else
+        for (int i = 0; i < n; i++) pthread_cond_signal(&p->work); /* no more than have a task */
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Runs what is left of g here, then waits for the tasks workers took. */
+static void group_join(exec_pool_t *p, pool_group_t *g)
+{
+    group_drain(p, g);
+    pthread_mutex_lock(&p->lock);
+    queue_remove(p, g);
+    while (g->done < g->n || g->users > 0) pthread_cond_wait(&g->finished, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    pthread_cond_destroy(&g->finished);
+}
+
 void exec_pool_run(exec_pool_t *p, exec_task_fn fn, void *arg, int n)
 {
     if (n <= 0) return;
@@ -114,24 +146,31 @@ void exec_pool_run(exec_pool_t *p, exec_task_fn fn, void *arg, int n)
         fn(arg, 0);
         return;
     }
-    pool_group_t g = {.fn = fn, .arg = arg, .n = n};
-    atomic_init(&g.next, 0);
-    pthread_cond_init(&g.finished, NULL);
-    pthread_mutex_lock(&p->lock);
-    if (p->tail) p->tail->link = &g;
-    else p->head = &g;
-    p->tail = &g;
-    g.users = 1; /* this thread */
-    pthread_cond_broadcast(&p->work);
-    pthread_mutex_unlock(&p->lock);
+    pool_group_t g = {0};
+    group_queue(p, &g, fn, arg, n);
+    group_join(p, &g);
+}
 
-    group_drain(p, &g);
+struct exec_pool_job {
+    pool_group_t g;
+};
 
-    pthread_mutex_lock(&p->lock);
-    queue_remove(p, &g);
-    while (g.done < g.n || g.users > 0) pthread_cond_wait(&g.finished, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-    pthread_cond_destroy(&g.finished);
+exec_pool_job_t *exec_pool_start(exec_pool_t *p, exec_task_fn fn, void *arg, int n)
+{
+    if (!p) { /* no pool: the tasks run now, on this thread */
+        for (int i = 0; i < n; i++) fn(arg, i);
+        return NULL;
+    }
+    exec_pool_job_t *j = sl_xcalloc(1, sizeof *j);
+    group_queue(p, &j->g, fn, arg, n < 0 ? 0 : n);
+    return j;
+}
+
+void exec_pool_join(exec_pool_t *p, exec_pool_job_t *j)
+{
+    if (!j) return;
+    group_join(p, &j->g);
+    free(j);
 }
 
 int exec_pool_size(const exec_pool_t *p)

@@ -18,4 +18,14 @@ void exec_pool_free(exec_pool_t *p);
 void exec_pool_run(exec_pool_t *p, exec_task_fn fn, void *arg, int n);
 int exec_pool_size(const exec_pool_t *p);
 
+/* A group of tasks started without waiting: exec_pool_start queues fn(arg, i)
+ * for every i in [0, n) and returns at once; exec_pool_join runs on the
+ * calling thread whatever no worker has taken yet, waits for the rest and
+ * frees the job. Every started job must be joined. For work that waits on
+ * the disk while the caller computes (a batch's write-ahead records). With
+ * a NULL pool, start runs the tasks on the calling thread at once. */
+typedef struct exec_pool_job exec_pool_job_t;
+exec_pool_job_t *exec_pool_start(exec_pool_t *p, exec_task_fn fn, void *arg, int n);
+void exec_pool_join(exec_pool_t *p, exec_pool_job_t *j);
+
 #endif

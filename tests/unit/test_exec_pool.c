@@ -1,7 +1,10 @@
-/* Unit tests of exec/pool.c: every task runs once, nested groups finish. */
+/* Unit tests of exec/pool.c: every task runs once, nested groups finish,
+ * started jobs overlap the caller's own groups and finish at their join. */
 #include "unit.h"
 
+#include <sched.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "exec/pool.h"
 
@@ -44,4 +47,35 @@ TEST(pool_nested_groups_do_not_deadlock)
     exec_pool_run(nested_pool, parent, NULL, 16);
     CHECK_INT(atomic_load(&leaf_runs), 16 * 8);
     exec_pool_free(nested_pool);
+}
+
+/* A task that blocks until the caller says so: the job must run while the
+ * caller goes on with other groups, and join must wait for it. */
+static atomic_int gate, job_runs;
+
+static void gated(void *arg, int i)
+{
+    (void)arg;
+    (void)i;
+    while (!atomic_load(&gate)) sched_yield();
+    atomic_fetch_add(&job_runs, 1);
+}
+
+TEST(pool_started_job_overlaps_the_caller)
+{
+    exec_pool_t *p = exec_pool_new(2);
+    exec_pool_job_t *j = exec_pool_start(p, gated, NULL, 1);
+    memset(counts, 0, sizeof counts);
+    exec_pool_run(p, count_task, NULL, 1000); /* the gated task holds one worker */
+    for (int i = 0; i < 1000; i++) CHECK_INT(atomic_load(&counts[i]), 1);
+    CHECK_INT(atomic_load(&job_runs), 0);
+    atomic_store(&gate, 1);
+    exec_pool_join(p, j);
+    CHECK_INT(atomic_load(&job_runs), 1);
+    /* a job no worker took runs at its join; an empty job joins at once */
+    exec_pool_job_t *k = exec_pool_start(p, count_task, NULL, 1000);
+    exec_pool_join(p, k);
+    for (int i = 0; i < 1000; i++) CHECK_INT(atomic_load(&counts[i]), 2);
+    exec_pool_join(p, exec_pool_start(p, count_task, NULL, 0));
+    exec_pool_free(p);
 }
