@@ -24,8 +24,9 @@
  * replaced (a second write of the same batch id fails with 55000
  * "concurrent update to the log"). Reads validate the version line.
  *
- * A ckpt_t is used by one thread at a time (the query's runner); distinct
- * checkpoints are independent. Strings returned by read functions live in
+ * A ckpt_t is used by one thread at a time (the query's runner: its driver,
+ * or the worker that writes offsets/N while the driver runs the batch and
+ * waits for it); distinct checkpoints are independent. Strings returned by read functions live in
  * the caller's arena. */
 #ifndef SL_CHECKPOINT_H
 #define SL_CHECKPOINT_H
@@ -98,7 +99,8 @@ int ckpt_offsets_read(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *o
                       sl_error_t *err);
 /* Sets *batch to the newest id in offsets/. Returns 1, 0 when empty, -1. */
 int ckpt_offsets_latest(ckpt_t *c, int64_t *batch, sl_error_t *err);
-/* Deletes offsets/<id> for every id < `before`. */
+/* Deletes offsets/<id> for every id < `before` (not fsynced: recovery reads
+ * only the newest entries, and the next purge removes what a crash kept). */
 int ckpt_offsets_purge(ckpt_t *c, int64_t before, sl_error_t *err);
 
 /* Serialises batch metadata exactly as Spark writes it (json4s compact:
@@ -113,6 +115,18 @@ const char *ckpt_conf_get(const ckpt_batch_meta_t *m, const char *key);
  * is the watermark computed at the end of the batch (used by batch+1).
  * 55000 when it exists. Failpoints commits.before_rename, commits.after_rename. */
 int ckpt_commit_write(ckpt_t *c, int64_t batch, int64_t next_watermark_ms, sl_error_t *err);
+/* commits/<batch> in two steps, so that the fsync of its temporary file can
+ * overlap the sink's commit: stage writes and fsyncs the temporary file
+ * (55000 when commits/<batch> exists; nothing is visible yet; any thread),
+ * publish renames it into place and fsyncs the directory — the batch is
+ * committed then — and frees `s`; ckpt_staged_drop (NULL is fine) removes
+ * a staged file that is not to be published. A crash leaves at most a
+ * temporary file, which ckpt_open removes. */
+typedef struct ckpt_staged ckpt_staged_t;
+int ckpt_commit_stage(ckpt_t *c, int64_t batch, int64_t next_watermark_ms, ckpt_staged_t **s,
+                      sl_error_t *err);
+int ckpt_commit_publish(ckpt_staged_t *s, sl_error_t *err);
+void ckpt_staged_drop(ckpt_staged_t *s);
 /* Reads commits/<batch>; a missing second line or "{}" gives 0. Returns 1,
  * 0 when absent, -1. */
 int ckpt_commit_read(ckpt_t *c, int64_t batch, int64_t *next_watermark_ms, sl_error_t *err);

@@ -21,6 +21,11 @@ struct ckpt {
  * "<log>.before_rename" / "<log>.after_rename" (none when fp is 0). */
 int ckpt_log_write(const char *dir, const char *log, int64_t id, const void *data, size_t len,
                    int fp, sl_error_t *err);
+/* ckpt_log_write in two steps: stage writes and fsyncs the temporary file,
+ * publish renames it into place and fsyncs the directory (and frees). */
+int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *data, size_t len,
+                   int fp, ckpt_staged_t **out, sl_error_t *err);
+int ckpt_log_publish(ckpt_staged_t *s, sl_error_t *err);
 /* Reads <dir>/<id> into `out`; 1, 0 when absent, -1. */
 int ckpt_log_read(const char *dir, int64_t id, sl_buf_t *out, sl_error_t *err);
 /* Newest id; 1, 0 when none, -1. */

@@ -16,13 +16,17 @@
 
 /* ---- generic numbered log ---- */
 
-int ckpt_log_write(const char *dir, const char *log, int64_t id, const void *data, size_t len,
-                   int fp, sl_error_t *err)
+struct ckpt_staged {
+    state_fw_t fw;
+    int fp;
+    char before[48], after[48]; /* failpoint names */
+};
+
+int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *data, size_t len,
+                   int fp, ckpt_staged_t **out, sl_error_t *err)
 {
-    char name[24], before[48], after[48];
+    char name[24];
     snprintf(name, sizeof name, "%" PRId64, id);
-    snprintf(before, sizeof before, "%s.before_rename", log);
-    snprintf(after, sizeof after, "%s.after_rename", log);
     char *path = state_path(dir, name);
     int exists = state_exists(path);
     free(path);
@@ -33,9 +37,45 @@ int ckpt_log_write(const char *dir, const char *log, int64_t id, const void *dat
                         id, dir, name);
         return sl_error_hint(err, "Make sure only one query uses this checkpoint directory.");
     }
-    if (state_mkdirs(dir, err) < 0) return -1;
-    return state_write_file(dir, name, data, len, STATE_FW_NOREPLACE, fp ? before : NULL,
-                            fp ? after : NULL, err);
+    ckpt_staged_t *s = sl_xcalloc(1, sizeof *s);
+    s->fp = fp;
+    snprintf(s->before, sizeof s->before, "%s.before_rename", log);
+    snprintf(s->after, sizeof s->after, "%s.after_rename", log);
+    if ((!state_exists(dir) && state_mkdirs(dir, err) < 0) ||
+        state_fw_open(&s->fw, dir, name, err) < 0) {
+        free(s);
+        return -1;
+    }
+    if (state_fw_write(&s->fw, data, len, err) < 0 || state_fw_sync(&s->fw, err) < 0) {
+        state_fw_abort(&s->fw);
+        free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int ckpt_log_publish(ckpt_staged_t *s, sl_error_t *err)
+{
+    int rc = state_fw_publish(&s->fw, STATE_FW_NOREPLACE, s->fp ? s->before : NULL,
+                              s->fp ? s->after : NULL, err);
+    free(s);
+    return rc;
+}
+
+void ckpt_staged_drop(ckpt_staged_t *s)
+{
+    if (!s) return;
+    state_fw_abort(&s->fw);
+    free(s);
+}
+
+int ckpt_log_write(const char *dir, const char *log, int64_t id, const void *data, size_t len,
+                   int fp, sl_error_t *err)
+{
+    ckpt_staged_t *s;
+    if (ckpt_log_stage(dir, log, id, data, len, fp, &s, err) < 0) return -1;
+    return ckpt_log_publish(s, err);
 }
 
 int ckpt_log_read(const char *dir, int64_t id, sl_buf_t *out, sl_error_t *err)
@@ -72,8 +112,7 @@ int ckpt_log_purge(const char *dir, int64_t before, sl_error_t *err)
         free(path);
     }
     free(ids);
-    if (rc == 0 && n > 0) rc = state_fsync_dir(dir, err);
-    return rc;
+    return rc; /* no directory fsync: a removal a crash undoes is redone by the next purge */
 }
 
 /* ---- version line ---- */
@@ -272,12 +311,25 @@ int ckpt_offsets_purge(ckpt_t *c, int64_t before, sl_error_t *err)
 
 /* ---- commits/<N> ---- */
 
-int ckpt_commit_write(ckpt_t *c, int64_t batch, int64_t next_watermark_ms, sl_error_t *err)
+int ckpt_commit_stage(ckpt_t *c, int64_t batch, int64_t next_watermark_ms, ckpt_staged_t **out,
+                      sl_error_t *err)
 {
     char text[64];
     int n = snprintf(text, sizeof text, "v1\n{\"nextBatchWatermarkMs\":%" PRId64 "}",
                      next_watermark_ms);
-    return ckpt_log_write(c->commits_dir, "commits", batch, text, (size_t)n, 1, err);
+    return ckpt_log_stage(c->commits_dir, "commits", batch, text, (size_t)n, 1, out, err);
+}
+
+int ckpt_commit_publish(ckpt_staged_t *s, sl_error_t *err)
+{
+    return ckpt_log_publish(s, err);
+}
+
+int ckpt_commit_write(ckpt_t *c, int64_t batch, int64_t next_watermark_ms, sl_error_t *err)
+{
+    ckpt_staged_t *s;
+    if (ckpt_commit_stage(c, batch, next_watermark_ms, &s, err) < 0) return -1;
+    return ckpt_commit_publish(s, err);
 }
 
 static int parse_commit(char *text, size_t len, int64_t *wm, const char *file, sl_error_t *err)

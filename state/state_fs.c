@@ -193,16 +193,22 @@ static int fw_rename(state_fw_t *w, int noreplace, const char *final, sl_error_t
     return sl_error_hint(err, "Make sure only one query uses this checkpoint directory.");
 }
 
-int state_fw_commit(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
-                    sl_error_t *err)
+int state_fw_sync(state_fw_t *w, sl_error_t *err)
 {
-    char *final = state_path(w->dir, w->name);
     int rc = fw_flush(w, err);
     if (rc == 0 && fsync(w->fd) < 0) rc = io_error(err, "fsync file", w->tmp);
     if (rc == 0 && close(w->fd) < 0) rc = io_error(err, "close file", w->tmp);
     w->fd = -1;
-    if (rc == 0 && fp_before) failpoint_hit(fp_before);
-    if (rc == 0) rc = fw_rename(w, flags & STATE_FW_NOREPLACE, final, err);
+    if (rc < 0) state_fw_abort(w);
+    return rc;
+}
+
+int state_fw_publish(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
+                     sl_error_t *err)
+{
+    char *final = state_path(w->dir, w->name);
+    if (fp_before) failpoint_hit(fp_before);
+    int rc = fw_rename(w, flags & STATE_FW_NOREPLACE, final, err);
     if (rc == 0) rc = state_fsync_dir(w->dir, err);
     free(final);
     if (rc < 0) {
@@ -212,6 +218,13 @@ int state_fw_commit(state_fw_t *w, int flags, const char *fp_before, const char 
     fw_release(w);
     if (fp_after) failpoint_hit(fp_after);
     return 0;
+}
+
+int state_fw_commit(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
+                    sl_error_t *err)
+{
+    if (state_fw_sync(w, err) < 0) return -1;
+    return state_fw_publish(w, flags, fp_before, fp_after, err);
 }
 
 void state_fw_abort(state_fw_t *w)

@@ -50,6 +50,14 @@ int state_fw_write(state_fw_t *w, const void *p, size_t n, sl_error_t *err);
  * final name, fsyncs the directory, hits `fp_after`. Always releases `w`. */
 int state_fw_commit(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
                     sl_error_t *err);
+/* The two halves of state_fw_commit, for a caller that overlaps the fsync
+ * of the temporary file with other work: sync flushes, fsyncs and closes it
+ * (nothing is visible yet); publish hits `fp_before`, renames, fsyncs the
+ * directory, hits `fp_after`. Each releases `w` when it fails; publish
+ * always does. */
+int state_fw_sync(state_fw_t *w, sl_error_t *err);
+int state_fw_publish(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
+                     sl_error_t *err);
 /* Drops the temporary file and releases `w` (safe after a failed call). */
 void state_fw_abort(state_fw_t *w);
 

@@ -753,6 +753,42 @@ static void child_write_three_commits(const char *dir)
     ckpt_close(c);
 }
 
+/* commits/N in two steps: staged is invisible (and 55000 when it exists),
+ * published is the file; a dropped stage leaves nothing; a leftover
+ * temporary file is gone at the next open. */
+TEST(commit_stage_then_publish)
+{
+    char *dir = tmpdir();
+    ckpt_t *c = open_ok(dir);
+    sl_error_t err;
+    ckpt_staged_t *st;
+    CHECK_INT(ckpt_commit_stage(c, 4, 77, &st, &err), 0);
+    CHECK(!state_exists(subpath(dir, "commits/4")));
+    CHECK_INT(count_temps(subpath(dir, "commits")), 1);
+    int64_t latest;
+    CHECK_INT(ckpt_commit_latest(c, &latest, &err), 0);
+    CHECK_INT(ckpt_commit_publish(st, &err), 0);
+    CHECK_STR(slurp(subpath(dir, "commits/4")), "v1\n{\"nextBatchWatermarkMs\":77}");
+    CHECK_INT(count_temps(subpath(dir, "commits")), 0);
+    CHECK_INT(ckpt_commit_stage(c, 4, 1, &st, &err), -1);
+    CHECK_STR(err.sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    CHECK_INT(ckpt_commit_stage(c, 5, 1, &st, &err), 0);
+    ckpt_staged_drop(st);
+    ckpt_staged_drop(NULL);
+    CHECK(!state_exists(subpath(dir, "commits/5")));
+    CHECK_INT(count_temps(subpath(dir, "commits")), 0);
+    /* a crash between stage and publish: the next open removes the temp */
+    CHECK_INT(ckpt_commit_stage(c, 5, 1, &st, &err), 0);
+    ckpt_close(c);
+    c = open_ok(dir);
+    CHECK_INT(count_temps(subpath(dir, "commits")), 0);
+    CHECK_INT(ckpt_commit_latest(c, &latest, &err), 1);
+    CHECK_INT(latest, 4);
+    ckpt_staged_drop(st); /* the temporary file is gone already */
+    ckpt_close(c);
+    rm_tmp();
+}
+
 TEST(failpoint_count_and_env_spec)
 {
     char *dir = tmpdir();
