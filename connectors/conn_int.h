@@ -36,6 +36,11 @@ int conn_fsync_dir(const char *dir, sl_error_t *err);
 /* Writes `dir`/`name` crash-safely (see the rule above), replacing any file
  * of that name. */
 int conn_write_atomic(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err);
+/* conn_write_atomic in two steps, for a writer that overlaps the fsync with
+ * other work: stage writes and fsyncs `dir`/.`name`.tmp (not visible),
+ * publish renames it to `name` and fsyncs the directory. */
+int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err);
+int conn_publish_file(const char *dir, const char *name, sl_error_t *err);
 /* Reads a whole file into `out` (replacing its contents). 1, 0 when it does
  * not exist, -1 on another error. */
 int conn_read_file(const char *path, sl_buf_t *out, sl_error_t *err);

@@ -73,34 +73,42 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-int conn_write_atomic(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
+int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
+{
+    sl_buf_t tmp = SL_BUF_INIT;
+    sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
+    int rc = 0;
+    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) rc = conn_io_error(err, "create file", tmp.data);
+    else if (write_all(fd, p, n) < 0 || fsync(fd) < 0) {
+        rc = conn_io_error(err, "write file", tmp.data);
+        unlink(tmp.data);
+    }
+    if (fd >= 0) close(fd);
+    sl_buf_free(&tmp);
+    return rc;
+}
+
+int conn_publish_file(const char *dir, const char *name, sl_error_t *err)
 {
     sl_buf_t tmp = SL_BUF_INIT, fin = SL_BUF_INIT;
     sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
     sl_buf_printf(&fin, "%s/%s", dir, name);
-    int rc = -1;
-    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        conn_io_error(err, "create file", tmp.data);
-        goto out;
-    }
-    if (write_all(fd, p, n) < 0 || fsync(fd) < 0) {
-        conn_io_error(err, "write file", tmp.data);
-        close(fd);
-        unlink(tmp.data);
-        goto out;
-    }
-    close(fd);
+    int rc = 0;
     if (rename(tmp.data, fin.data) < 0) {
-        conn_io_error(err, "rename file", tmp.data);
+        rc = conn_io_error(err, "rename file", tmp.data);
         unlink(tmp.data);
-        goto out;
     }
-    rc = conn_fsync_dir(dir, err);
-out:
+    if (rc == 0) rc = conn_fsync_dir(dir, err);
     sl_buf_free(&tmp);
     sl_buf_free(&fin);
     return rc;
+}
+
+int conn_write_atomic(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
+{
+    if (conn_stage_file(dir, name, p, n, err) < 0) return -1;
+    return conn_publish_file(dir, name, err);
 }
 
 int conn_read_file(const char *path, sl_buf_t *out, sl_error_t *err)

@@ -7,6 +7,12 @@
  * exactlyOnce from the transaction it committed). Sinks that cannot tell
  * (console, Kafka without exactlyOnce) are at-least-once.
  *
+ * Write-ahead: the runner makes batch N's write-ahead records durable
+ * (offsets/N, the sources' logs) while the batch runs, so add_batch(N) may
+ * start before they are. A sink must call sink_await_ahead() before any of
+ * batch N becomes visible or committed; it may stage output before that
+ * (data files no manifest lists yet, messages of an open transaction).
+ *
  * Output modes: APPEND rows are new result rows; COMPLETE rows are the whole
  * result table (replace); UPDATE rows are changed result rows, upserted by
  * the key columns. */
@@ -25,11 +31,25 @@ typedef enum { SINK_APPEND = 1, SINK_UPDATE, SINK_COMPLETE } sink_mode_t;
 
 typedef struct sink sink_t;
 
+/* Waits until batch N's write-ahead records are durable: 0, or -1 with the
+ * error that writing them met (the batch then fails). */
+typedef struct sink_ahead {
+    int (*wait)(void *arg, sl_error_t *err);
+    void *arg;
+} sink_ahead_t;
+
+/* Calls ahead->wait; nothing to wait for when `ahead` is NULL. */
+static inline int sink_await_ahead(const sink_ahead_t *ahead, sl_error_t *err)
+{
+    return ahead && ahead->wait ? ahead->wait(ahead->arg, err) : 0;
+}
+
 typedef struct sink_ops {
     const char *name;
-    /* Writes batch `batch_id` (all its output batches). Driver thread. */
+    /* Writes batch `batch_id` (all its output batches), awaiting `ahead`
+     * before it publishes anything. Driver thread. */
     int (*add_batch)(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                     sl_error_t *err);
+                     const sink_ahead_t *ahead, sl_error_t *err);
     /* Appends Spark's description ("MemorySink", "FileSink[/path]"). */
     void (*describe)(sink_t *s, sl_buf_t *out);
     /* Appends progress metrics as JSON object members, or nothing; optional. */
@@ -62,6 +82,7 @@ struct sink {
  * registers its table where SELECT finds it). */
 typedef struct sink_env {
     void *memtables;         /* memtable_registry_t * (connectors/memtable.h) */
+    struct exec_pool *io_pool; /* threads for a batch's fsyncs (exec/pool.h), or NULL */
     const char *checkpoint;  /* the query's checkpoint directory: its metadata (query
                                 id) and sink/, where a sink keeps records of its own */
 } sink_env_t;

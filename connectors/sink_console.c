@@ -123,9 +123,9 @@ static void grid_row(const console_t *c, const sink_t *s, const grid_t *g, int r
 }
 
 static int console_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                       sl_error_t *err)
+                       const sink_ahead_t *ahead, sl_error_t *err)
 {
-    (void)err;
+    if (sink_await_ahead(ahead, err) < 0) return -1;
     const console_t *c = s->impl;
     sl_arena_t *a = sl_arena_new("console sink");
     grid_t g;

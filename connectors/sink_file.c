@@ -3,12 +3,15 @@
  *
  * Batch N writes its rows into data files with deterministic names,
  * `part-<N>-<seq>.<json|csv>` (N and seq zero-padded to five digits; a new
- * file every FILE_SINK_ROLL_BYTES), each written under its final name and
- * fsynced (the manifest, not a rename, makes it visible: as Spark's, a
- * torn file of a crashed attempt is listed nowhere); then the directory is
- * fsynced (nearly free: the files' fsyncs committed their entries); then the manifest
- * `<path>/_sluice_metadata/<N>` is written crash-safely in the format of
- * Spark's FileStreamSinkLog: "v1" then one JSON line per file
+ * file every FILE_SINK_ROLL_BYTES), each written under its final name (the
+ * manifest, not a rename, makes it visible: as Spark's, a torn file of a
+ * crashed attempt is listed nowhere). Then, at the same time on the I/O
+ * pool, every data file and the directory are fsynced and the manifest
+ * `<path>/_sluice_metadata/<N>` is written to a temporary file and fsynced
+ * — all while the batch's write-ahead records are made durable — and once
+ * they are (sink_await_ahead) the manifest is renamed into place and its
+ * directory fsynced. The manifest has the format of Spark's
+ * FileStreamSinkLog: "v1" then one JSON line per file
  *   {"path":"file:///...","size":..,"isDir":false,"modificationTime":..,
  *    "blockReplication":1,"blockSize":33554432,"action":"add"}
  * Every 10th batch ((N + 1) % 10 == 0) the manifest is written as
@@ -35,6 +38,7 @@
 #include "common/log.h"
 #include "connectors/conn_int.h"
 #include "connectors/format.h"
+#include "exec/pool.h"
 #include "state/failpoint.h"
 
 #define FILE_SINK_META "_sluice_metadata"
@@ -52,6 +56,7 @@ typedef struct file_sink {
     const char *ext;         /* "json" or "csv" */
     int64_t latest;          /* newest committed batch, -1 */
     bool cleaned;            /* an earlier attempt's files are gone (first add_batch) */
+    exec_pool_t *io;         /* where the fsyncs of a batch run together (NULL: in turn) */
 } file_sink_t;
 
 /* One data file being written. */
@@ -156,18 +161,15 @@ static void manifest_entry(const file_sink_t *f, const char *name, sl_buf_t *out
     sl_buf_free(&path);
 }
 
-static int manifest_write(const file_sink_t *f, int64_t id, char (*names)[64], int nfiles,
-                          sl_error_t *err)
+/* The manifest of batch `id` (text and file name), listing `nfiles` data files. */
+static int manifest_text(const file_sink_t *f, int64_t id, const part_t *files, int nfiles,
+                         sl_buf_t *b, char name[40], sl_error_t *err)
 {
     bool compact = (id + 1) % FILE_SINK_COMPACT_INTERVAL == 0;
-    sl_buf_t b = SL_BUF_INIT;
-    sl_buf_puts(&b, "v1");
-    int rc = compact ? manifest_lines(f, id, &b, err) : 0;
-    for (int i = 0; i < nfiles && rc == 0; i++) manifest_entry(f, names[i], &b);
-    char name[40];
-    snprintf(name, sizeof name, "%lld%s", (long long)id, compact ? ".compact" : "");
-    if (rc == 0) rc = conn_write_atomic(f->meta, name, b.data, b.len, err);
-    sl_buf_free(&b);
+    sl_buf_puts(b, "v1");
+    int rc = compact ? manifest_lines(f, id, b, err) : 0;
+    for (int i = 0; i < nfiles && rc == 0; i++) manifest_entry(f, files[i].name, b);
+    snprintf(name, 40, "%lld%s", (long long)id, compact ? ".compact" : "");
     return rc;
 }
 
@@ -219,45 +221,37 @@ static int part_flush(part_t *p, sl_buf_t *buf, sl_error_t *err)
     return 0;
 }
 
-/* Flushes, fsyncs and closes the part. */
-static int part_close(part_t *p, sl_buf_t *buf, sl_error_t *err)
-{
-    int rc = part_flush(p, buf, err);
-    if (rc == 0 && fsync(p->fd) < 0) rc = conn_io_error(err, "fsync file", p->name);
-    close(p->fd);
-    p->fd = -1;
-    return rc;
-}
-
-/* The writing state of one add_batch. */
+/* The writing state of one add_batch. Finished parts stay open until
+ * their fsync (sync_outputs). */
 typedef struct writer {
     const file_sink_t *f;
     int64_t id;
     part_t part;
     sl_buf_t buf;
-    char (*names)[64];       /* finished files (heap) */
+    part_t *done;            /* finished files (heap) */
     int nfiles;
 } writer_t;
+
+/* Flushes the current part and moves it to the finished ones. */
+static int writer_end_part(writer_t *w, sl_error_t *err)
+{
+    int rc = part_flush(&w->part, &w->buf, err);
+    w->done[w->nfiles++] = w->part;
+    w->part.fd = -1;
+    return rc;
+}
 
 static int writer_row(writer_t *w, const exec_batch_t *b, uint32_t row, sl_error_t *err)
 {
     if (w->part.fd < 0) {
-        w->names = sl_xrealloc(w->names, sizeof *w->names * (size_t)(w->nfiles + 1));
+        w->done = sl_xrealloc(w->done, sizeof *w->done * (size_t)(w->nfiles + 1));
         if (part_open(w->f, w->id, w->nfiles, &w->part, &w->buf, err) < 0) return -1;
     }
     format_encode_row(&w->f->enc, b, row, &w->buf);
     if (w->buf.len < FILE_SINK_FLUSH_BYTES) return 0;
     if (part_flush(&w->part, &w->buf, err) < 0) return -1;
     if (w->part.bytes < FILE_SINK_ROLL_BYTES) return 0;
-    memcpy(w->names[w->nfiles++], w->part.name, 64);
-    return part_close(&w->part, &w->buf, err);
-}
-
-static int writer_finish(writer_t *w, sl_error_t *err)
-{
-    if (w->part.fd < 0) return 0;
-    memcpy(w->names[w->nfiles++], w->part.name, 64);
-    return part_close(&w->part, &w->buf, err);
+    return writer_end_part(w, err);
 }
 
 static int write_rows(writer_t *w, exec_batch_t *const *batches, int n, int64_t *rows,
@@ -270,11 +264,66 @@ static int write_rows(writer_t *w, exec_batch_t *const *batches, int n, int64_t 
             if (writer_row(w, batches[i], exec_batch_row(batches[i], k), err) < 0) return -1;
         *rows += count;
     }
-    return writer_finish(w, err);
+    return w->part.fd >= 0 ? writer_end_part(w, err) : 0;
+}
+
+static void writer_free(writer_t *w)
+{
+    if (w->part.fd >= 0) close(w->part.fd);
+    for (int i = 0; i < w->nfiles; i++)
+        if (w->done[i].fd >= 0) close(w->done[i].fd);
+    free(w->done);
+    sl_buf_free(&w->buf);
+}
+
+/* What must be durable before the manifest is renamed into place: every
+ * data file, the output directory, the manifest's temporary file. None
+ * depends on another, so each is a task on the I/O pool and the disk
+ * flushes overlap. */
+typedef struct sync_job {
+    writer_t *w;
+    const sl_buf_t *manifest;
+    const char *manifest_name;
+    int *rcs;
+    sl_error_t *errs;
+} sync_job_t;
+
+static void sync_task(void *arg, int i)
+{
+    sync_job_t *j = arg;
+    const file_sink_t *f = j->w->f;
+    sl_error_t *err = &j->errs[i];
+    if (i < j->w->nfiles) {
+        part_t *p = &j->w->done[i];
+        j->rcs[i] = fsync(p->fd) < 0 ? conn_io_error(err, "fsync file", p->name) : 0;
+    } else if (i == j->w->nfiles) {
+        j->rcs[i] = conn_fsync_dir(f->path, err);
+    } else {
+        j->rcs[i] = conn_stage_file(f->meta, j->manifest_name, j->manifest->data, j->manifest->len,
+                                    err);
+    }
+}
+
+static int sync_outputs(exec_pool_t *io, writer_t *w, const sl_buf_t *manifest, const char *name,
+                        sl_error_t *err)
+{
+    int n = w->nfiles + 2;
+    sync_job_t j = {w, manifest, name, sl_xcalloc((size_t)n, sizeof(int)),
+                    sl_xcalloc((size_t)n, sizeof(sl_error_t))};
+    exec_pool_join(io, exec_pool_start(io, sync_task, &j, n));
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        if (j.rcs[i] < 0) {
+            *err = j.errs[i];
+            rc = -1;
+        }
+    free(j.rcs);
+    free(j.errs);
+    return rc;
 }
 
 static int file_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                    sl_error_t *err)
+                    const sink_ahead_t *ahead, sl_error_t *err)
 {
     file_sink_t *f = s->impl;
     if (batch_id <= f->latest || manifest_has(f, batch_id)) {
@@ -288,13 +337,16 @@ static int file_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, i
     int rc = f->cleaned ? 0 : remove_attempt(f, batch_id, err);
     f->cleaned = rc == 0;
     if (rc == 0) rc = write_rows(&w, batches, n, &rows, err);
-    if (w.part.fd >= 0) close(w.part.fd);
-    if (rc == 0) rc = conn_fsync_dir(f->path, err);
+    sl_buf_t text = SL_BUF_INIT;
+    char manifest[40];
+    if (rc == 0) rc = manifest_text(f, batch_id, w.done, w.nfiles, &text, manifest, err);
+    if (rc == 0) rc = sync_outputs(f->io, &w, &text, manifest, err);
+    if (rc == 0) rc = sink_await_ahead(ahead, err);
     if (rc == 0) failpoint_hit("sink.file.before_manifest");
-    if (rc == 0) rc = manifest_write(f, batch_id, w.names, w.nfiles, err);
+    if (rc == 0) rc = conn_publish_file(f->meta, manifest, err);
     if (rc == 0) failpoint_hit("sink.file.after_manifest");
-    free(w.names);
-    sl_buf_free(&w.buf);
+    writer_free(&w);
+    sl_buf_free(&text);
     if (rc < 0) return -1;
     f->latest = batch_id;
     s->last_output_rows = rows;
@@ -342,8 +394,8 @@ static char *output_dir(const sink_t *s, sl_arena_t *a, sl_error_t *err)
 
 int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err)
 {
-    (void)env;
     file_sink_t *f = SL_NEW(a, file_sink_t);
+    f->io = env ? env->io_pool : NULL;
     format_kind_t kind;
     if (sink_options(s->opts, s->nopts, &kind, &f->header, err) < 0) return -1;
     if (!(f->path = output_dir(s, a, err))) return -1;

@@ -450,11 +450,12 @@ static int replayed(sink_t *s, int64_t batch_id, bool *skip, sl_error_t *err)
 /* ---- add_batch ------------------------------------------------------------------------------ */
 
 static int add_at_least_once(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                             sl_error_t *err)
+                             const sink_ahead_t *ahead, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
     int64_t rows;
-    if (producer_ready(s, err) < 0 || produce_all(k, batches, n, batch_id, &rows, err) < 0)
+    if (sink_await_ahead(ahead, err) < 0 || producer_ready(s, err) < 0 ||
+        produce_all(k, batches, n, batch_id, &rows, err) < 0)
         return -1;
     s->last_output_rows = rows;
     return 0;
@@ -468,14 +469,15 @@ static int64_t count_rows(exec_batch_t *const *batches, int n)
     return rows;
 }
 
-/* One transaction: begin, produce, record "pending", commit, record "committed". */
+/* One transaction: begin, produce, (the write-ahead is durable), record
+ * "pending", commit, record "committed". */
 static int transaction(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                       int64_t *rows, sl_error_t *err)
+                       const sink_ahead_t *ahead, int64_t *rows, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
     rd_kafka_error_t *e = rd_kafka_begin_transaction(k->rk);
     if (e) return txn_error(k, e, "begin", err);
-    if (produce_all(k, batches, n, batch_id, rows, err) < 0 ||
+    if (produce_all(k, batches, n, batch_id, rows, err) < 0 || sink_await_ahead(ahead, err) < 0 ||
         record_write(k, batch_id, false, err) < 0) {
         if ((e = rd_kafka_abort_transaction(k->rk, KAFKA_SINK_TIMEOUT_MS))) {
             sl_error_t ignored;
@@ -517,7 +519,7 @@ static const char *transactional_id(sink_t *s, sl_error_t *err)
 }
 
 static int add_exactly_once(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                            sl_error_t *err)
+                            const sink_ahead_t *ahead, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
     if (!k->txn_id && !(k->txn_id = transactional_id(s, err))) return -1;
@@ -535,18 +537,18 @@ static int add_exactly_once(sink_t *s, int64_t batch_id, exec_batch_t *const *ba
     int64_t rows = count_rows(batches, n);
     s->last_output_rows = 0;
     if (!rows) return 0;
-    if (producer_ready(s, err) < 0 || transaction(s, batch_id, batches, n, &rows, err) < 0)
+    if (producer_ready(s, err) < 0 || transaction(s, batch_id, batches, n, ahead, &rows, err) < 0)
         return -1;
     s->last_output_rows = rows;
     return 0;
 }
 
 static int kafka_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                     sl_error_t *err)
+                     const sink_ahead_t *ahead, sl_error_t *err)
 {
     const kafka_sink_t *k = s->impl;
-    return k->exactly_once ? add_exactly_once(s, batch_id, batches, n, err)
-                           : add_at_least_once(s, batch_id, batches, n, err);
+    return k->exactly_once ? add_exactly_once(s, batch_id, batches, n, ahead, err)
+                           : add_at_least_once(s, batch_id, batches, n, ahead, err);
 }
 
 static void kafka_describe(sink_t *s, sl_buf_t *out)

@@ -7,10 +7,10 @@
 #include "connectors/memtable.h"
 
 static int memory_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                      sl_error_t *err)
+                      const sink_ahead_t *ahead, sl_error_t *err)
 {
-    (void)err;
     int64_t rows;
+    if (sink_await_ahead(ahead, err) < 0) return -1;
     memtable_add_batch(s->impl, batch_id, s->mode, batches, n, &rows);
     s->last_output_rows = rows;
     return 0;

@@ -7,9 +7,9 @@ typedef struct noop {
 } noop_t;
 
 static int noop_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, int n,
-                    sl_error_t *err)
+                    const sink_ahead_t *ahead, sl_error_t *err)
 {
-    (void)batch_id, (void)err;
+    (void)batch_id, (void)ahead, (void)err; /* nothing is published: nothing to wait for */
     noop_t *x = s->impl;
     int64_t rows = 0;
     for (int i = 0; i < n; i++) rows += exec_batch_count(batches[i]);

@@ -4,14 +4,18 @@
  * Offsets are JSON text exactly as Spark writes them in offsets/N (Kafka
  * `{"topic":{"0":42}}`, file `{"logOffset":3}`, rate and nexmark a bare
  * number). The runner owns the protocol: it asks for the latest offset,
- * writes offsets/N, then has the batch (start, end] read — split into
- * partitions read in parallel on worker threads — and after commits/N calls
- * commit(end). On restart it re-reads a logged batch with exactly the logged
- * offsets, so read_split must be deterministic for a given (start, end].
+ * has the batch (start, end] planned, then writes offsets/N and calls
+ * write_ahead on worker threads while the batch is read — split into
+ * partitions read in parallel — and waits for both before the sink
+ * publishes the batch; once offsets/N is durable it calls commit(end) with
+ * the end of the batch committed before (Spark's source.commit). On
+ * restart it re-reads a logged batch with exactly the logged offsets, so
+ * read_split must be deterministic for a given (start, end].
  *
  * Lifecycle: create (from the stream's definition) → latest/plan/read for
- * each batch → destroy. Everything but read_split runs on the query's
- * driver thread; read_split runs concurrently for different splits. */
+ * each batch → destroy. Everything but read_split and write_ahead runs on
+ * the query's driver thread; read_split runs concurrently for different
+ * splits, and with write_ahead. */
 #ifndef SL_SOURCE_H
 #define SL_SOURCE_H
 
@@ -57,10 +61,14 @@ typedef struct source_ops {
     /* AVAILABLE NOW: fixes the end point to what is available now; later
      * latest_offset calls never go past it. May be NULL (nothing to fix). */
     int (*prepare_available_now)(source_t *s, sl_error_t *err);
-    /* Splits (start, end] into pieces read in parallel. `batch_id` lets a
-     * source log what the batch took (the file source's sources/<i>/<N>). */
+    /* Splits (start, end] into pieces read in parallel. No durable write:
+     * what the batch took is logged by write_ahead. */
     int (*plan)(source_t *s, int64_t batch_id, const char *start, const char *end, sl_arena_t *a,
                 source_split_t **splits, int *nsplits, sl_error_t *err);
+    /* Makes durable what the last plan decided that is not on disk yet (the
+     * file source's sources/<i>/<K>). Runs on a worker thread concurrently
+     * with read_split of the same batch; optional. */
+    int (*write_ahead)(source_t *s, int64_t batch_id, sl_error_t *err);
     /* Reads one split, handing batches (allocated in `a`) to `emit`. Worker
      * thread. Malformed records follow the stream's mode option; counts go
      * to the source's atomic counters below. */

@@ -17,16 +17,19 @@
  * log at the first call after a start, so no file is taken twice.
  *
  * Crash safety. latest_offset(start J) decides which files log K = J+1
- * will hold and remembers them in memory; the runner writes offsets/N
- * naming K; plan(J, K) writes log K (or reads it when it exists). So:
- *  - a crash before offsets/N forgets the decision: nothing refers to it;
- *  - a crash between offsets/N and log K: on restart the batch is re-run
- *    over (J, K] and plan decides log K afresh from the files not seen —
- *    the batch never reached a sink that kept it, so its content is first
+ * will hold and remembers them in memory; plan(J, K) takes them (or reads
+ * log K when it exists); the runner then writes offsets/N naming K and,
+ * at the same time, has write_ahead write log K — both durable before the
+ * sink publishes the batch. So:
+ *  - a crash before either is durable forgets the decision: nothing refers
+ *    to it;
+ *  - offsets/N durable, log K not: on restart the batch is re-run over
+ *    (J, K] and plan decides log K afresh from the files not seen — the
+ *    batch never reached a sink that kept it, so its content is first
  *    fixed by that log;
- *  - a crash after log K but before offsets/N: latest_offset finds a log
- *    newer than its start and returns it as the end (Spark does the same),
- *    so those files are taken by the next batch, not lost or duplicated. */
+ *  - log K durable, offsets/N not: latest_offset finds a log newer than
+ *    its start and returns it as the end (Spark does the same), so those
+ *    files are taken by the next batch, not lost or duplicated. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +64,7 @@ typedef struct file_src {
     sl_arena_t *pending_arena;    /* its entries */
     file_entry_t *pending;
     int npending;
+    int64_t unlogged_id;          /* log id plan took from pending, for write_ahead; -1 */
     int nbeyond;                  /* new files left out of it by maxFilesPerTrigger */
     conn_map_t *avail;            /* AVAILABLE NOW: the uris it may take, else NULL */
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
@@ -318,7 +322,8 @@ static int file_available_now(source_t *s, sl_error_t *err)
     return rc;
 }
 
-/* The entries of log `id`, writing it first when this batch decides it. */
+/* The entries of log `id`: read when it exists, else decided now and left
+ * for write_ahead to log. */
 static int batch_log(source_t *s, int64_t id, int64_t last, sl_arena_t *a, file_entry_t **e,
                      int *n, sl_error_t *err)
 {
@@ -329,11 +334,11 @@ static int batch_log(source_t *s, int64_t id, int64_t last, sl_arena_t *a, file_
         return sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
                             "file source log %lld is missing from \"%s\"", (long long)id, s->dir);
     if (f->pending_id != id && decide(s, id, SOURCE_LIMIT_DEFAULT, err) < 0) return -1;
-    if (log_write(s, id, f->pending, f->npending, err) < 0) return -1;
     seen_add(f, id, f->pending, f->npending);
     *e = f->pending;
     *n = f->npending;
     f->pending_id = -1;
+    f->unlogged_id = id; /* the entries stay in the pending arena until the next decide */
     return 0;
 }
 
@@ -362,6 +367,18 @@ static int file_plan(source_t *s, int64_t batch_id, const char *start, const cha
         }
     }
     return 0;
+}
+
+/* Logs what plan decided (worker thread, while the batch reads the files:
+ * both only read the pending entries). */
+static int file_write_ahead(source_t *s, int64_t batch_id, sl_error_t *err)
+{
+    (void)batch_id;
+    file_src_t *f = s->impl;
+    int64_t id = f->unlogged_id;
+    if (id < 0) return 0;
+    f->unlogged_id = -1;
+    return log_write(s, id, f->pending, f->npending, err);
 }
 
 /* Maps (or for an empty file, skips) the file and reads its records. */
@@ -422,6 +439,7 @@ static const source_ops_t file_ops = {
     .latest_offset = file_latest,
     .prepare_available_now = file_available_now,
     .plan = file_plan,
+    .write_ahead = file_write_ahead,
     .read_split = file_read,
     .describe = file_describe,
     .metrics = file_metrics,
@@ -499,6 +517,7 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     conn_map_init(&f->seen);
     f->max_log = -1;
     f->pending_id = -1;
+    f->unlogged_id = -1;
     f->pending_arena = sl_arena_new("file source pending");
     if (fmt.bad_records_dir) {
         char *name = sl_printf(a, "%s-source%d.json", s->query_name, s->index);

@@ -1,5 +1,7 @@
-/* The micro-batch runner: recovery, the offset/commit protocol of each
- * trigger, watermark bookkeeping. Progress reports are in runner_progress.c. */
+/* The micro-batch runner: recovery, pinned settings, each trigger's
+ * decision (offsets, whether a batch is due) and its order of steps. A
+ * batch's execution and durable writes are in runner_batch.c, progress
+ * reports in runner_progress.c. */
 #include "exec/runner_int.h"
 
 #include <limits.h>
@@ -14,18 +16,11 @@
 #include "common/log.h"
 #include "common/uuid.h"
 #include "exec/store_cache.h"
-#include "exec/wm_propagate.h"
 #include "state/failpoint.h"
 
 #define IDLE_REPORT_INTERVAL_MS 10000
 
-static const char *arena_copy(sl_arena_t *a, const char *s)
-{
-    return s ? sl_strdup(a, s) : NULL;
-}
-
-/* The pinned settings written into every offsets/N. */
-static ckpt_conf_entry_t *pinned_conf(runner_t *r, int *n)
+ckpt_conf_entry_t *runner_pinned_conf(runner_t *r, int *n)
 {
     ckpt_conf_entry_t *c = SL_NEW_ARRAY(r->trigger_arena, ckpt_conf_entry_t, 3);
     c[0].key = CKPT_CONF_SHUFFLE_PARTITIONS;
@@ -42,7 +37,7 @@ static ckpt_conf_entry_t *pinned_conf(runner_t *r, int *n)
 static int check_pinned(runner_t *r, const ckpt_batch_meta_t *m, sl_error_t *err)
 {
     int n;
-    ckpt_conf_entry_t *mine = pinned_conf(r, &n);
+    ckpt_conf_entry_t *mine = runner_pinned_conf(r, &n);
     for (int i = 0; i < n; i++) {
         const char *old = ckpt_conf_get(m, mine[i].key);
         if (old && strcmp(old, mine[i].value)) {
@@ -280,179 +275,6 @@ static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
     return 0;
 }
 
-/* Writes offsets/N (the write-ahead record) and lets sources drop what is committed. */
-int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
-{
-    int64_t t0 = sl_mono_ms();
-    r->status = "Writing offsets to log";
-    ckpt_offsets_t o = {.has_meta = 1, .nsources = r->spec.nsources, .sources = t->end};
-    o.meta.watermark_ms = r->watermark_ms;
-    o.meta.timestamp_ms = ts;
-    o.meta.conf = pinned_conf(r, &o.meta.nconf);
-    if (ckpt_offsets_write(r->ckpt, t->batch_id, &o, err) < 0) return -1;
-    for (int i = 0; i < r->spec.nsources; i++) {
-        source_t *s = r->spec.sources[i];
-        if (s->ops->commit && r->committed[i]) s->ops->commit(s, r->committed[i]);
-    }
-    int64_t keep = r->spec.min_batches_to_retain > 0 ? r->spec.min_batches_to_retain : 100;
-    if (t->batch_id > keep) {
-        ckpt_offsets_purge(r->ckpt, t->batch_id - keep, err);
-        ckpt_commits_purge(r->ckpt, t->batch_id - keep, err);
-    }
-    t->d.wal_commit = sl_mono_ms() - t0;
-    t->d.ran_wal = 1;
-    return 0;
-}
-
-/* Reads one split of a source, counting its rows. */
-typedef struct split_input {
-    source_t *src;
-    source_split_t split;
-    atomic_llong *rows;
-} split_input_t;
-
-typedef struct count_emit {
-    exec_emit_fn emit;
-    void *arg;
-    atomic_llong *rows;
-} count_emit_t;
-
-static int count_rows_cb(void *arg, exec_batch_t *b, sl_error_t *err)
-{
-    count_emit_t *c = arg;
-    atomic_fetch_add(c->rows, (long long)exec_batch_count(b));
-    return c->emit(c->arg, b, err);
-}
-
-static int produce_split(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
-{
-    split_input_t *si = arg;
-    count_emit_t c = {emit, emit_arg, si->rows};
-    return si->src->ops->read_split(si->src, &si->split, a, count_rows_cb, &c, err);
-}
-
-static exec_input_t *grow_inputs(sl_arena_t *a, exec_input_t *v, int n, int *cap)
-{
-    if (n < *cap) return v;
-    v = sl_arena_realloc(a, v, sizeof *v * (size_t)*cap, sizeof *v * (size_t)*cap * 2);
-    *cap *= 2;
-    return v;
-}
-
-/* The inputs of the batch: every split of every source, then the static inputs. */
-static int build_inputs(runner_t *r, runner_trigger_info_t *t, atomic_llong *rows,
-                        exec_input_t **out, int *nout, sl_error_t *err)
-{
-    sl_arena_t *a = r->trigger_arena;
-    int cap = r->spec.ninputs + 16, n = 0;
-    exec_input_t *v = SL_NEW_ARRAY(a, exec_input_t, cap);
-    int64_t t0 = sl_mono_ms();
-    for (int k = 0; k < r->spec.ninputs; k++) {
-        const runner_input_t *in = &r->spec.inputs[k];
-        if (in->source < 0) {
-            v = grow_inputs(a, v, n, &cap);
-            v[n++] = (exec_input_t){.leaf = in->leaf, .produce = in->produce, .arg = in->arg};
-            continue;
-        }
-        source_t *s = r->spec.sources[in->source];
-        source_split_t *splits;
-        int ns;
-        if (s->ops->plan(s, t->batch_id, t->start[in->source], t->end[in->source], a, &splits, &ns, err) < 0)
-            return -1;
-        for (int j = 0; j < ns; j++) {
-            v = grow_inputs(a, v, n, &cap);
-            split_input_t *si = SL_NEW(a, split_input_t);
-            si->src = s;
-            si->split = splits[j];
-            si->rows = &rows[in->source];
-            v[n++] = (exec_input_t){.leaf = in->leaf, .produce = produce_split, .arg = si,
-                                    .partition = splits[j].partition};
-        }
-    }
-    t->d.get_batch = sl_mono_ms() - t0;
-    *out = v;
-    *nout = n;
-    return 0;
-}
-
-/* Folds the batch's event-time statistics into the watermark (Spark's WatermarkTracker). */
-static void advance_watermark(runner_t *r, const op_metrics_t *metrics)
-{
-    int n = r->spec.nwatermarks;
-    if (n == 0) return;
-    int64_t global = r->node_wm[0];
-    for (int i = 0; i < n; i++) {
-        const op_metrics_t *m = &metrics[r->spec.watermarks[i]->id];
-        if (m->et_count) {
-            int64_t cand = m->et_max - r->spec.wm_delays[i];
-            if (cand > r->node_wm[i]) r->node_wm[i] = cand;
-        }
-        int64_t w = r->node_wm[i];
-        if (i == 0) global = w;
-        else if (!strcmp(r->spec.watermark_policy, "max") ? w > global : w < global) global = w;
-    }
-    if (global > r->watermark_ms) r->watermark_ms = global;
-}
-
-/* The input watermarks of each stateful operator in this batch, propagated
- * from the query's watermark of the previous batch (late rows) and of this
- * one (eviction); NULL without watermarks. */
-static const op_wm_t *operator_watermarks(runner_t *r)
-{
-    if (r->spec.nwatermarks == 0 || r->spec.nstateful == 0) return NULL;
-    op_wm_t *wm = SL_NEW_ARRAY(r->trigger_arena, op_wm_t, r->spec.nstateful);
-    exec_wm_propagate(r->spec.root, r->prev_batch_wm, r->watermark_ms, wm);
-    return wm;
-}
-
-int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t sink_batch_id,
-                     sl_error_t *err)
-{
-    int ns = r->spec.nsources;
-    atomic_llong *rows = SL_NEW_ARRAY(r->trigger_arena, atomic_llong, ns + 1);
-    exec_input_t *inputs;
-    int ninputs;
-    r->status = "Processing new data";
-    if (build_inputs(r, t, rows, &inputs, &ninputs, err) < 0) return -1;
-    op_ctx_t base = {
-        .batch_id = t->batch_id, .npartitions = r->spec.npartitions, .mode = r->spec.mode,
-        .wm = operator_watermarks(r), .state_dir = ckpt_state_dir(r->ckpt),
-        .state_provider = r->spec.state_provider, .is_replay = r->rerun, .stores = r->stores,
-    };
-    int64_t t0 = sl_mono_ms();
-    exec_result_t res;
-    if (exec_run(r->spec.root, &base, ts, r->spec.cancel, r->spec.pool, inputs, ninputs, &res, err) < 0)
-        return -1;
-    int rc = r->spec.sink->ops->add_batch(r->spec.sink, sink_batch_id, res.batches, res.nbatches, err);
-    t->d.add_batch = sl_mono_ms() - t0;
-    t->d.ran_batch = 1;
-    for (int i = 0; i < ns; i++) {
-        t->rows[i] += atomic_load(&rows[i]);
-        t->total_rows += atomic_load(&rows[i]);
-    }
-    t->output_rows += r->spec.sink->last_output_rows;
-    free(r->last_metrics);
-    r->last_metrics = res.metrics;
-    r->last_nnodes = res.nnodes;
-    res.metrics = NULL;
-    t->metrics = r->last_metrics;
-    if (rc == 0) advance_watermark(r, t->metrics);
-    exec_result_free(&res);
-    return rc;
-}
-
-int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
-{
-    int64_t t0 = sl_mono_ms();
-    if (ckpt_commit_write(r->ckpt, t->batch_id, r->watermark_ms, err) < 0) return -1;
-    t->d.commit_offsets = sl_mono_ms() - t0;
-    for (int i = 0; i < r->spec.nsources; i++) r->committed[i] = arena_copy(r->arena, t->end[i]);
-    r->evicted_wm = t->batch_wm_ms;
-    r->prev_batch_wm = t->batch_wm_ms;
-    r->next_batch = t->batch_id + 1;
-    r->rerun = 0;
-    return 0;
-}
 
 void runner_trigger_init(runner_t *r, runner_trigger_info_t *t)
 {
@@ -514,9 +336,8 @@ int runner_trigger(runner_t *r, runner_outcome_t *outcome, sl_error_t *err)
         return 0;
     }
     int64_t ts = r->rerun ? r->rerun_ts : t.start_ms;
-    if (!r->rerun && runner_write_ahead(r, &t, ts, err) < 0) return -1;
-    failpoint_hit("runner.after_offsets");
-    if (runner_run_batch(r, &t, ts, t.batch_id, err) < 0) return -1;
+    int flags = RUNNER_BATCH_COMMIT | (r->rerun ? 0 : RUNNER_BATCH_OFFSETS);
+    if (runner_run_batch(r, &t, ts, t.batch_id, flags, err) < 0) return -1;
     failpoint_hit("runner.before_commit");
     if (runner_commit_batch(r, &t, err) < 0) return -1;
     t.ran = 1;

@@ -63,7 +63,8 @@ typedef struct runner_spec {
     const char *watermark_policy;  /* "min" | "max" (pinned) */
     source_limit_t limit;          /* ONCE: everything available */
     int min_batches_to_retain;     /* log retention (Spark's default 100) */
-    exec_pool_t *pool;
+    exec_pool_t *pool;             /* the batch's partitions */
+    exec_pool_t *io_pool;          /* its durable writes, while the batch runs */
     const atomic_int *cancel;      /* set to abandon a running batch (stop / shutdown) */
 } runner_spec_t;
 

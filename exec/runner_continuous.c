@@ -47,7 +47,7 @@ static int run_step(runner_t *r, runner_trigger_info_t *epoch, const char **cur,
     if (!data) return 0;
     step.total_rows = step.output_rows = 0;
     step.rows = SL_NEW_ARRAY(r->trigger_arena, int64_t, n + 1);
-    if (runner_run_batch(r, &step, sl_now_ms(), next_sink_id(r), err) < 0) return -1;
+    if (runner_run_batch(r, &step, sl_now_ms(), next_sink_id(r), 0, err) < 0) return -1;
     for (int i = 0; i < n; i++) {
         epoch->rows[i] += step.rows[i];
         cur[i] = step.end[i];

@@ -27,6 +27,7 @@ typedef struct runner_trigger_info {
     int64_t output_rows;          /* sink numOutputRows */
     int64_t batch_wm_ms;          /* watermark the batch used */
     op_metrics_t *metrics;        /* per node id, of the batch (NULL when idle) */
+    ckpt_staged_t *commit;        /* commits/N staged by runner_run_batch, or NULL */
     runner_durations_t d;
 } runner_trigger_info_t;
 
@@ -59,6 +60,9 @@ struct runner {
     int progress_new;
 };
 
+/* The settings pinned in every offsets/N (in the trigger arena). */
+ckpt_conf_entry_t *runner_pinned_conf(runner_t *r, int *n);
+
 /* Pieces of a trigger, shared by the micro-batch protocol (runner.c) and
  * continuous epochs (runner_continuous.c). */
 void runner_trigger_init(runner_t *r, runner_trigger_info_t *t);
@@ -67,10 +71,17 @@ int runner_source_start(runner_t *r, int i, const char **out, sl_error_t *err);
 /* Writes offsets/<t->batch_id> over t->end; lets sources drop what is committed. */
 int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err);
 /* Runs the plan over (t->start, t->end] into the sink as `sink_batch_id`;
- * adds the rows read and written to t. */
+ * adds the rows read and written to t. The batch's write-ahead records —
+ * offsets/<t->batch_id> with RUNNER_BATCH_OFFSETS, and the sources'
+ * write_ahead — are written while it runs and are durable before the sink
+ * publishes it; with RUNNER_BATCH_COMMIT commits/<t->batch_id> is staged
+ * (t->commit) while the sink commits. */
+#define RUNNER_BATCH_OFFSETS 1
+#define RUNNER_BATCH_COMMIT 2
 int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t sink_batch_id,
-                     sl_error_t *err);
-/* Writes commits/<t->batch_id>; the committed offsets become t->end. */
+                     int flags, sl_error_t *err);
+/* Writes commits/<t->batch_id> (publishes t->commit when staged); the
+ * committed offsets become t->end. */
 int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err);
 /* Times the trigger and builds its report when one is due. */
 void runner_finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0);

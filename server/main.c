@@ -192,6 +192,7 @@ int main(int argc, char **argv)
         return 1;
     }
     srv.pool = exec_pool_new(srv.worker_threads);
+    srv.io_pool = exec_pool_new((int)c->io_threads);
     srv.memtables = memtable_registry_new();
     srv.qm = qm_new(&srv);
     if (pgw_start(&srv, &err) < 0) {
@@ -216,6 +217,7 @@ int main(int argc, char **argv)
     qm_free(srv.qm);
     memtable_registry_free(srv.memtables);
     exec_pool_free(srv.pool);
+    exec_pool_free(srv.io_pool);
     tstore_close(srv.tstore);
     cat_close(srv.cat);
     uv_loop_close(srv.loop);

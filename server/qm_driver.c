@@ -85,7 +85,8 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
         return sl_error_set(err, SL_ERR_IO_ERROR, "could not create checkpoint directory \"%s\": %s",
                             d->checkpoint, strerror(errno));
     if (create_sources(q, r, err) < 0) return -1;
-    sink_env_t env = {.memtables = srv->memtables, .checkpoint = d->checkpoint};
+    sink_env_t env = {.memtables = srv->memtables, .io_pool = srv->io_pool,
+                      .checkpoint = d->checkpoint};
     if (sink_create(d->sink, q->name, srv->conf->data_directory, d->mode, &r->plan.schema,
                     d->sink_opts, d->nsink_opts, &env, r->arena, &r->sink, err) < 0)
         return -1;
@@ -98,7 +99,8 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
         .npartitions = d->shuffle_partitions, .state_provider = d->state_store,
         .watermark_policy = d->watermark_policy,
         .limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT,
-        .min_batches_to_retain = d->min_batches_to_retain, .pool = srv->pool, .cancel = &q->cancel,
+        .min_batches_to_retain = d->min_batches_to_retain, .pool = srv->pool,
+        .io_pool = srv->io_pool, .cancel = &q->cancel,
     };
     spec.inputs = runner_inputs(srv, r, &spec.ninputs);
     if (!(r->runner = runner_open(&spec, err))) return -1;

@@ -25,6 +25,7 @@ typedef struct srv {
     struct cat *cat;              /* catalog (SQLite) */
     struct tstore *tstore;        /* rows of static tables (SQLite) */
     struct exec_pool *pool;       /* worker threads for partitions of batches and SELECTs */
+    struct exec_pool *io_pool;    /* threads for the durable writes of batches (fsync) */
     struct memtable_registry *memtables; /* tables of memory sinks, read by SELECT */
     struct qm *qm;                /* query manager */
     struct pgw_server *pgw;       /* SQL endpoint */

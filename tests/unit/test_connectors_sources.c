@@ -355,6 +355,20 @@ TEST(file_crash_windows)
     put_file(&e, "c.json", 300, "{\"n\":\"c\",\"v\":3}\n");
     s = file_source(&e, NULL);
     CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, init, end, e.a)}), "a|1\nb|2");
+    /* plan alone logs nothing: write_ahead does (the runner's ahead job) */
+    source_t *p = file_source(&e, NULL);
+    const char *pe = latest(p, end, SOURCE_LIMIT_DEFAULT, e.a);
+    source_split_t *splits;
+    int nsplits;
+    sl_error_t err;
+    CHECK(p->ops->plan(p, 1, end, pe, e.a, &splits, &nsplits, &err) == 0);
+    CHECK_INT(nsplits, 1);
+    const char *log1 = sl_printf(e.a, "%s/1", e.ckpt);
+    CHECK(access(log1, F_OK) < 0);
+    CHECK(p->ops->write_ahead(p, 1, &err) == 0);
+    CHECK(access(log1, F_OK) == 0);
+    CHECK(unlink(log1) == 0);
+    p->ops->destroy(p);
     /* 2. crash after log 1 was written, before offsets/1: the next run's
      *    latest_offset returns that log, and the files are read once */
     const char *e1 = latest(s, end, SOURCE_LIMIT_DEFAULT, e.a);

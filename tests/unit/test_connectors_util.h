@@ -193,6 +193,7 @@ static inline int tc_read_batch(source_t *s, int64_t batch_id, const char *start
     source_split_t *splits;
     int n;
     if (s->ops->plan(s, batch_id, start, end, a, &splits, &n, err) < 0) return -1;
+    if (s->ops->write_ahead && s->ops->write_ahead(s, batch_id, err) < 0) return -1;
     for (int i = 0; i < n; i++)
         if (s->ops->read_split(s, &splits[i], a, tc_emit, out, err) < 0) return -1;
     return 0;
