@@ -74,6 +74,11 @@ typedef struct source_ops {
      * to the source's atomic counters below. */
     int (*read_split)(source_t *s, const source_split_t *split, sl_arena_t *a, source_emit_fn emit,
                       void *emit_arg, sl_error_t *err);
+    /* A descriptor that becomes readable when data may have arrived since
+     * the last latest_offset (the file source's directory watch), or -1
+     * when the runner must poll for it; optional (NULL: poll). An idle
+     * query sleeps on it. */
+    int (*change_fd)(source_t *s);
     /* The query committed everything up to `end`; optional. */
     void (*commit)(source_t *s, const char *end);
     /* Appends Spark's description ("KafkaV2[Subscribe[t]]", "RateStream[...]"). */

@@ -42,6 +42,7 @@
 
 #include "common/json_write.h"
 #include "connectors/conn_int.h"
+#include "connectors/dir_watch.h"
 #include "connectors/format.h"
 #include "exec/json.h"
 
@@ -68,6 +69,8 @@ typedef struct file_src {
     int nbeyond;                  /* new files left out of it by maxFilesPerTrigger */
     conn_map_t *avail;            /* AVAILABLE NOW: the uris it may take, else NULL */
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
+    int watch;                    /* dir_watch descriptor, -1: the runner polls */
+    bool meta_watched;            /* _sluice_metadata/ is watched too */
 } file_src_t;
 
 typedef struct file_split {
@@ -234,10 +237,30 @@ static int candidates(const file_src_t *f, sl_arena_t *a, const char ***paths, s
     return n;
 }
 
+/* Before a listing: forgets the changes it will see, so that the watch
+ * wakes the runner only for later ones, and watches a file sink's manifest
+ * directory once it exists (its files are committed by a rename there). */
+static void watch_rearm(file_src_t *f, sl_arena_t *a)
+{
+    if (f->watch < 0) return;
+    dir_watch_drain(f->watch);
+    if (f->meta_watched) return;
+    char *meta = conn_path_join(a, f->path, "_sluice_metadata");
+    struct stat st;
+    if (stat(meta, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (dir_watch_add(f->watch, meta) == 0) f->meta_watched = true;
+        else { /* cannot see commits: poll */
+            dir_watch_close(f->watch);
+            f->watch = -1;
+        }
+    }
+}
+
 /* Files not seen yet (and allowed by AVAILABLE NOW), in the order they are
  * to be taken, entries in `a`. */
 static int list_new(source_t *s, sl_arena_t *a, file_entry_t **out, int *n, sl_error_t *err)
 {
+    watch_rearm(s->impl, a);
     file_src_t *f = s->impl;
     const char **paths;
     int np = candidates(f, a, &paths, err);
@@ -409,6 +432,12 @@ static int file_read(source_t *s, const source_split_t *split, sl_arena_t *a, so
     return rc;
 }
 
+static int file_change_fd(source_t *s)
+{
+    const file_src_t *f = s->impl;
+    return f->watch;
+}
+
 static void file_describe(source_t *s, sl_buf_t *out)
 {
     const file_src_t *f = s->impl;
@@ -424,6 +453,7 @@ static void file_destroy(source_t *s)
     free(f->avail);
     sl_arena_free(f->pending_arena);
     format_bad_records_close(f->bad);
+    dir_watch_close(f->watch);
     s->impl = NULL;
 }
 
@@ -441,6 +471,7 @@ static const source_ops_t file_ops = {
     .plan = file_plan,
     .write_ahead = file_write_ahead,
     .read_split = file_read,
+    .change_fd = file_change_fd,
     .describe = file_describe,
     .metrics = file_metrics,
     .destroy = file_destroy,
@@ -519,6 +550,7 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     f->pending_id = -1;
     f->unlogged_id = -1;
     f->pending_arena = sl_arena_new("file source pending");
+    f->watch = dir_watch_open(f->path);
     if (fmt.bad_records_dir) {
         char *name = sl_printf(a, "%s-source%d.json", s->query_name, s->index);
         f->bad = format_bad_records_open(fmt.bad_records_dir, name);

@@ -186,6 +186,16 @@ int runner_caught_up(const runner_t *r)
     return r->caught_up;
 }
 
+int runner_change_fds(const runner_t *r, int *fds, int max)
+{
+    if (r->spec.nsources > max) return -1;
+    for (int i = 0; i < r->spec.nsources; i++) {
+        source_t *s = r->spec.sources[i];
+        if (!s->ops->change_fd || (fds[i] = s->ops->change_fd(s)) < 0) return -1;
+    }
+    return r->spec.nsources;
+}
+
 const char *runner_status_message(const runner_t *r)
 {
     return r->status;

@@ -99,6 +99,10 @@ int runner_prepare_available_now(runner_t *r, sl_error_t *err);
 /* True when the last trigger's end offsets equal what the sources had
  * available and no no-data batch is due (processAllAvailable's condition). */
 int runner_caught_up(const runner_t *r);
+/* The descriptors an idle query can sleep on until data may have arrived
+ * (one per source, at most `max`): their count, or -1 when a source can
+ * only be polled. */
+int runner_change_fds(const runner_t *r, int *fds, int max);
 /* Id of the next batch to run; the last committed one is this - 1. */
 int64_t runner_next_batch(const runner_t *r);
 /* Watermark (ms) the next batch will use; 0 before it first advances. */

@@ -3,9 +3,13 @@
  * server read. The driver thread is in qm_driver.c, AWAIT in qm_await.c. */
 #include "server/qm_int.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -46,12 +50,21 @@ static void query_free(qm_query_t *q)
     free(q->checkpoint);
     free(q->status_msg);
     pthread_cond_destroy(&q->cond);
+    if (q->wake_fd >= 0) close(q->wake_fd);
     free(q);
 }
 
 void qm_query_unref_locked(qm_query_t *q)
 {
     if (--q->refs == 0) query_free(q);
+}
+
+void qm_wake_locked(qm_query_t *q)
+{
+    pthread_cond_broadcast(&q->cond);
+    uint64_t one = 1; /* a full counter (EAGAIN) wakes the driver just the same */
+    if (q->wake_fd >= 0 && write(q->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        SL_WARN("qm", "query=%s could not wake its driver: %s", q->name, strerror(errno));
 }
 
 static void registry_add_locked(qm_t *qm, qm_query_t *q)
@@ -94,6 +107,7 @@ static qm_query_t *query_new(qm_t *qm, const char *name, const char *sql)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&q->cond, &attr);
     pthread_condattr_destroy(&attr);
+    q->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     atomic_init(&q->cancel, 0);
     atomic_init(&q->stopping, 0);
     q->refs = 1;
@@ -158,7 +172,7 @@ static void stop_and_join(qm_t *qm, qm_query_t *q)
     }
     q->stop = true;
     atomic_store(&q->stopping, 1);
-    pthread_cond_broadcast(&q->cond);
+    qm_wake_locked(q);
     pthread_t t = q->thread;
     pthread_mutex_unlock(&qm->lock);
     pthread_join(t, NULL);
@@ -294,6 +308,7 @@ static void info_locked(const qm_query_t *q, sl_arena_t *a, qm_info_t *out)
     out->trigger = arena_dup(a, q->trigger);
     out->checkpoint = arena_dup(a, q->checkpoint);
     out->last_batch_id = q->last_batch_id;
+    out->triggers = q->triggers_started;
     out->input_rows_per_second = q->in_rate;
     out->processed_rows_per_second = q->proc_rate;
     if (q->has_watermark) {

@@ -70,7 +70,7 @@ int qm_await(qm_t *qm, const char *name, qm_await_cb cb, void *arg, uint64_t *wa
         finish_locked(qm, w, sl_error_isset(&res) ? &res : NULL);
     } else {
         q->wake = true; /* run the next trigger now rather than at its schedule */
-        pthread_cond_broadcast(&q->cond);
+        qm_wake_locked(q);
     }
     pthread_mutex_unlock(&qm->lock);
     return 0;

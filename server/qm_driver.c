@@ -4,10 +4,13 @@
  * NOW) or fails, publishing status and progress after every trigger. */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -20,6 +23,11 @@
 
 #define IDLE_POLL_MIN_MS 10
 #define IDLE_POLL_MAX_MS 200
+/* An idle query whose sources can tell when data arrives sleeps until
+ * then, but triggers at least this often: its idle progress report (Spark
+ * reports an idle query every 10 s). */
+#define IDLE_SLEEP_MAX_MS 10000
+#define MAX_WATCHED_SOURCES 64
 
 typedef struct qrun {
     sl_arena_t *arena;
@@ -212,6 +220,36 @@ static void wait_locked(qm_query_t *q, int64_t delay_ms)
         if (pthread_cond_timedwait(&q->cond, &q->qm->lock, &ts) == ETIMEDOUT) break;
 }
 
+/* Sleeps until one of `fds` (the sources' change descriptors) is readable,
+ * the query is woken (stop, await) or IDLE_SLEEP_MAX_MS pass. Lock held;
+ * released while asleep. */
+static void sleep_until_change_locked(qm_query_t *q, const int *fds, int n)
+{
+    if (q->stop || q->wake) return;
+    struct pollfd p[MAX_WATCHED_SOURCES + 1];
+    p[0] = (struct pollfd){.fd = q->wake_fd, .events = POLLIN};
+    for (int i = 0; i < n; i++) p[i + 1] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+    pthread_mutex_unlock(&q->qm->lock);
+    if (poll(p, (nfds_t)n + 1, IDLE_SLEEP_MAX_MS) < 0 && errno != EINTR)
+        SL_WARN("qm", "query=%s poll: %s", q->name, strerror(errno));
+    uint64_t v;
+    if (read(q->wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
+        SL_WARN("qm", "query=%s reading its wake counter: %s", q->name, strerror(errno));
+    pthread_mutex_lock(&q->qm->lock);
+}
+
+/* The wait after a trigger: an idle query with sources that can notify
+ * sleeps until data may have arrived; otherwise the trigger's delay. */
+static void wait_next_locked(qm_query_t *q, qrun_t *r, runner_outcome_t out, int64_t delay_ms)
+{
+    int fds[MAX_WATCHED_SOURCES], n;
+    if (out == RUNNER_IDLE && r->plan.def.trigger == QTRIG_DEFAULT && q->wake_fd >= 0 &&
+        (n = runner_change_fds(r->runner, fds, MAX_WATCHED_SOURCES)) >= 0)
+        sleep_until_change_locked(q, fds, n);
+    else
+        wait_locked(q, delay_ms);
+}
+
 /* The trigger loop; returns with the lock held. */
 static void trigger_loop(qm_query_t *q, qrun_t *r)
 {
@@ -241,7 +279,7 @@ static void trigger_loop(qm_query_t *q, qrun_t *r)
             q->status = QM_FINISHED;
             return;
         }
-        wait_locked(q, next_delay(r, out, start, &idle_ms));
+        wait_next_locked(q, r, out, next_delay(r, out, start, &idle_ms));
     }
 }
 

@@ -44,7 +44,9 @@ struct qm_query {
     bool exited;                  /* [lock] the driver returned (finished, failed, stopped) */
     bool stop;                    /* [lock] asked to stop at the next batch boundary */
     bool wake;                    /* [lock] skip the wait before the next trigger */
-    pthread_cond_t cond;          /* signalled on stop/wake [lock] */
+    pthread_cond_t cond;          /* signalled on stop/wake [lock] (qm_wake_locked) */
+    int wake_fd;                  /* eventfd written with each signal: wakes a driver that
+                                     sleeps on its sources' change descriptors */
     atomic_int cancel;            /* abandons a running batch: never set by STOP, which waits
                                      for the batch boundary */
     atomic_int stopping;          /* mirrors `stop` for code that polls without the lock
@@ -79,6 +81,8 @@ struct qm {
 /* Registry (lock held). */
 qm_query_t *qm_find_locked(qm_t *qm, const char *name);
 void qm_query_unref_locked(qm_query_t *q);
+/* Wakes the query's driver from its wait between triggers (stop, await). */
+void qm_wake_locked(qm_query_t *q);
 /* Starts the driver thread of a query (lock held, no thread live). */
 int qm_driver_start_locked(qm_query_t *q, sl_error_t *err);
 /* Waits (lock held): settle after a trigger or when the query ends. */

@@ -6,6 +6,7 @@
  * splits), plus option validation. */
 #include "test_connectors_util.h"
 
+#include <poll.h>
 #include <stdlib.h>
 
 #include "connectors/validate.h"
@@ -473,6 +474,48 @@ TEST(file_source_reads_only_committed_sink_output)
                                        "\"add\"}", e.in));
     const char *end1 = latest(s, end, SOURCE_LIMIT_DEFAULT, e.a);
     CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 1, end, end1, e.a)}), "unfinished|2");
+    file_env_done(&e);
+}
+
+/* 1 when fd is readable now. */
+static int readable(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    return poll(&p, 1, 0) == 1;
+}
+
+/* The change descriptor: quiet after a listing, readable once a file is
+ * moved in or written, and for a commit in a file sink's manifest
+ * directory; a listing forgets what it has seen. */
+TEST(file_change_fd_wakes_for_new_files_only)
+{
+    file_env_t e = file_env();
+    source_t *s = file_source(&e, NULL);
+    int fd = s->ops->change_fd(s);
+    CHECK(fd >= 0);
+    const char *init = "{\"logOffset\":-1}";
+    CHECK_STR(latest(s, init, SOURCE_LIMIT_DEFAULT, e.a), init);
+    CHECK(!readable(fd));
+    tc_write(e.in, ".a.tmp", "{\"n\":\"a\",\"v\":1}\n");
+    CHECK(readable(fd)); /* a temporary file: worth a look, nothing to take */
+    CHECK_STR(latest(s, init, SOURCE_LIMIT_DEFAULT, e.a), init);
+    CHECK(!readable(fd));
+    CHECK(rename(sl_printf(e.a, "%s/.a.tmp", e.in), sl_printf(e.a, "%s/a.json", e.in)) == 0);
+    CHECK(readable(fd));
+    const char *end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(end, "{\"logOffset\":0}");
+    CHECK(!readable(fd));
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, init, end, e.a)}), "a|1");
+    /* the directory becomes a file sink's output: its manifest directory is watched too */
+    char *meta = sl_printf(e.a, "%s/_sluice_metadata", e.in);
+    CHECK(mkdir(meta, 0755) == 0);
+    CHECK(readable(fd));
+    CHECK_STR(latest(s, end, SOURCE_LIMIT_DEFAULT, e.a), end);
+    CHECK(!readable(fd));
+    tc_write(meta, "0", sl_printf(e.a, "v1\n{\"path\":\"file://%s/a.json\",\"action\":\"add\"}",
+                                  e.in));
+    CHECK(readable(fd));
+    s->ops->destroy(s);
     file_env_done(&e);
 }
 
