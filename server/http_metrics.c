@@ -142,6 +142,15 @@ static void status_family(sl_buf_t *b, sl_arena_t *a, mquery_t *qs, int n)
                    !strcmp(qs[i].info->status_name, statuses[k]));
 }
 
+static void triggers_family(sl_buf_t *b, mquery_t *qs, int n)
+{
+    const char *name = "sluice_query_triggers_total";
+    family(b, name, "counter",
+           "Triggers the query has begun since the daemon started, with new data or not (an idle "
+           "query that waits on its sources' change notification adds one per 10 s).");
+    for (int i = 0; i < n; i++) sample(b, name, qs[i].labels, (double)qs[i].info->triggers);
+}
+
 static void info_family(sl_buf_t *b, mquery_t *qs, int n)
 {
     family(b, "sluice_query_info", "gauge",
@@ -317,6 +326,7 @@ static void query_families(sl_buf_t *b, sl_arena_t *a, mquery_t *qs, int n)
 {
     info_family(b, qs, n);
     status_family(b, a, qs, n);
+    triggers_family(b, qs, n);
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) scalar_family(b, &scalars[i], qs, n);
     watermark_families(b, qs, n);
     for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++)

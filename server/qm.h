@@ -34,6 +34,7 @@ typedef struct qm_info {
     const char *trigger;          /* "default", "processing time 1 minute", "once", ... */
     const char *checkpoint;       /* checkpoint directory */
     int64_t last_batch_id;        /* -1 before the first batch */
+    int64_t triggers;             /* triggers begun since the daemon started, idle or not */
     double input_rows_per_second; /* of the last progress, NaN when unknown */
     double processed_rows_per_second;
     const char *watermark;        /* ISO timestamp, or NULL without a watermark */

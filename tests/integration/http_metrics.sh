@@ -68,6 +68,12 @@ awk -v v="$(value process_resident_memory_bytes)" 'BEGIN { exit !(v > 1000000) }
 awk -v v="$(value process_start_time_seconds)" -v now="$(date +%s)" \
     'BEGIN { exit !(v > now - 600 && v <= now + 1) }' || fail "process start time"
 has '^sluice_http_responses_total\{code="200"\} [1-9]' || fail "HTTP responses are not counted"
+has '^# TYPE sluice_query_triggers_total counter$' || fail "sluice_query_triggers_total is not a counter"
+t0=$(value 'sluice_query_triggers_total{query="q"}')
+sql -c "AWAIT QUERY q" >/dev/null || fail "AWAIT QUERY q"
+metrics
+t1=$(value 'sluice_query_triggers_total{query="q"}')
+[ "$t1" -gt "$t0" ] || fail "AWAIT ran a trigger but sluice_query_triggers_total went from $t0 to $t1"
 
 echo "-- label values are escaped"
 has '^sluice_query_status\{query="we\\"ird\\\\q",status="ACTIVE"\} 1$' \
