@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fixed cost of a micro-batch: a file -> file-sink query given one 1-row
 # file at a time (each AWAIT QUERY forces one trigger that runs one batch:
-# offsets/N, read, sink data file + manifest, commits/N, all fsynced), and
-# the cost of an empty trigger (CPU per idle poll of 20 idle queries).
+# offsets/N, read, sink data file + manifest, commits/N, all fsynced), the
+# CPU 20 idle queries use, and the cost of an empty trigger.
 # Usage: bench/batch_overhead.sh [BATCHES [DAEMON OPTIONS]]   (BIN=bin by default)
 set -u
 cd "$(dirname "$0")/.."
@@ -15,10 +15,15 @@ mkdir -p "$work/in"
 start_daemon "$work" "$@" >/dev/null || exit 1
 sql -c "CREATE STREAM s (id INT) USING file OPTIONS (path '$work/in', format 'json')" >/dev/null
 sql -c "CREATE QUERY q SINK file OPTIONS (path '$work/out', format 'json') AS SELECT id FROM s" >/dev/null
+# one psql session for every AWAIT, so that no client starts while a batch runs
+coproc PSQL { sql; }
 for i in $(seq 1 "$n"); do
     printf '{"id":%d}\n' "$i" > "$work/in/.f$i"; mv "$work/in/.f$i" "$work/in/f$i.json"
-    sql -c "AWAIT QUERY q" >/dev/null
+    printf 'AWAIT QUERY q;\n\\echo done\n' >&"${PSQL[1]}"
+    read -r line <&"${PSQL[0]}"
 done
+exec {PSQL[1]}>&-
+wait "$PSQL_PID"
 sql -c "SHOW RECENT PROGRESS q" | grep '"numInputRows":1,' > "$work/p"
 stats() { # stats NAME: median, 90th percentile and mean of a durationMs field over the 1-row
     # batches (whole ms each, as Spark reports them; the mean of many is finer than that)
@@ -30,10 +35,21 @@ for f in triggerExecution walCommit getBatch addBatch commitOffsets; do stats $f
 
 for i in $(seq 1 20); do sql -c "CREATE QUERY idle$i AS SELECT id FROM s WHERE id < 0" >/dev/null; done
 for i in $(seq 1 20); do sql -c "AWAIT QUERY idle$i" >/dev/null; done
-c0=$(awk '{ print $14 + $15 }' "/proc/$SL_PID/stat")
-sleep 5 # a measurement window
-c1=$(awk '{ print $14 + $15 }' "/proc/$SL_PID/stat")
+cpu() { awk '{ print $14 + $15 }' "/proc/$SL_PID/stat"; }
+triggers() { # triggers begun by the idle queries, from /metrics
+    curl -s "http://127.0.0.1:$SL_HTTP_PORT/metrics" |
+        awk '/^sluice_query_triggers_total\{query="idle/ { t += $2 } END { print t + 0 }'
+}
 hz=$(getconf CLK_TCK)
-# an idle query polls every 200 ms once it has been idle a while: 5 triggers/s
-awk -v t=$((c1 - c0)) -v hz="$hz" 'BEGIN { printf "empty trigger: %.3f ms of CPU each (20 idle queries, 5 s, %d ticks)\n", t / hz * 1000 / (20 * 5 * 5), t }'
+# idle queries over a file stream sleep on the directory's change notification
+c0=$(cpu); t0=$(triggers)
+sleep 5 # a measurement window
+c1=$(cpu); t1=$(triggers)
+echo "20 idle queries, 5 s: $((c1 - c0)) CPU ticks (1/$hz s), $((t1 - t0)) triggers"
+# an empty trigger: files the stream ignores (".x") wake every idle query, which finds nothing new
+c0=$(cpu); t0=$(triggers)
+for i in $(seq 1 200); do : > "$work/in/.x$i"; sleep 0.01; done # pacing, so that wakes do not merge
+c1=$(cpu); t1=$(triggers)
+awk -v t=$((c1 - c0)) -v n=$((t1 - t0)) -v hz="$hz" \
+    'BEGIN { printf "empty trigger: %.3f ms of CPU each (%d triggers, %d ticks)\n", t / hz * 1000 / n, n, t }'
 stop_daemon >/dev/null
