@@ -34,6 +34,8 @@ int conn_io_error(sl_error_t *err, const char *what, const char *path)
 
 int conn_mkdirs(const char *path, sl_error_t *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0; /* the usual case: one call */
     char *p = sl_xstrdup(path);
     int rc = 0;
     for (char *s = p + 1;; s++) {

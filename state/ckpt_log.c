@@ -41,8 +41,7 @@ int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *dat
     s->fp = fp;
     snprintf(s->before, sizeof s->before, "%s.before_rename", log);
     snprintf(s->after, sizeof s->after, "%s.after_rename", log);
-    if ((!state_exists(dir) && state_mkdirs(dir, err) < 0) ||
-        state_fw_open(&s->fw, dir, name, err) < 0) {
+    if (state_mkdirs(dir, err) < 0 || state_fw_open(&s->fw, dir, name, err) < 0) {
         free(s);
         return -1;
     }

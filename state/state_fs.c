@@ -42,6 +42,8 @@ int state_exists(const char *path)
 
 int state_mkdirs(const char *path, sl_error_t *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0; /* the usual case: one call */
     char *p = sl_xstrdup(path);
     for (char *s = p + 1; *s; s++) {
         if (*s != '/') continue;
