@@ -24,7 +24,9 @@
  * batch N" and writes nothing; the first add_batch of a sink (the batch a
  * restart may replay) removes the data files an unfinished attempt of N
  * left, then writes them again under the same names.
- * Failpoints: sink.file.before_manifest, sink.file.after_manifest. */
+ * Failpoints: sink.file.staged (data files and the manifest's temporary
+ * file durable; the write-ahead may still be in flight),
+ * sink.file.before_manifest, sink.file.after_manifest. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -341,6 +343,7 @@ static int file_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, i
     char manifest[40];
     if (rc == 0) rc = manifest_text(f, batch_id, w.done, w.nfiles, &text, manifest, err);
     if (rc == 0) rc = sync_outputs(f->io, &w, &text, manifest, err);
+    if (rc == 0) failpoint_hit("sink.file.staged");
     if (rc == 0) rc = sink_await_ahead(ahead, err);
     if (rc == 0) failpoint_hit("sink.file.before_manifest");
     if (rc == 0) rc = conn_publish_file(f->meta, manifest, err);

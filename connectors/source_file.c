@@ -45,6 +45,7 @@
 #include "connectors/dir_watch.h"
 #include "connectors/format.h"
 #include "exec/json.h"
+#include "state/failpoint.h"
 
 typedef struct file_entry {
     const char *uri;   /* file:///... as logged */
@@ -401,7 +402,9 @@ static int file_write_ahead(source_t *s, int64_t batch_id, sl_error_t *err)
     int64_t id = f->unlogged_id;
     if (id < 0) return 0;
     f->unlogged_id = -1;
-    return log_write(s, id, f->pending, f->npending, err);
+    if (log_write(s, id, f->pending, f->npending, err) < 0) return -1;
+    failpoint_hit("source.file.after_log"); /* offsets/N may still be in flight */
+    return 0;
 }
 
 /* Maps (or for an empty file, skips) the file and reads its records. */

@@ -67,8 +67,8 @@ done
 echo "ok   kill -9 at random moments (5 rounds, $files files)"
 
 # 2. a crash at each named step of the commit protocol
-for fp in offsets.before_rename offsets.after_rename runner.after_offsets \
-          sink.file.before_manifest sink.file.after_manifest runner.before_commit \
+for fp in offsets.before_rename offsets.after_rename source.file.after_log sink.file.staged \
+          runner.after_offsets sink.file.before_manifest sink.file.after_manifest runner.before_commit \
           commits.before_rename commits.after_rename; do
     stop_daemon || fail "stop before $fp"
     write_files $((files + 1)) $((files + 2)); files=$((files + 2))

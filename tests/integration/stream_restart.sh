@@ -204,8 +204,8 @@ done
 await_all
 echo "ok   kill -9 between batches ($r rounds)"
 # b. a crash at a named step of the commit protocol, in whichever query gets there first
-for fp in runner.after_offsets state.before_commit state.after_commit:3 state.after_commit:9 \
-          sink.file.before_manifest sink.file.after_manifest runner.before_commit commits.before_rename; do
+for fp in source.file.after_log sink.file.staged runner.after_offsets state.before_commit \
+          state.after_commit:3 state.after_commit:9 sink.file.before_manifest sink.file.after_manifest runner.before_commit commits.before_rename; do
     stop_daemon || fail "stop before $fp"
     r=$((r + 1)); write_round "$run" "$r"
     # started by hand: the daemon may die before it answers, so start_daemon would wait in vain
