@@ -407,7 +407,35 @@ static int file_write_ahead(source_t *s, int64_t batch_id, sl_error_t *err)
     return 0;
 }
 
-/* Maps (or for an empty file, skips) the file and reads its records. */
+/* Files up to this size are read into the batch's arena; larger ones are
+ * mapped. An unmap interrupts every CPU running one of the daemon's threads
+ * (a TLB shootdown), which costs more than copying a small file. */
+#define FILE_READ_MAX (1u << 20)
+
+/* The bytes of an open file of `size` bytes: read into `a` when small
+ * (*mapped = 0), else mapped (*mapped = 1); NULL with errno on failure. */
+static void *file_bytes(int fd, size_t size, sl_arena_t *a, int *mapped)
+{
+    *mapped = size > FILE_READ_MAX;
+    if (*mapped) {
+        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        return m == MAP_FAILED ? NULL : m;
+    }
+    char *buf = sl_alloc(a, size ? size : 1);
+    for (size_t off = 0; off < size;) {
+        ssize_t n = read(fd, buf + off, size - off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return NULL;
+        if (n == 0) { /* the file shrank: it was not complete when moved in */
+            errno = EIO;
+            return NULL;
+        }
+        off += (size_t)n;
+    }
+    return buf;
+}
+
+/* Reads (or maps) the file and hands its records to the decoder. */
 static int file_read(source_t *s, const source_split_t *split, sl_arena_t *a, source_emit_fn emit,
                      void *emit_arg, sl_error_t *err)
 {
@@ -419,9 +447,12 @@ static int file_read(source_t *s, const source_split_t *split, sl_arena_t *a, so
         if (fd >= 0) close(fd);
         return conn_io_error(err, "read file", fs->path);
     }
-    void *map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    int mapped;
+    void *map = file_bytes(fd, (size_t)st.st_size, a, &mapped);
+    int e = errno;
     close(fd);
-    if (map == MAP_FAILED) return conn_io_error(err, "map file", fs->path);
+    errno = e;
+    if (!map) return conn_io_error(err, "read file", fs->path);
     format_reader_t r;
     format_reader_init(&r, f->dec, a, emit, emit_arg);
     r.malformed = &s->malformed;
@@ -431,7 +462,7 @@ static int file_read(source_t *s, const source_split_t *split, sl_arena_t *a, so
     int rc = format_reader_text(&r, map, (size_t)st.st_size, &pos, err);
     if (rc == 0) rc = format_reader_flush(&r, err);
     format_reader_done(&r);
-    if (map) munmap(map, (size_t)st.st_size);
+    if (mapped) munmap(map, (size_t)st.st_size);
     return rc;
 }
 
