@@ -23,7 +23,7 @@
 
 /* Writes offsets/N (the write-ahead record: end offsets, watermark `wm`,
  * timestamp `ts`) and purges log entries past the retention count. May run
- * on a worker thread (the batch's ahead job). */
+ * on an I/O thread (the batch's ahead job). */
 static int write_offsets(runner_t *r, runner_trigger_info_t *t, int64_t wm, int64_t ts,
                          sl_error_t *err)
 {
