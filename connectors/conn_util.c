@@ -137,8 +137,13 @@ int conn_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
 
 char *conn_path_join(sl_arena_t *a, const char *dir, const char *name)
 {
-    size_t n = strlen(dir);
-    return sl_printf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+    size_t n = strlen(dir), k = strlen(name);
+    size_t slash = n && dir[n - 1] == '/' ? 0 : 1;
+    char *p = sl_alloc(a, n + slash + k + 1);
+    memcpy(p, dir, n);
+    if (slash) p[n] = '/';
+    memcpy(p + n + slash, name, k + 1);
+    return p;
 }
 
 int64_t conn_parse_id(const char *s, size_t n)
@@ -166,10 +171,17 @@ static bool uri_plain(unsigned char c)
 
 void conn_file_uri(sl_buf_t *out, const char *abs_path)
 {
+    static const char hex[] = "0123456789ABCDEF";
     sl_buf_puts(out, "file://");
-    for (const unsigned char *p = (const unsigned char *)abs_path; *p; p++) {
-        if (uri_plain(*p)) sl_buf_putc(out, (char)*p);
-        else sl_buf_printf(out, "%%%02X", *p);
+    const unsigned char *p = (const unsigned char *)abs_path;
+    while (*p) {
+        const unsigned char *run = p;
+        while (*p && uri_plain(*p)) p++;
+        sl_buf_append(out, run, (size_t)(p - run)); /* a run of plain characters at once */
+        if (!*p) break;
+        char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+        sl_buf_append(out, esc, 3);
+        p++;
     }
 }
 

@@ -42,14 +42,18 @@ int dir_watch_add(int fd, const char *subdir)
     return inotify_add_watch(fd, subdir, WATCH_EVENTS) < 0 ? -1 : 0;
 }
 
-void dir_watch_drain(int fd)
+int dir_watch_drain(int fd)
 {
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int any = 0;
     for (;;) {
         ssize_t n = read(fd, buf, sizeof buf);
-        if (n > 0) continue;
+        if (n > 0) {
+            any = 1;
+            continue;
+        }
         if (n < 0 && errno == EINTR) continue;
-        return; /* EAGAIN: nothing pending */
+        return any; /* EAGAIN: nothing more pending */
     }
 }
 

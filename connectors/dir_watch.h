@@ -16,8 +16,9 @@ int dir_watch_open(const char *dir);
  * 0, or -1 when it cannot be watched. */
 int dir_watch_add(int fd, const char *subdir);
 /* Reads and discards the pending events, so that the descriptor is
- * readable again only for changes after this call. */
-void dir_watch_drain(int fd);
+ * readable again only for changes after this call; 1 when there were any
+ * (an overflow of the event queue counts), else 0. */
+int dir_watch_drain(int fd);
 void dir_watch_close(int fd);
 
 #endif

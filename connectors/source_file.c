@@ -72,6 +72,8 @@ typedef struct file_src {
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
     int watch;                    /* dir_watch descriptor, -1: the runner polls */
     bool meta_watched;            /* _sluice_metadata/ is watched too */
+    bool listing_current;         /* the last listing left no file untaken and the watch
+                                     has seen no change since: nothing new to list */
 } file_src_t;
 
 typedef struct file_split {
@@ -240,12 +242,13 @@ static int candidates(const file_src_t *f, sl_arena_t *a, const char ***paths, s
 
 /* Before a listing: forgets the changes it will see, so that the watch
  * wakes the runner only for later ones, and watches a file sink's manifest
- * directory once it exists (its files are committed by a rename there). */
-static void watch_rearm(file_src_t *f, sl_arena_t *a)
+ * directory once it exists (its files are committed by a rename there).
+ * 0 when the watch saw no change since the last call, else 1. */
+static int watch_rearm(file_src_t *f, sl_arena_t *a)
 {
-    if (f->watch < 0) return;
-    dir_watch_drain(f->watch);
-    if (f->meta_watched) return;
+    if (f->watch < 0) return 1;
+    int changed = dir_watch_drain(f->watch);
+    if (f->meta_watched) return changed;
     char *meta = conn_path_join(a, f->path, "_sluice_metadata");
     struct stat st;
     if (stat(meta, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -254,15 +257,28 @@ static void watch_rearm(file_src_t *f, sl_arena_t *a)
             dir_watch_close(f->watch);
             f->watch = -1;
         }
+        return 1;
     }
+    return changed;
 }
 
 /* Files not seen yet (and allowed by AVAILABLE NOW), in the order they are
- * to be taken, entries in `a`. */
-static int list_new(source_t *s, sl_arena_t *a, file_entry_t **out, int *n, sl_error_t *err)
+ * to be taken, entries in `a`. Without `full`, a directory the watch saw
+ * unchanged since a listing that left nothing untaken is not listed again
+ * (a large directory costs about 0.4 ms per 1,000 files to list). */
+static int list_new(source_t *s, sl_arena_t *a, bool full, file_entry_t **out, int *n,
+                    sl_error_t *err)
 {
-    watch_rearm(s->impl, a);
     file_src_t *f = s->impl;
+    bool changed = watch_rearm(f, a);
+    bool current = f->listing_current;
+    f->listing_current = false; /* until decide() says otherwise */
+    if (!full && !changed && current && !f->avail) {
+        *out = SL_NEW_ARRAY(a, file_entry_t, 1);
+        *n = 0;
+        f->listing_current = true;
+        return 0;
+    }
     const char **paths;
     int np = candidates(f, a, &paths, err);
     if (np < 0) return -1;
@@ -289,12 +305,13 @@ static int decide(source_t *s, int64_t id, source_limit_t limit, sl_error_t *err
     file_src_t *f = s->impl;
     sl_arena_reset(f->pending_arena);
     f->pending_id = -1;
-    if (list_new(s, f->pending_arena, &f->pending, &f->npending, err) < 0) return -1;
+    if (list_new(s, f->pending_arena, false, &f->pending, &f->npending, err) < 0) return -1;
     f->nbeyond = 0;
     if (limit != SOURCE_LIMIT_ALL && f->max_files && f->npending > f->max_files) {
         f->nbeyond = f->npending - (int)f->max_files;
         f->npending = (int)f->max_files;
     }
+    f->listing_current = f->watch >= 0 && f->nbeyond == 0; /* the batch takes every new file */
     f->pending_id = id;
     return 0;
 }
@@ -336,7 +353,7 @@ static int file_available_now(source_t *s, sl_error_t *err)
     sl_arena_t *tmp = sl_arena_new("file source available now");
     file_entry_t *e;
     int n;
-    int rc = list_new(s, tmp, &e, &n, err);
+    int rc = list_new(s, tmp, true, &e, &n, err);
     if (rc == 0) {
         if (!f->avail) f->avail = sl_xcalloc(1, sizeof *f->avail);
         conn_map_clear(f->avail);
