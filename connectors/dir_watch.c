@@ -42,18 +42,21 @@ int dir_watch_add(int fd, const char *subdir)
     return inotify_add_watch(fd, subdir, WATCH_EVENTS) < 0 ? -1 : 0;
 }
 
-int dir_watch_drain(int fd)
+int dir_watch_take(int fd, dir_watch_name_fn fn, void *arg)
 {
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-    int any = 0;
+    int complete = 1;
     for (;;) {
         ssize_t n = read(fd, buf, sizeof buf);
-        if (n > 0) {
-            any = 1;
-            continue;
-        }
         if (n < 0 && errno == EINTR) continue;
-        return any; /* EAGAIN: nothing more pending */
+        if (n <= 0) return complete; /* EAGAIN: nothing more pending */
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)p;
+            /* the first watch of a descriptor is number 1: the directory itself */
+            if (e->wd != 1 || (e->mask & IN_Q_OVERFLOW) || !e->len) complete = 0;
+            else fn(arg, e->name);
+            p += sizeof *e + e->len;
+        }
     }
 }
 

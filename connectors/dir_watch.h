@@ -2,8 +2,8 @@
  * descriptor that becomes readable when a file is moved into, or closed
  * after writing in, the directory or one of its added subdirectories — so
  * that an idle file-stream query sleeps instead of listing the directory
- * over and over. Everything else stays the directory listing's job: an
- * event only says "look again". */
+ * over and over, and a busy one looks only at the files the events name
+ * instead of listing a directory of thousands of files it has taken. */
 #ifndef SL_DIR_WATCH_H
 #define SL_DIR_WATCH_H
 
@@ -15,10 +15,14 @@ int dir_watch_open(const char *dir);
 /* Also watches `subdir` (an added watch stays until dir_watch_close);
  * 0, or -1 when it cannot be watched. */
 int dir_watch_add(int fd, const char *subdir);
-/* Reads and discards the pending events, so that the descriptor is
- * readable again only for changes after this call; 1 when there were any
- * (an overflow of the event queue counts), else 0. */
-int dir_watch_drain(int fd);
+/* Consumes the pending events, so that the descriptor is readable again
+ * only for changes after this call, calling fn(arg, name) for each file or
+ * subdirectory of the watched directory that an event names (a name may
+ * come more than once). Returns 1 when that is every change since the last
+ * call, 0 when changes may be missing from it (the event queue overflowed,
+ * an added subdirectory or the directory itself changed): then list. */
+typedef void (*dir_watch_name_fn)(void *arg, const char *name);
+int dir_watch_take(int fd, dir_watch_name_fn fn, void *arg);
 void dir_watch_close(int fd);
 
 #endif

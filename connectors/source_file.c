@@ -72,8 +72,10 @@ typedef struct file_src {
     format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
     int watch;                    /* dir_watch descriptor, -1: the runner polls */
     bool meta_watched;            /* _sluice_metadata/ is watched too */
-    bool listing_current;         /* the last listing left no file untaken and the watch
-                                     has seen no change since: nothing new to list */
+    bool incremental;             /* the last decision saw the whole directory: the next
+                                     needs only `left` and the names the watch reports */
+    char **left;                  /* files the last decision left untaken (heap) */
+    int nleft;
 } file_src_t;
 
 typedef struct file_split {
@@ -240,47 +242,86 @@ static int candidates(const file_src_t *f, sl_arena_t *a, const char ***paths, s
     return n;
 }
 
-/* Before a listing: forgets the changes it will see, so that the watch
- * wakes the runner only for later ones, and watches a file sink's manifest
- * directory once it exists (its files are committed by a rename there).
- * 0 when the watch saw no change since the last call, else 1. */
-static int watch_rearm(file_src_t *f, sl_arena_t *a)
+/* Watches a file sink's manifest directory once it exists (its files are
+ * committed by a rename there); 1 when the directory is a sink's output. */
+static int watch_manifest(file_src_t *f, sl_arena_t *a)
 {
-    if (f->watch < 0) return 1;
-    int changed = dir_watch_drain(f->watch);
-    if (f->meta_watched) return changed;
+    if (f->meta_watched) return 1;
     char *meta = conn_path_join(a, f->path, "_sluice_metadata");
     struct stat st;
-    if (stat(meta, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (dir_watch_add(f->watch, meta) == 0) f->meta_watched = true;
-        else { /* cannot see commits: poll */
-            dir_watch_close(f->watch);
-            f->watch = -1;
-        }
-        return 1;
+    if (stat(meta, &st) < 0 || !S_ISDIR(st.st_mode)) return 0;
+    if (dir_watch_add(f->watch, meta) == 0) f->meta_watched = true;
+    else { /* cannot see commits: poll */
+        dir_watch_close(f->watch);
+        f->watch = -1;
     }
-    return changed;
+    return 1;
+}
+
+typedef struct name_list {
+    sl_arena_t *a;
+    const char *dir;
+    const char **paths;
+    int n, cap;
+} name_list_t;
+
+static void name_add(void *arg, const char *name)
+{
+    name_list_t *l = arg;
+    if (name[0] == '.' || name[0] == '_') return;
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        l->paths = sl_arena_realloc(l->a, l->paths, sizeof *l->paths * (size_t)l->cap,
+                                    sizeof *l->paths * (size_t)cap);
+        l->cap = cap;
+    }
+    l->paths[l->n++] = conn_path_join(l->a, l->dir, name);
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Consumes the watch's events. When the last decision saw the whole
+ * directory and the events tell every change since, the candidates are the
+ * files it left untaken plus the names the events report, each once: their
+ * count; -1 when the directory must be listed instead. */
+static int watched_candidates(file_src_t *f, sl_arena_t *a, bool full, const char ***paths)
+{
+    if (f->watch < 0) return -1;
+    name_list_t l = {.a = a, .dir = f->path};
+    for (int i = 0; i < f->nleft; i++) name_add(&l, strrchr(f->left[i], '/') + 1);
+    int complete = dir_watch_take(f->watch, name_add, &l);
+    if (watch_manifest(f, a) || full || !complete || !f->incremental || f->avail) return -1;
+    if (l.n) qsort(l.paths, (size_t)l.n, sizeof *l.paths, path_cmp);
+    int k = 0; /* a file named by two events, or left and named again */
+    for (int i = 0; i < l.n; i++)
+        if (!k || strcmp(l.paths[k - 1], l.paths[i])) l.paths[k++] = l.paths[i];
+    *paths = l.paths;
+    return k;
+}
+
+static void left_clear(file_src_t *f)
+{
+    for (int i = 0; i < f->nleft; i++) free(f->left[i]);
+    free(f->left);
+    f->left = NULL;
+    f->nleft = 0;
 }
 
 /* Files not seen yet (and allowed by AVAILABLE NOW), in the order they are
- * to be taken, entries in `a`. Without `full`, a directory the watch saw
- * unchanged since a listing that left nothing untaken is not listed again
- * (a large directory costs about 0.4 ms per 1,000 files to list). */
+ * to be taken, entries in `a`. The directory is listed only when the watch
+ * cannot tell what changed since the last decision (`full` asks for a
+ * listing): a directory of 20,000 taken files costs about 8 ms to list. */
 static int list_new(source_t *s, sl_arena_t *a, bool full, file_entry_t **out, int *n,
                     sl_error_t *err)
 {
     file_src_t *f = s->impl;
-    bool changed = watch_rearm(f, a);
-    bool current = f->listing_current;
-    f->listing_current = false; /* until decide() says otherwise */
-    if (!full && !changed && current && !f->avail) {
-        *out = SL_NEW_ARRAY(a, file_entry_t, 1);
-        *n = 0;
-        f->listing_current = true;
-        return 0;
-    }
     const char **paths;
-    int np = candidates(f, a, &paths, err);
+    int np = watched_candidates(f, a, full, &paths);
+    f->incremental = false; /* until decide() has taken what this finds */
+    if (np < 0) np = candidates(f, a, &paths, err);
     if (np < 0) return -1;
     *out = SL_NEW_ARRAY(a, file_entry_t, np ? np : 1);
     *n = 0;
@@ -311,7 +352,11 @@ static int decide(source_t *s, int64_t id, source_limit_t limit, sl_error_t *err
         f->nbeyond = f->npending - (int)f->max_files;
         f->npending = (int)f->max_files;
     }
-    f->listing_current = f->watch >= 0 && f->nbeyond == 0; /* the batch takes every new file */
+    /* the batch takes the first npending; the next decision starts from the rest */
+    left_clear(f);
+    f->left = sl_xcalloc((size_t)f->nbeyond + 1, sizeof *f->left);
+    for (int i = 0; i < f->nbeyond; i++) f->left[f->nleft++] = sl_xstrdup(f->pending[f->npending + i].path);
+    f->incremental = f->watch >= 0;
     f->pending_id = id;
     return 0;
 }
@@ -505,6 +550,7 @@ static void file_destroy(source_t *s)
     sl_arena_free(f->pending_arena);
     format_bad_records_close(f->bad);
     dir_watch_close(f->watch);
+    left_clear(f);
     s->impl = NULL;
 }
 

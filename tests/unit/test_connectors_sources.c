@@ -519,6 +519,41 @@ TEST(file_change_fd_wakes_for_new_files_only)
     file_env_done(&e);
 }
 
+/* After the first listing a decision needs only the files the last one
+ * left and the names the watch reports: a left file named again by an
+ * event is taken once, a left file deleted meanwhile is not taken, and the
+ * order (modification time, then name) is the listing's. */
+TEST(file_decisions_from_watch_events)
+{
+    file_env_t e = file_env();
+    put_file(&e, "a.json", 100, "{\"n\":\"a\",\"v\":1}\n");
+    put_file(&e, "b.json", 200, "{\"n\":\"b\",\"v\":2}\n");
+    put_file(&e, "c.json", 300, "{\"n\":\"c\",\"v\":3}\n");
+    source_t *s = file_source(&e, "maxFilesPerTrigger", "1", NULL);
+    const char *o0 = "{\"logOffset\":-1}";
+    const char *o1 = latest(s, o0, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, o0, o1, e.a)}), "a|1");
+    /* b and c were left; b is written again (an event names it), c is deleted,
+     * d arrives looking older than everything */
+    put_file(&e, "b.json", 200, "{\"n\":\"b\",\"v\":22}\n");
+    CHECK(unlink(sl_printf(e.a, "%s/c.json", e.in)) == 0);
+    put_file(&e, "d.json", 50, "{\"n\":\"d\",\"v\":4}\n");
+    const char *o2 = latest(s, o1, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 1, o1, o2, e.a)}), "d|4");
+    const char *o3 = latest(s, o2, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 2, o2, o3, e.a)}), "b|22");
+    CHECK_STR(latest(s, o3, SOURCE_LIMIT_DEFAULT, e.a), o3);
+    /* a restarted source lists the directory again and agrees */
+    s->ops->destroy(s);
+    s = file_source(&e, NULL);
+    CHECK_STR(latest(s, o3, SOURCE_LIMIT_DEFAULT, e.a), o3);
+    put_file(&e, "e.json", 400, "{\"n\":\"e\",\"v\":5}\n");
+    const char *o4 = latest(s, o3, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 3, o3, o4, e.a)}), "e|5");
+    s->ops->destroy(s);
+    file_env_done(&e);
+}
+
 TEST(file_option_validation)
 {
     file_env_t e = file_env();
