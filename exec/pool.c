@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/arena.h"
@@ -27,6 +28,7 @@ struct exec_pool {
     pool_group_t *head, *tail;
     int stopping;
     int nthreads;
+    char name[16];            /* the workers' thread name (top -H, perf) */
     pthread_t *threads;
 };
 
@@ -66,6 +68,7 @@ static void queue_remove(exec_pool_t *p, pool_group_t *g)
 static void *worker_main(void *arg)
 {
     exec_pool_t *p = arg;
+    pthread_setname_np(pthread_self(), p->name);
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (!p->head && !p->stopping) pthread_cond_wait(&p->work, &p->lock);
@@ -86,7 +89,13 @@ static void *worker_main(void *arg)
 
 exec_pool_t *exec_pool_new(int nthreads)
 {
+    return exec_pool_new_named(nthreads, "sl-worker");
+}
+
+exec_pool_t *exec_pool_new_named(int nthreads, const char *name)
+{
     exec_pool_t *p = sl_xcalloc(1, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
     p->nthreads = nthreads < 1 ? 1 : nthreads;

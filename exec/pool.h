@@ -9,8 +9,10 @@
 typedef struct exec_pool exec_pool_t;
 typedef void (*exec_task_fn)(void *arg, int index);
 
-/* Starts `nthreads` workers (at least 1). */
+/* Starts `nthreads` workers (at least 1), named "sl-worker", or `name`
+ * (15 characters at most are kept) as top -H and perf show them. */
 exec_pool_t *exec_pool_new(int nthreads);
+exec_pool_t *exec_pool_new_named(int nthreads, const char *name);
 /* Stops the workers; no group may be running. */
 void exec_pool_free(exec_pool_t *p);
 /* Runs fn(arg, i) for every i in [0, n) and returns when all have finished.

@@ -192,7 +192,7 @@ int main(int argc, char **argv)
         return 1;
     }
     srv.pool = exec_pool_new(srv.worker_threads);
-    srv.io_pool = exec_pool_new((int)c->io_threads);
+    srv.io_pool = exec_pool_new_named((int)c->io_threads, "sl-io");
     srv.memtables = memtable_registry_new();
     srv.qm = qm_new(&srv);
     if (pgw_start(&srv, &err) < 0) {

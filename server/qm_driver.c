@@ -6,6 +6,7 @@
 #include <math.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -287,6 +288,9 @@ static void *driver_main(void *arg)
 {
     qm_query_t *q = arg;
     qm_t *qm = q->qm;
+    char tname[16]; /* "q:<query>" as top -H and perf show the thread */
+    snprintf(tname, sizeof tname, "q:%s", q->name);
+    pthread_setname_np(pthread_self(), tname);
     pthread_mutex_lock(&qm->lock);
     char *sql = sl_xstrdup(q->sql);
     pthread_mutex_unlock(&qm->lock);
