@@ -15,15 +15,12 @@ mkdir -p "$work/in"
 start_daemon "$work" "$@" >/dev/null || exit 1
 sql -c "CREATE STREAM s (id INT) USING file OPTIONS (path '$work/in', format 'json')" >/dev/null
 sql -c "CREATE QUERY q SINK file OPTIONS (path '$work/out', format 'json') AS SELECT id FROM s" >/dev/null
-# one psql session for every AWAIT, so that no client starts while a batch runs
-coproc PSQL { sql; }
+session_start # every AWAIT through one psql session: no client starts while a batch runs
 for i in $(seq 1 "$n"); do
     printf '{"id":%d}\n' "$i" > "$work/in/.f$i"; mv "$work/in/.f$i" "$work/in/f$i.json"
-    printf 'AWAIT QUERY q;\n\\echo done\n' >&"${PSQL[1]}"
-    read -r line <&"${PSQL[0]}"
+    session_sql "AWAIT QUERY q"
 done
-exec {PSQL[1]}>&-
-wait "$PSQL_PID"
+session_end
 sql -c "SHOW RECENT PROGRESS q" | grep '"numInputRows":1,' > "$work/p"
 stats() { # stats NAME: median, 90th percentile and mean of a durationMs field over the 1-row
     # batches (whole ms each, as Spark reports them; the mean of many is finer than that)

@@ -24,26 +24,6 @@
 #include "bench/bench_util.h"
 #include "exec/op_agg.h"
 
-
-static bench_data_t make_data(sl_arena_t *a, int64_t rows, int64_t groups)
-{
-    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
-    bench_data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
-    d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
-    for (int b = 0; b < d.n; b++) {
-        int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
-        uint32_t n = (uint32_t)(rows - first < EXEC_BATCH_ROWS ? rows - first : EXEC_BATCH_ROWS);
-        exec_batch_t *batch = exec_batch_new(a, 2, t, n);
-        for (uint32_t r = 0; r < n; r++) {
-            int64_t i = first + r;
-            EXEC_VEC_AT(&batch->cols[0], int64_t, r) = (i * 2654435761LL) % groups;
-            EXEC_VEC_AT(&batch->cols[1], int64_t, r) = i % 100;
-        }
-        d.batches[b] = batch;
-    }
-    return d;
-}
-
 /* Builds the plan: single phase, or the planner's partial -> exchange -> final. */
 static exec_pnode_t *build(sl_arena_t *a, exec_pnode_t *leaf, int planned)
 {
@@ -132,7 +112,7 @@ int main(int argc, char **argv)
     exec_pool_t *pool = exec_pool_new(1);
     for (int g = 0; g < ngroups; g++) {
         sl_arena_t *a = sl_arena_new("data");
-        bench_data_t d = make_data(a, rows, groups[g]);
+        bench_data_t d = bench_two_bigints(a, rows, groups[g], 100);
         run(pool, &d, rows, groups[g], 0, repeats);
         run(pool, &d, rows, groups[g], 1, repeats);
         sl_arena_free(a);

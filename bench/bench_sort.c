@@ -19,26 +19,6 @@
 #include "bench/bench_util.h"
 #include "exec/op_sort.h"
 
-
-static bench_data_t make_data(sl_arena_t *a, int64_t rows)
-{
-    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
-    bench_data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
-    d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
-    for (int b = 0; b < d.n; b++) {
-        int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
-        uint32_t n = (uint32_t)(rows - first < EXEC_BATCH_ROWS ? rows - first : EXEC_BATCH_ROWS);
-        exec_batch_t *batch = exec_batch_new(a, 2, t, n);
-        for (uint32_t r = 0; r < n; r++) {
-            int64_t i = first + r;
-            EXEC_VEC_AT(&batch->cols[0], int64_t, r) = (i * 2654435761LL) % 1000003;
-            EXEC_VEC_AT(&batch->cols[1], int64_t, r) = i % 1000;
-        }
-        d.batches[b] = batch;
-    }
-    return d;
-}
-
 static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t limit, int repeats)
 {
     sl_arena_t *a = sl_arena_new("plan");
@@ -98,7 +78,7 @@ int main(int argc, char **argv)
     }
     exec_pool_t *pool = exec_pool_new(1);
     sl_arena_t *a = sl_arena_new("data");
-    bench_data_t d = make_data(a, rows);
+    bench_data_t d = bench_two_bigints(a, rows, 1000003, 1000);
     for (int l = 0; l < nlimits; l++) run(pool, &d, rows, limits[l], repeats);
     sl_arena_free(a);
     exec_pool_free(pool);

@@ -15,6 +15,27 @@ typedef struct bench_data {
     int n;
 } bench_data_t;
 
+/* `rows` rows of two BIGINT columns in full batches: row i holds
+ * (i * 2654435761) % mod0 (scattered keys) and i % mod1. */
+static inline bench_data_t bench_two_bigints(sl_arena_t *a, int64_t rows, int64_t mod0, int64_t mod1)
+{
+    exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
+    bench_data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
+    d.batches = SL_NEW_ARRAY(a, exec_batch_t *, d.n + 1);
+    for (int b = 0; b < d.n; b++) {
+        int64_t first = (int64_t)b * EXEC_BATCH_ROWS;
+        uint32_t n = (uint32_t)(rows - first < EXEC_BATCH_ROWS ? rows - first : EXEC_BATCH_ROWS);
+        exec_batch_t *batch = exec_batch_new(a, 2, t, n);
+        for (uint32_t r = 0; r < n; r++) {
+            int64_t i = first + r;
+            EXEC_VEC_AT(&batch->cols[0], int64_t, r) = (i * 2654435761LL) % mod0;
+            EXEC_VEC_AT(&batch->cols[1], int64_t, r) = i % mod1;
+        }
+        d.batches[b] = batch;
+    }
+    return d;
+}
+
 /* exec_produce_fn over a bench_data_t: emits every batch, in order. */
 static inline int bench_produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
 {

@@ -18,14 +18,12 @@ sql -c "CREATE STREAM s (id INT) USING file OPTIONS (path '$work/in', format 'js
 sql -c "CREATE QUERY q AS SELECT id FROM s" >/dev/null
 sql -c "AWAIT QUERY q" >/dev/null
 [ "$(sql -c 'SELECT count(*) FROM q')" = "$files" ] || { echo "the first batch did not take every file"; exit 1; }
-coproc PSQL { sql; }
+session_start
 for i in $(seq 1 "$batches"); do
     printf '{"id":%d}\n' "$i" > "$work/in/.g$i"; mv "$work/in/.g$i" "$work/in/g$i.json"
-    printf 'AWAIT QUERY q;\n\\echo done\n' >&"${PSQL[1]}"
-    read -r line <&"${PSQL[0]}"
+    session_sql "AWAIT QUERY q"
 done
-exec {PSQL[1]}>&-
-wait "$PSQL_PID"
+session_end
 sql -c "SHOW RECENT PROGRESS q" | grep '"numInputRows":1,' |
     sed -n 's/.*"latestOffset":\([0-9]*\).*"triggerExecution":\([0-9]*\).*/\1 \2/p' |
     awk -v f="$files" '{ a += $1; b += $2 } END { printf "%d files in the directory: latestOffset %.2f ms, triggerExecution %.2f ms (mean of %d one-file batches)\n", f, a / NR, b / NR, NR }'

@@ -63,3 +63,15 @@ stop_daemon() {
 sql() {
     psql -X -q -A -t -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice "$@"
 }
+
+# session_start, session_sql STATEMENT, session_end: many statements through
+# one psql session, so that no client process starts between them (the
+# benchmarks time batches that run meanwhile); session_sql returns when
+# the statement has finished, its output discarded.
+session_start() { coproc SL_SESSION { sql; }; }
+session_sql() {
+    local line
+    printf '%s;\n\\echo done\n' "$1" >&"${SL_SESSION[1]}"
+    read -r line <&"${SL_SESSION[0]}"
+}
+session_end() { exec {SL_SESSION[1]}>&-; wait "$SL_SESSION_PID"; }
