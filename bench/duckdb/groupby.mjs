@@ -7,6 +7,7 @@
 //
 //   cd bench/duckdb && npm install && node groupby.mjs [rows] [groups,groups] [repeats]
 import { DuckDBInstance } from '@duckdb/node-api';
+import { timeQuery } from './timing.mjs';
 
 const rows = Number(process.argv[2] ?? 10000000);
 const groupsList = (process.argv[3] ?? '1000,1000000').split(',').map(Number);
@@ -22,19 +23,7 @@ for (const groups of groupsList) {
                  FROM range(${rows}) r(i)`);
   const sql = `SELECT count(*) AS nrows, sum(s) AS sum_s, sum(c) AS sum_c, sum(a) AS sum_a
                FROM (SELECT k, sum(v) AS s, count(*) AS c, avg(v) AS a FROM t GROUP BY k)`;
-  const times = [], cpu = [];
-  let check;
-  for (let r = 0; r < repeats; r++) {
-    const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
-    const reader = await con.runAndReadAll(sql);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1e6);
-    check = reader.getRows()[0];
-  }
-  times.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const med = times[Math.floor(repeats / 2)], mcpu = cpu[Math.floor(repeats / 2)];
+  const { wall: med, cpu: mcpu, row: check } = await timeQuery(con, sql, repeats);
   console.log(`duckdb          groups=${String(groups).padEnd(8)} rows=${rows}  median wall ${med.toFixed(3)} s ` +
               `(${(rows / med / 1e6).toFixed(1)} M rows/s)  cpu ${mcpu.toFixed(3)} s  result rows=${check[0]} sum(s)=${check[1]} ` +
               `sum(c)=${check[2]} sum(a)=${Number(check[3]).toFixed(6)}`);

@@ -6,6 +6,7 @@
 //
 //   cd bench/duckdb && npm install && node sort.mjs [rows] [limit,limit] [repeats]
 import { DuckDBInstance } from '@duckdb/node-api';
+import { timeQuery } from './timing.mjs';
 
 const rows = Number(process.argv[2] ?? 10000000);
 const limits = (process.argv[3] ?? '10,10000,-1').split(',').map(Number);
@@ -19,19 +20,7 @@ await con.run(`CREATE TABLE t AS SELECT (i * 2654435761) % 1000003 AS k, i % 100
 for (const limit of limits) {
   const inner = `SELECT k, v FROM t ORDER BY k, v${limit >= 0 ? ` LIMIT ${limit}` : ''}`;
   const sql = `SELECT count(*), sum(k), sum(v) FROM (${inner})`;
-  const times = [], cpu = [];
-  let check;
-  for (let r = 0; r < repeats; r++) {
-    const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
-    const reader = await con.runAndReadAll(sql);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1e6);
-    check = reader.getRows()[0];
-  }
-  times.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const m = Math.floor(repeats / 2);
-  console.log(`duckdb  limit=${String(limit).padEnd(8)} rows=${rows}  median wall ${times[m].toFixed(3)} s  ` +
-              `cpu ${cpu[m].toFixed(3)} s  result rows=${check[0]} sum(k)=${check[1]} sum(v)=${check[2]}`);
+  const { wall, cpu, row: check } = await timeQuery(con, sql, repeats);
+  console.log(`duckdb  limit=${String(limit).padEnd(8)} rows=${rows}  median wall ${wall.toFixed(3)} s  ` +
+              `cpu ${cpu.toFixed(3)} s  result rows=${check[0]} sum(k)=${check[1]} sum(v)=${check[2]}`);
 }
