@@ -119,7 +119,6 @@ static void ahead_start(runner_t *r, runner_trigger_info_t *t, int64_t ts, int o
     *j = (ahead_job_t){.r = r, .t = t, .wm = r->watermark_ms, .ts = ts, .write_offsets = offsets};
     j->rcs = SL_NEW_ARRAY(r->trigger_arena, int, n);
     j->errs = SL_NEW_ARRAY(r->trigger_arena, sl_error_t, n);
-    if (offsets) r->status = "Writing offsets to log";
     j->job = exec_pool_start(r->spec.io_pool, ahead_task, j, n);
 }
 

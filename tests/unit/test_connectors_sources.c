@@ -249,6 +249,15 @@ static void put_file(file_env_t *e, const char *name, long mtime, const char *te
     tc_mtime(e->in, name, mtime);
 }
 
+/* a.json, b.json, c.json: one row each (n, v) = (a, 1), (b, 2), (c, 3),
+ * modified at 100, 200, 300 s. */
+static void put_abc(file_env_t *e)
+{
+    put_file(e, "a.json", 100, "{\"n\":\"a\",\"v\":1}\n");
+    put_file(e, "b.json", 200, "{\"n\":\"b\",\"v\":2}\n");
+    put_file(e, "c.json", 300, "{\"n\":\"c\",\"v\":3}\n");
+}
+
 static source_t *file_source(file_env_t *e, ...)
 {
     va_list ap;
@@ -305,9 +314,7 @@ TEST(file_order_limit_and_once)
 TEST(file_latest_first_and_trigger_once)
 {
     file_env_t e = file_env();
-    put_file(&e, "a.json", 100, "{\"n\":\"a\",\"v\":1}\n");
-    put_file(&e, "b.json", 200, "{\"n\":\"b\",\"v\":2}\n");
-    put_file(&e, "c.json", 300, "{\"n\":\"c\",\"v\":3}\n");
+    put_abc(&e);
     source_t *s = file_source(&e, "maxFilesPerTrigger", "1", "latestFirst", "true", NULL);
     const char *start = "{\"logOffset\":-1}";
     const char *end = latest(s, start, SOURCE_LIMIT_DEFAULT, e.a);
@@ -526,9 +533,7 @@ TEST(file_change_fd_wakes_for_new_files_only)
 TEST(file_decisions_from_watch_events)
 {
     file_env_t e = file_env();
-    put_file(&e, "a.json", 100, "{\"n\":\"a\",\"v\":1}\n");
-    put_file(&e, "b.json", 200, "{\"n\":\"b\",\"v\":2}\n");
-    put_file(&e, "c.json", 300, "{\"n\":\"c\",\"v\":3}\n");
+    put_abc(&e);
     source_t *s = file_source(&e, "maxFilesPerTrigger", "1", NULL);
     const char *o0 = "{\"logOffset\":-1}";
     const char *o1 = latest(s, o0, SOURCE_LIMIT_DEFAULT, e.a);
