@@ -1,10 +1,16 @@
 /* The task pool: groups of tasks in a FIFO; workers and the submitting
  * thread claim task indexes from a group with an atomic counter. A group
  * lives on the submitter's stack (exec_pool_run) or on the heap until its
- * join (exec_pool_start). */
+ * join (exec_pool_start). Idle workers sleep on a semaphore, and a
+ * submitter posts it once per sleeping worker it needs, after it has let go
+ * of the lock: a condition variable's signal can block the signaller until
+ * the thread it woke runs (glibc), and with the lock held that stalls every
+ * worker behind it. */
 #include "exec/pool.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +30,9 @@ typedef struct pool_group {
 
 struct exec_pool {
     pthread_mutex_t lock;
-    pthread_cond_t work;      /* a group was queued, or shutdown */
+    sem_t wake;               /* one post per worker woken: a group was queued, or shutdown */
+    int sleeping;             /* workers in sem_wait, under the lock */
+    int woken;                /* posts not yet taken by a sleeping worker, under the lock */
     pool_group_t *head, *tail;
     int stopping;
     int nthreads;
@@ -65,23 +73,49 @@ static void queue_remove(exec_pool_t *p, pool_group_t *g)
     if (p->tail == g) p->tail = prev;
 }
 
+/* Wakes up to `n` sleeping workers that no earlier post is already waking.
+ * Lock held; the caller posts the returned count after unlocking. */
+static int wake_count(exec_pool_t *p, int n)
+{
+    int idle = p->sleeping - p->woken;
+    int k = n < idle ? n : idle;
+    p->woken += k;
+    return k;
+}
+
+static void post(exec_pool_t *p, int k)
+{
+    while (k-- > 0) sem_post(&p->wake);
+}
+
+/* The first queued group with a task left to claim; fully claimed groups
+ * are unqueued on the way. Lock held. */
+static pool_group_t *claimable(exec_pool_t *p)
+{
+    while (p->head && atomic_load(&p->head->next) >= p->head->n) queue_remove(p, p->head);
+    return p->head;
+}
+
 static void *worker_main(void *arg)
 {
     exec_pool_t *p = arg;
     pthread_setname_np(pthread_self(), p->name);
     pthread_mutex_lock(&p->lock);
-    for (;;) {
-        while (!p->head && !p->stopping) pthread_cond_wait(&p->work, &p->lock);
-        if (p->stopping) break;
-        pool_group_t *g = p->head;
-        if (atomic_load(&g->next) >= g->n) { /* every task claimed: unqueue */
-            queue_remove(p, g);
+    while (!p->stopping) {
+        pool_group_t *g = claimable(p);
+        if (g) {
+            g->users++;
+            pthread_mutex_unlock(&p->lock);
+            group_drain(p, g);
+            pthread_mutex_lock(&p->lock);
             continue;
         }
-        g->users++;
+        p->sleeping++;
         pthread_mutex_unlock(&p->lock);
-        group_drain(p, g);
+        while (sem_wait(&p->wake) < 0 && errno == EINTR) continue;
         pthread_mutex_lock(&p->lock);
+        p->sleeping--;
+        p->woken--;
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -97,7 +131,7 @@ exec_pool_t *exec_pool_new_named(int nthreads, const char *name)
     exec_pool_t *p = sl_xcalloc(1, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
     pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->work, NULL);
+    sem_init(&p->wake, 0, 0);
     p->nthreads = nthreads < 1 ? 1 : nthreads;
     p->threads = sl_xcalloc((size_t)p->nthreads, sizeof *p->threads);
     for (int i = 0; i < p->nthreads; i++) pthread_create(&p->threads[i], NULL, worker_main, p);
@@ -109,10 +143,11 @@ void exec_pool_free(exec_pool_t *p)
     if (!p) return;
     pthread_mutex_lock(&p->lock);
     p->stopping = 1;
-    pthread_cond_broadcast(&p->work);
+    int k = wake_count(p, p->nthreads);
     pthread_mutex_unlock(&p->lock);
+    post(p, k);
     for (int i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
-    pthread_cond_destroy(&p->work);
+    sem_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p->threads);
     free(p);
@@ -131,10 +166,9 @@ static void group_queue(exec_pool_t *p, pool_group_t *g, exec_task_fn fn, void *
     else p->head = g;
     p->tail = g;
     g->users = 1; /* the submitting thread, until it joins */
-    if (n >= p->nthreads) pthread_cond_broadcast(&p->work);
-    else
-        for (int i = 0; i < n; i++) pthread_cond_signal(&p->work); /* no more than have a task */
+    int k = wake_count(p, n); /* no more than have a task */
     pthread_mutex_unlock(&p->lock);
+    post(p, k);
 }
 
 /* Runs what is left of g here, then waits for the tasks workers took. */

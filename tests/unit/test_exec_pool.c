@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec/pool.h"
 
@@ -77,5 +78,44 @@ TEST(pool_started_job_overlaps_the_caller)
     exec_pool_join(p, k);
     for (int i = 0; i < 1000; i++) CHECK_INT(atomic_load(&counts[i]), 2);
     exec_pool_join(p, exec_pool_start(p, count_task, NULL, 0));
+    exec_pool_free(p);
+}
+
+/* Tasks that each wait until all `n` have started: they finish only if as
+ * many workers woke for the group as it has tasks. */
+static atomic_int arrived;
+static int rendezvous_n;
+
+static void rendezvous(void *arg, int i)
+{
+    (void)arg;
+    (void)i;
+    atomic_fetch_add(&arrived, 1);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (atomic_load(&arrived) >= rendezvous_n) return;
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 10);
+}
+
+TEST(pool_started_job_wakes_a_worker_per_task)
+{
+    exec_pool_t *p = exec_pool_new(3);
+    rendezvous_n = 3;
+    for (int round = 0; round < 300; round++) {
+        atomic_store(&arrived, 0);
+        exec_pool_job_t *j = exec_pool_start(p, rendezvous, NULL, 3);
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do { /* the caller does not join until the workers alone have met */
+            sched_yield();
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        } while (atomic_load(&arrived) < 3 && t.tv_sec - t0.tv_sec < 10);
+        CHECK_INT(atomic_load(&arrived), 3);
+        exec_pool_join(p, j);
+        if (round % 3 == 0) exec_pool_run(p, count_task, NULL, 100); /* workers busy in between */
+    }
     exec_pool_free(p);
 }
