@@ -15,11 +15,17 @@ mkdir -p "$work/in"
 start_daemon "$work" "$@" >/dev/null || exit 1
 sql -c "CREATE STREAM s (id INT) USING file OPTIONS (path '$work/in', format 'json')" >/dev/null
 sql -c "CREATE QUERY q SINK file OPTIONS (path '$work/out', format 'json') AS SELECT id FROM s" >/dev/null
+dev_requests() { # writes (less flushes) and flushes completed by the work directory's block device
+    local f="/sys/dev/block/$(stat -c '%Hd:%Ld' "$work")/stat"
+    [ -r "$f" ] && awk 'NF >= 16 { print $5 - $16, $16 }' "$f"
+}
 session_start # every AWAIT through one psql session: no client starts while a batch runs
+r0=$(dev_requests)
 for i in $(seq 1 "$n"); do
     printf '{"id":%d}\n' "$i" > "$work/in/.f$i"; mv "$work/in/.f$i" "$work/in/f$i.json"
     session_sql "AWAIT QUERY q"
 done
+r1=$(dev_requests)
 session_end
 sql -c "SHOW RECENT PROGRESS q" | grep '"numInputRows":1,' > "$work/p"
 stats() { # stats NAME: median, 90th percentile and mean of a durationMs field over the 1-row
@@ -29,6 +35,7 @@ stats() { # stats NAME: median, 90th percentile and mean of a durationMs field o
 }
 echo "1-row batch, file source -> file sink, every write fsynced:"
 for f in triggerExecution walCommit getBatch addBatch commitOffsets; do stats $f; done
+[ -n "$r0" ] && [ -n "$r1" ] && echo "$r0 $r1" | awk -v n="$n" '{ printf "device requests per batch: %.1f writes, %.1f flushes\n", ($3 - $1) / n, ($4 - $2) / n }'
 
 for i in $(seq 1 20); do sql -c "CREATE QUERY idle$i AS SELECT id FROM s WHERE id < 0" >/dev/null; done
 for i in $(seq 1 20); do sql -c "AWAIT QUERY idle$i" >/dev/null; done
