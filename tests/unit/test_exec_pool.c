@@ -86,18 +86,24 @@ TEST(pool_started_job_overlaps_the_caller)
 static atomic_int arrived;
 static int rendezvous_n;
 
+/* Waits (yielding, 10 s at most) until `arrived` reaches `n`. */
+static void await_arrivals(int n)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (atomic_load(&arrived) >= n) return;
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 10);
+}
+
 static void rendezvous(void *arg, int i)
 {
     (void)arg;
     (void)i;
     atomic_fetch_add(&arrived, 1);
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do {
-        if (atomic_load(&arrived) >= rendezvous_n) return;
-        sched_yield();
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while (t.tv_sec - t0.tv_sec < 10);
+    await_arrivals(rendezvous_n);
 }
 
 TEST(pool_started_job_wakes_a_worker_per_task)
@@ -107,12 +113,7 @@ TEST(pool_started_job_wakes_a_worker_per_task)
     for (int round = 0; round < 300; round++) {
         atomic_store(&arrived, 0);
         exec_pool_job_t *j = exec_pool_start(p, rendezvous, NULL, 3);
-        struct timespec t0, t;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        do { /* the caller does not join until the workers alone have met */
-            sched_yield();
-            clock_gettime(CLOCK_MONOTONIC, &t);
-        } while (atomic_load(&arrived) < 3 && t.tv_sec - t0.tv_sec < 10);
+        await_arrivals(3); /* no join until the workers alone have met */
         CHECK_INT(atomic_load(&arrived), 3);
         exec_pool_join(p, j);
         if (round % 3 == 0) exec_pool_run(p, count_task, NULL, 100); /* workers busy in between */
