@@ -26,11 +26,17 @@ stop_mock() {
     MOCK_PID=""
 }
 
+# mock_answered N : the mock has printed more than N lines (counted at each call,
+# so wait_for can poll it).
+mock_answered() {
+    [ "$(wc -l <"$MOCK_DIR/mock.out")" -gt "$1" ]
+}
+
 # mock_cmd WORDS... : one command to the mock ("create TOPIC N"), waiting for its answer line.
 mock_cmd() {
     local before; before=$(wc -l <"$MOCK_DIR/mock.out")
     echo "$*" >&7
-    wait_for 10 test "$(wc -l <"$MOCK_DIR/mock.out")" -gt "$before" || return 1
+    wait_for 10 mock_answered "$before" || return 1
     [ "$(tail -n 1 "$MOCK_DIR/mock.out")" = ok ]
 }
 
