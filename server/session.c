@@ -63,7 +63,11 @@ sess_t *sess_new(srv_t *srv, const char *user, const char *database)
 
 static void submission_free(sess_t *s)
 {
-    for (int i = 0; i < s->req.nparams; i++) free(s->params[i]);
+    /* s->params holds s->req.nparams entries only while it is not NULL: the
+     * count is cleared with the array, so a second call (a session closed
+     * after its last submission was freed) frees nothing. */
+    if (s->params)
+        for (int i = 0; i < s->req.nparams; i++) free(s->params[i]);
     free(s->params);
     free(s->param_lens);
     free(s->sql);
@@ -71,6 +75,7 @@ static void submission_free(sess_t *s)
     s->parse_arena = NULL;
     s->params = NULL;
     s->param_lens = NULL;
+    s->req.nparams = 0;
     s->sql = NULL;
 }
 
