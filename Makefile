@@ -29,10 +29,13 @@ else
   OPT := -O2 -g
 endif
 
-# Debian packages the build, the daemon and the tests use.
+# Debian packages the build, the daemon and the tests use (the driver tests:
+# psycopg 2 and 3, SQLAlchemy, pgjdbc with a JDK, node-postgres through npm;
+# npm is Debian's package unless a Node.js install already brings one).
 DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-dev \
   librocksdb-dev libmicrohttpd-dev libssl-dev libjansson-dev libpq-dev libedit-dev \
-  postgresql-client postgresql kcat tmux chromium curl procps wrk openssl prometheus
+  postgresql-client postgresql kcat tmux chromium curl procps wrk openssl prometheus \
+  python3-psycopg2 python3-psycopg python3-sqlalchemy libpostgresql-jdbc-java openjdk-17-jdk-headless nodejs
 
 SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
 CLI_PKGS := libpq libedit
@@ -67,7 +70,8 @@ all: $(BIN)/sluiced $(BIN)/sluice
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
-	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done; \
+	    command -v npm >/dev/null || echo npm); \
 	if [ -n "$$missing" ]; then \
 	    echo "installing Debian packages:" $$missing; \
 	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
