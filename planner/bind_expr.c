@@ -90,10 +90,10 @@ static exec_expr_t *bind_integer(binder_t *b, const ast_expr_t *e, sl_error_t *e
     return fail_at(err, e->pos);
 }
 
-/* 1.5 is DECIMAL(2,1) as in Spark; an exponent makes a DOUBLE. */
-static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+/* 1.5 is DECIMAL(2,1) as in Spark; an exponent makes a DOUBLE. `pos` is
+ * the byte offset that errors point at. */
+static exec_expr_t *bind_numeric_text(binder_t *b, const char *t, int pos, sl_error_t *err)
 {
-    const char *t = e->text;
     size_t n = strlen(t);
     int digits = 0, scale = 0, after = 0;
     for (const char *p = t; *p; p++) {
@@ -110,7 +110,12 @@ static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *e
     double v;
     if (exec_parse_double(t, n, &v) == EXEC_PARSE_OK) return const_expr(b, exec_value_double(v));
     sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION, "invalid numeric literal %s", t);
-    return fail_at(err, e->pos);
+    return fail_at(err, pos);
+}
+
+static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    return bind_numeric_text(b, e->text, e->pos, err);
 }
 
 static exec_expr_t *bind_typed_literal(binder_t *b, const ast_expr_t *e, exec_type_t t,
@@ -147,18 +152,40 @@ static exec_expr_t *bind_literal(binder_t *b, const ast_expr_t *e, sl_error_t *e
     return fail_at(err, e->pos);
 }
 
-/* $n of the extended protocol: a text value, typed by its use like a string literal. */
+/* The declared type of $n (EXEC_TYPE_NULL: undeclared). */
+static exec_type_id_t param_type(const binder_t *b, int n)
+{
+    const plan_ctx_t *pc = b->pc;
+    return pc->param_types && n >= 1 && n <= pc->nparams ? pc->param_types[n - 1] : EXEC_TYPE_NULL;
+}
+
+/* A NULL of the declared type; a declared numeric is unconstrained in
+ * PostgreSQL, here the widest DECIMAL with room for a fraction. */
+static exec_expr_t *typed_null(binder_t *b, exec_type_id_t t)
+{
+    exec_type_t type = t == EXEC_TYPE_DECIMAL ? exec_type_decimal(EXEC_DECIMAL_MAX_PRECISION, 18)
+                                              : exec_type_of(t);
+    return const_expr(b, exec_value_null(type));
+}
+
+/* $n of the extended protocol: a text value, typed by its declared type,
+ * or else by its use like a string literal. */
 static exec_expr_t *bind_param(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
-    if (e->param >= 1 && b->pc->params_unbound)
-        return const_expr(b, exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
+    exec_type_id_t t = param_type(b, e->param);
+    if (e->param >= 1 && b->pc->params_unbound) return typed_null(b, t);
     if (e->param < 1 || e->param > b->pc->nparams) {
         sl_error_set(err, SL_ERR_UNDEFINED_PARAMETER, "there is no parameter $%d", e->param);
         return fail_at(err, e->pos);
     }
     const char *v = b->pc->params[e->param - 1];
-    if (!v) return const_expr(b, exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
-    return const_expr(b, exec_value_cstr(b->pc->arena, v));
+    if (!v) return typed_null(b, t);
+    if (t == EXEC_TYPE_NULL) return const_expr(b, exec_value_cstr(b->pc->arena, v));
+    if (t == EXEC_TYPE_DECIMAL) return bind_numeric_text(b, v, e->pos, err);
+    exec_value_t val;
+    if (exec_value_parse(exec_type_of(t), v, strlen(v), b->pc->arena, &val, err) < 0)
+        return fail_at(err, e->pos);
+    return const_expr(b, val);
 }
 
 /* ---- column references ---- */

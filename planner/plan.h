@@ -147,6 +147,10 @@ typedef struct plan_ctx {
     const char *sql;               /* the text AST positions refer to */
     int nparams;                   /* extended-protocol parameters, text, NULL = SQL NULL */
     const char *const *params;
+    /* NULL, or nparams declared types: $n's text is a value of that type
+     * (DECIMAL: precision and scale from the text); EXEC_TYPE_NULL = a text
+     * value typed by its use, like a string literal. */
+    const exec_type_id_t *param_types;
     int params_unbound;            /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
     /* Evaluates subqueries in expressions before the query runs; NULL (a

@@ -35,6 +35,7 @@ struct sess {
     sess_request_t req;
     char **params;
     int *param_lens;
+    uint32_t *param_types;     /* NULL when the request declared none */
     sess_reply_t *reply;
     sess_result_t *tail;       /* last result of the reply */
     sess_done_cb cb;
@@ -70,11 +71,13 @@ static void submission_free(sess_t *s)
         for (int i = 0; i < s->req.nparams; i++) free(s->params[i]);
     free(s->params);
     free(s->param_lens);
+    free(s->param_types);
     free(s->sql);
     sl_arena_free(s->parse_arena);
     s->parse_arena = NULL;
     s->params = NULL;
     s->param_lens = NULL;
+    s->param_types = NULL;
     s->req.nparams = 0;
     s->sql = NULL;
 }
@@ -142,7 +145,7 @@ static void run_statements(sess_t *s)
         .srv = s->srv, .sess = s, .arena = sl_arena_new("statement"),
         .reply_arena = s->reply->arena, .sql = s->sql, .len = s->len,
         .nparams = s->req.nparams, .params = (const char *const *)s->params,
-        .param_lens = s->param_lens, .cancel = &s->cancel, .describe_only = s->req.describe_only,
+        .param_lens = s->param_lens, .param_types = s->param_types, .cancel = &s->cancel, .describe_only = s->req.describe_only,
     };
     while (s->next_stmt < s->list.n) {
         sess_result_t *r = result_append(s);
@@ -300,9 +303,14 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
             s->param_lens[i] = req->param_lens[i];
             s->params[i] = sl_xstrndup(req->params[i], (size_t)req->param_lens[i]);
         }
+        if (req->param_types) {
+            s->param_types = sl_xcalloc((size_t)req->nparams, sizeof *s->param_types);
+            memcpy(s->param_types, req->param_types, sizeof *s->param_types * (size_t)req->nparams);
+        }
     }
     s->req.params = NULL;
     s->req.param_lens = NULL;
+    s->req.param_types = NULL;
     s->cb = cb;
     s->cb_arg = arg;
     s->in_flight = 1;

@@ -76,6 +76,10 @@ typedef struct sess_request {
     int nparams;           /* values for $1..$n, NULL pointer = SQL NULL */
     const char *const *params;
     const int *param_lens;
+    /* NULL, or nparams type OIDs declared for $1..$n (Parse's, or the
+     * client's with Bind); 0 = undeclared. A declared type types the text
+     * value (int4 binds as INT, numeric as DECIMAL...); see pgw_bin_param_type. */
+    const uint32_t *param_types;
 } sess_request_t;
 
 /* Called on the loop thread with the reply, which the callee frees with

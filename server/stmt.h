@@ -23,6 +23,7 @@ typedef struct stmt_ctx {
     int nparams;                  /* extended protocol parameters ($1..$n), text format */
     const char *const *params;    /* NULL entry = SQL NULL */
     const int *param_lens;
+    const uint32_t *param_types;  /* NULL, or nparams declared type OIDs (0 = undeclared) */
     atomic_int *cancel;           /* set when the client asked to cancel */
     int describe_only;            /* fill columns only; run nothing */
     /* Set by AWAIT QUERY: the session pauses after this statement until the
