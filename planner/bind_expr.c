@@ -153,9 +153,8 @@ static exec_expr_t *bind_literal(binder_t *b, const ast_expr_t *e, sl_error_t *e
 }
 
 /* The declared type of $n (EXEC_TYPE_NULL: undeclared). */
-static exec_type_id_t param_type(const binder_t *b, int n)
+static exec_type_id_t param_type_declared(const plan_ctx_t *pc, int n)
 {
-    const plan_ctx_t *pc = b->pc;
     return pc->param_types && n >= 1 && n <= pc->nparams ? pc->param_types[n - 1] : EXEC_TYPE_NULL;
 }
 
@@ -168,11 +167,19 @@ static exec_expr_t *typed_null(binder_t *b, exec_type_id_t t)
     return const_expr(b, exec_value_null(type));
 }
 
+void plan_infer_param(plan_ctx_t *pc, const ast_expr_t *e, exec_type_t t)
+{
+    if (!pc->param_inferred || e->kind != AST_EXPR_PARAM || e->param < 1) return;
+    if (t.id == EXEC_TYPE_NULL || t.id == EXEC_TYPE_STRUCT) return;
+    if (param_type_declared(pc, e->param)) return;
+    if (pc->param_inferred[e->param - 1].id == EXEC_TYPE_NULL) pc->param_inferred[e->param - 1] = t;
+}
+
 /* $n of the extended protocol: a text value, typed by its declared type,
  * or else by its use like a string literal. */
 static exec_expr_t *bind_param(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
-    exec_type_id_t t = param_type(b, e->param);
+    exec_type_id_t t = param_type_declared(b->pc, e->param);
     if (e->param >= 1 && b->pc->params_unbound) return typed_null(b, t);
     if (e->param < 1 || e->param > b->pc->nparams) {
         sl_error_set(err, SL_ERR_UNDEFINED_PARAMETER, "there is no parameter $%d", e->param);
@@ -489,6 +496,8 @@ static exec_expr_t *bind_binary(binder_t *b, const ast_expr_t *e, sl_error_t *er
 {
     exec_expr_t *l = bind_expr(b, e->left, err), *r = l ? bind_expr(b, e->right, err) : NULL;
     if (!r) return NULL;
+    plan_infer_param(b->pc, e->left, r->type);
+    plan_infer_param(b->pc, e->right, l->type);
     sl_arena_t *a = b->pc->arena;
     exec_expr_t *x = NULL;
     switch (e->op) {
@@ -531,8 +540,10 @@ static exec_expr_t *bind_in(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     if (!x) return NULL;
     int n = e->list.n;
     exec_expr_t **list = SL_NEW_ARRAY(b->pc->arena, exec_expr_t *, n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (!(list[i] = bind_expr(b, e->list.items[i], err))) return NULL;
+        plan_infer_param(b->pc, e->list.items[i], x->type);
+    }
     x = exec_expr_in(b->pc->arena, x, list, n, e->negated, err);
     return x ? x : fail_at(err, e->pos);
 }
@@ -543,6 +554,8 @@ static exec_expr_t *bind_between(binder_t *b, const ast_expr_t *e, sl_error_t *e
     exec_expr_t *lo = x ? bind_expr(b, e->lo, err) : NULL;
     exec_expr_t *hi = lo ? bind_expr(b, e->hi, err) : NULL;
     if (!hi) return NULL;
+    plan_infer_param(b->pc, e->lo, x->type);
+    plan_infer_param(b->pc, e->hi, x->type);
     x = exec_expr_between(b->pc->arena, x, lo, hi, e->negated, err);
     return x ? x : fail_at(err, e->pos);
 }

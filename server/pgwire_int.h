@@ -82,6 +82,7 @@ typedef struct pgw_stmt {
     int ntypes;           /* parameter types given by Parse (0 = unspecified) */
     uint32_t *types;
     int nparams;          /* max(ntypes, highest $n) */
+    uint32_t *inferred;   /* nparams OIDs sluice inferred for undeclared $n (0 = none) */
     int ncols;            /* -1: no rows (NoData) */
     sess_col_t *cols;     /* names point into the same allocation */
     struct pgw_stmt *next;

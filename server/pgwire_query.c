@@ -120,6 +120,7 @@ static void stmt_free(pgw_stmt_t *s)
     free(s->name);
     free(s->sql);
     free(s->types);
+    free(s->inferred);
     free(s->cols);
     free(s);
 }
@@ -433,6 +434,14 @@ static uint32_t *stmt_param_types(const pgw_stmt_t *s, int n)
     return t;
 }
 
+/* The type of $n (1-based) as ParameterDescription reports it and a
+ * binary value is read: declared, else inferred, else 0. */
+static uint32_t stmt_param_type(const pgw_stmt_t *s, int n)
+{
+    if (n <= s->ntypes && s->types[n - 1]) return s->types[n - 1];
+    return s->inferred && n <= s->nparams ? s->inferred[n - 1] : 0;
+}
+
 /* Describes a new statement. The binder wants a value for every $n, and
  * Parse comes before any: describe with `nnull` NULL placeholders. */
 static void parse_describe(pgw_conn_t *c, pgw_stmt_t *s, int nnull)
@@ -492,6 +501,15 @@ static void stmt_keep_columns(pgw_stmt_t *s, const sess_result_t *r)
     }
 }
 
+/* Keeps the types inferred for the statement's parameters (the reply has
+ * one per described placeholder and per $n used, at least). */
+static void stmt_keep_inferred(pgw_stmt_t *s, const sess_reply_t *reply)
+{
+    int n = reply->nparams > s->nparams ? reply->nparams : s->nparams;
+    s->inferred = sl_xcalloc((size_t)n + 1, sizeof *s->inferred);
+    for (int i = 0; reply->param_types && i < n; i++) s->inferred[i] = reply->param_types[i];
+}
+
 static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
 {
     const sess_result_t *r = reply->first;
@@ -506,6 +524,7 @@ static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
         ext_error(c, &r->error);
         stmt_free(s);
     } else {
+        stmt_keep_inferred(s, reply);
         s->nparams = reply->nparams > s->ntypes ? reply->nparams : s->ntypes;
         s->ncols = -1;
         if (r && r->kind == SESS_RES_ROWS) stmt_keep_columns(s, r);
@@ -525,6 +544,8 @@ typedef struct bind_msg {
     const char **vals;          /* into the message or `decoded`; NULL = SQL NULL */
     int *lens;
     char **decoded;             /* owned text of the binary parameters */
+    uint32_t *types;            /* the type each value binds as: declared, or for a
+                                   binary value the one it was read as (0 = by use) */
 } bind_msg_t;
 
 static int bind_read(rd_t *r, bind_msg_t *m)
@@ -585,15 +606,17 @@ static int check_result_formats(pgw_conn_t *c, const bind_msg_t *m, const pgw_st
     return 0;
 }
 
-/* Decodes the binary parameters into text (PostgreSQL numbers them from 1). */
+/* Decodes the binary parameters into text (PostgreSQL numbers them from 1),
+ * reading an undeclared one as the type sluice inferred for it. */
 static int bind_decode(pgw_conn_t *c, bind_msg_t *m, const pgw_stmt_t *s)
 {
     m->decoded = sl_xcalloc((size_t)m->nparams + 1, sizeof *m->decoded);
+    m->types = stmt_param_types(s, m->nparams);
     for (int i = 0; i < m->nparams; i++) {
         if (!m->vals[i] || format_at(m->fmts, m->nfmt, i) != PGW_FORMAT_BINARY) continue;
         sl_buf_t text = SL_BUF_INIT;
         sl_error_t err;
-        uint32_t oid = i < s->ntypes ? s->types[i] : 0;
+        uint32_t oid = m->types[i] = stmt_param_type(s, i + 1);
         if (pgw_bin_decode_param(oid, m->vals[i], (size_t)m->lens[i], i + 1, &text, &err) < 0) {
             sl_buf_free(&text);
             ext_error(c, &err);
@@ -633,7 +656,8 @@ static int bind_check(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
     return 0;
 }
 
-static void portal_create(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
+/* A portal from a checked and decoded Bind; it takes m->types. */
+static void portal_create(pgw_conn_t *c, bind_msg_t *m, const pgw_stmt_t *s)
 {
     if (!m->portal[0]) portal_drop(c, "");
     pgw_portal_t *p = sl_xcalloc(1, sizeof *p);
@@ -648,7 +672,8 @@ static void portal_create(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *
         p->params[i] = sl_xstrndup(m->vals[i], (size_t)m->lens[i]);
         p->param_lens[i] = m->lens[i];
     }
-    p->param_types = stmt_param_types(s, m->nparams);
+    p->param_types = m->types;
+    m->types = NULL;
     p->nresfmts = m->nres;
     p->resfmts = sl_xcalloc((size_t)m->nres + 1, sizeof *p->resfmts);
     for (int i = 0; i < m->nres; i++) p->resfmts[i] = (int16_t)sl_get_u16be(m->resfmts + 2 * i);
@@ -671,6 +696,7 @@ static void bind_message(pgw_conn_t *c, const char *body, size_t len)
     }
     for (int i = 0; m.decoded && i < m.nparams; i++) free(m.decoded[i]);
     free(m.decoded);
+    free(m.types);
     free(m.vals);
     free(m.lens);
 }
@@ -681,9 +707,10 @@ static void describe_statement(pgw_conn_t *c, const pgw_stmt_t *s)
 {
     size_t at = pgw_msg_begin(&c->out, 't');
     sl_buf_put_u16be(&c->out, (uint16_t)s->nparams);
-    for (int i = 0; i < s->nparams; i++)
-        sl_buf_put_u32be(&c->out, i < s->ntypes && s->types[i] ? s->types[i]
-                                                               : PGW_OID_UNKNOWN_AS_TEXT);
+    for (int i = 0; i < s->nparams; i++) {
+        uint32_t oid = stmt_param_type(s, i + 1);
+        sl_buf_put_u32be(&c->out, oid ? oid : PGW_OID_UNKNOWN_AS_TEXT);
+    }
     pgw_msg_end(&c->out, at);
     if (s->ncols >= 0) pgw_msg_row_description(&c->out, s->ncols, s->cols);
     else pgw_msg_simple(&c->out, 'n');

@@ -65,6 +65,9 @@ typedef struct sess_result {
 typedef struct sess_reply {
     sess_result_t *first;  /* in statement order; the last is the error, if any */
     int nparams;           /* describe_only: highest $n used by the statement */
+    /* describe_only: the type OIDs inferred for undeclared $n from their use
+     * (0 = none inferred), max(the request's nparams, nparams) entries */
+    uint32_t *param_types;
     sl_arena_t *arena;     /* owns every result (rows buffers are freed by sess_reply_free) */
 } sess_reply_t;
 

@@ -90,7 +90,8 @@ void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
     *run = (plan_subquery_runner_t){ctx, run_subquery};
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
                        .params = ctx->params, .param_types = stmt_param_types(ctx),
-                       .params_unbound = ctx->describe_only, .subqueries = run};
+                       .params_unbound = ctx->describe_only, .param_inferred = ctx->param_inferred,
+                       .subqueries = run};
 }
 
 /* Binds and plans a SELECT for batch execution. */

@@ -2,8 +2,9 @@
  * through libpq: PQexecParams with paramFormats = 1 and resultFormat = 1
  * for every type a driver sends, compared byte for byte with PostgreSQL's
  * encodings; the errors PostgreSQL gives for malformed binary values;
- * declared types typing text parameters; ParameterDescription; and a
- * table written with binary parameters and read back in binary.
+ * declared types typing text parameters; ParameterDescription with the
+ * declared and the inferred types; a table written with binary parameters
+ * and read back in binary.
  *
  *   pg_binary CONNINFO     exit status 0 when every check passed
  */
@@ -272,6 +273,36 @@ static void check_table(void)
     printf("ok table\n");
 }
 
+/* Undeclared parameters: ParameterDescription reports the type inferred
+ * from their use, and a binary value is read as that type. */
+static void check_inferred(void)
+{
+    PGresult *r = keep(PQprepare(conn, "pb2",
+                                 "SELECT count(*) FROM pgbin WHERE ts = $1 AND d > $2 AND $3 + 1 > 0 "
+                                 "AND s IN ($4) AND $5",
+                                 0, NULL));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQdescribePrepared(conn, "pb2"));
+    EXPECT(PQnparams(r) == 5 && PQparamtype(r, 0) == 1114 && PQparamtype(r, 1) == 1700 &&
+               PQparamtype(r, 2) == 23 && PQparamtype(r, 3) == 25 && PQparamtype(r, 4) == 16,
+           "%d params: %u %u %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1), PQparamtype(r, 2),
+           PQparamtype(r, 3), PQparamtype(r, 4));
+    char ts[8], d[16], one[4];
+    const char *vals[5] = {ts, d, one, "hi", "true"};
+    int lens[5] = {(int)unhex("0002ba61ff3bc8c0", ts), (int)unhex("0001000000000000000a", d),
+                   (int)unhex("00000001", one), 2, 4};
+    int fmts[5] = {1, 1, 1, 0, 0};
+    r = keep(PQexecPrepared(conn, "pb2", 5, vals, lens, fmts, 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "1"), "count %s: %s",
+           PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
+    r = keep(PQprepare(conn, "pb3", "INSERT INTO pgbin (i, bin, dt) VALUES ($1, $2, $3)", 0, NULL));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQdescribePrepared(conn, "pb3"));
+    EXPECT(PQnparams(r) == 3 && PQparamtype(r, 0) == 23 && PQparamtype(r, 1) == 17 && PQparamtype(r, 2) == 1082,
+           "%d params: %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1), PQparamtype(r, 2));
+    printf("ok inferred\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -290,6 +321,7 @@ int main(int argc, char **argv)
     check_declared_text();
     check_describe();
     check_table();
+    check_inferred();
     keep(NULL);
     PQfinish(conn);
     printf("%s\n", failures ? "FAILED" : "all passed");
