@@ -3,6 +3,8 @@
 #  - libpq (tests/tools/pg_binary): every type's binary parameter and result
 #    bytes, PostgreSQL's errors for malformed values, declared types typing
 #    text values, ParameterDescription, a table written and read in binary;
+#  - a raw client (pg_hostile result-formats): one result format code per
+#    column in RowDescription and DataRow, and the 08P01 refusals;
 #  - psycopg 3: its defaults (int and datetime binary), every value as %b and
 #    %t, through text and binary cursors, with the right Python types;
 #  - pgjdbc: every setter, binary results once the statement is prepared
@@ -19,6 +21,7 @@ CONNINFO="host=127.0.0.1 port=$SL_PORT user=sluice dbname=sluice"
 status=0
 
 "$O/tools/pg_binary" "$CONNINFO" || status=1
+"$O/tools/pg_hostile" 127.0.0.1 "$SL_PORT" result-formats || status=1
 
 cat > "$T/psycopg_binary.py" <<'EOF'
 import datetime, decimal, sys
