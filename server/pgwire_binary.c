@@ -16,6 +16,10 @@
  *   uuid      16 bytes
  *   jsonb     version byte 1, then the JSON text
  *   text, varchar, bpchar, name, json, unknown, bytea: the bytes themselves
+ *   arrays    (results only) int32 ndim (0 when empty), int32 has-nulls,
+ *             uint32 element OID, per dimension int32 size and lower bound,
+ *             then each element as int32 length (-1 NULL) and its binary;
+ *             int2vector and oidvector likewise, with lower bound 0
  *
  * Why text is the meeting point. Parameters: the binder already types a
  * text parameter by its declared OID (exec_value_parse, the same code as a
@@ -33,9 +37,9 @@
  * gain in speed only on the rarely used binary path. */
 #include "server/pgwire_binary.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "exec/text_io.h"
 
@@ -546,15 +550,115 @@ static const bin_codec_t *codec_of(uint32_t oid)
     return NULL;
 }
 
+/* ---- arrays (result columns of the catalog) ----------------------------------- */
+
+typedef struct bin_array {
+    uint32_t oid;
+    uint32_t elem;
+    const char *name;
+    char delim;             /* between elements in the text: ',' or, for the vectors, ' ' */
+    int lbound;             /* 1, or 0 for int2vector and oidvector */
+} bin_array_t;
+
+static const bin_array_t arrays[] = {
+    {1000, PG_OID_BOOL, "boolean[]", ',', 1},      {1001, PG_OID_BYTEA, "bytea[]", ',', 1},
+    {1002, PG_OID_CHAR, "\"char\"[]", ',', 1},     {1003, PG_OID_NAME, "name[]", ',', 1},
+    {1005, PG_OID_INT2, "smallint[]", ',', 1},     {1007, PG_OID_INT4, "integer[]", ',', 1},
+    {1009, PG_OID_TEXT, "text[]", ',', 1},         {1014, PG_OID_BPCHAR, "character[]", ',', 1},
+    {1015, PG_OID_VARCHAR, "character varying[]", ',', 1},
+    {1016, PG_OID_INT8, "bigint[]", ',', 1},       {1021, PG_OID_FLOAT4, "real[]", ',', 1},
+    {1022, PG_OID_FLOAT8, "double precision[]", ',', 1},
+    {1028, PG_OID_OID, "oid[]", ',', 1},           {1115, PG_OID_TIMESTAMP, "timestamp without time zone[]", ',', 1},
+    {1182, PG_OID_DATE, "date[]", ',', 1},         {1183, PG_OID_TIME, "time without time zone[]", ',', 1},
+    {1185, PG_OID_TIMESTAMPTZ, "timestamp with time zone[]", ',', 1},
+    {1187, PG_OID_INTERVAL, "interval[]", ',', 1}, {1231, PG_OID_NUMERIC, "numeric[]", ',', 1},
+    {199, PG_OID_JSON, "json[]", ',', 1},          {3807, PG_OID_JSONB, "jsonb[]", ',', 1},
+    {2951, PG_OID_UUID, "uuid[]", ',', 1},         {22, PG_OID_INT2, "int2vector", ' ', 0},
+    {30, PG_OID_OID, "oidvector", ' ', 0},
+};
+
+static const bin_array_t *array_of(uint32_t oid)
+{
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (arrays[i].oid == oid) return &arrays[i];
+    return NULL;
+}
+
+/* One element of an array's text starting at s[*i]: a quoted string (with
+ * backslash escapes, unescaped into `tmp`) or the text up to the next
+ * delimiter or `}`; *null when it is an unquoted NULL. Returns the
+ * element's text, or NULL when malformed or longer than `cap`. */
+static const char *array_element(const char *s, size_t n, size_t *i, const bin_array_t *a, char *tmp,
+                                 size_t cap, size_t *len, int *null)
+{
+    size_t k = *i, m = 0;
+    *null = 0;
+    if (k < n && s[k] == '"') {
+        for (k++; k < n && s[k] != '"'; k++) {
+            if (s[k] == '\\' && ++k == n) return NULL;
+            if (m == cap) return NULL;
+            tmp[m++] = s[k];
+        }
+        if (k == n) return NULL;
+        *i = k + 1;
+        *len = m;
+        return tmp;
+    }
+    while (k < n && s[k] != a->delim && s[k] != '}' && s[k] != '{' && s[k] != '"') k++;
+    *len = k - *i;
+    *null = *len == 4 && !strncasecmp(s + *i, "NULL", 4);
+    const char *e = s + *i;
+    *i = k;
+    return *len > 0 ? e : NULL;
+}
+
+/* The text of a one-dimensional array ({a,b} or, for the vectors, a b) to
+ * PostgreSQL's binary array. Element texts longer than 4 kB are refused. */
+static int send_array(const bin_array_t *a, const char *s, size_t n, sl_buf_t *out)
+{
+    const bin_codec_t *ec = codec_of(a->elem);
+    size_t i = 0;
+    int braces = a->delim == ',';
+    if (braces && (n < 2 || s[0] != '{' || s[n - 1] != '}')) return -1;
+    if (braces) i = 1, n--;
+    size_t head = out->len;
+    sl_buf_put_u32be(out, 0); /* ndim, has-nulls and the size are set at the end */
+    sl_buf_put_u32be(out, 0);
+    sl_buf_put_u32be(out, a->elem);
+    sl_buf_put_u32be(out, 0);
+    sl_buf_put_u32be(out, (uint32_t)a->lbound);
+    uint32_t count = 0, nulls = 0;
+    char tmp[4096];
+    while (i < n) {
+        size_t len;
+        int null;
+        const char *e = array_element(s, n, &i, a, tmp, sizeof tmp, &len, &null);
+        if (!e || (i < n && s[i] != a->delim)) return -1;
+        if (i < n && ++i == n) return -1; /* a delimiter with no element after it */
+        size_t at = out->len;
+        sl_buf_put_u32be(out, 0xFFFFFFFFu);
+        if (!null && ec->send(e, len, out) < 0) return -1;
+        if (!null) sl_buf_set_u32be(out, at, (uint32_t)(out->len - at - 4));
+        count++;
+        nulls += (uint32_t)null;
+    }
+    if (!count) out->len = head + 12; /* an empty array has no dimensions */
+    sl_buf_set_u32be(out, head, count ? 1 : 0);
+    sl_buf_set_u32be(out, head + 4, nulls ? 1 : 0);
+    if (count) sl_buf_set_u32be(out, head + 12, count);
+    return 0;
+}
+
 const char *pgw_bin_type_name(uint32_t oid)
 {
     const bin_codec_t *c = codec_of(oid);
-    return c ? c->name : NULL;
+    const bin_array_t *a = c ? NULL : array_of(oid);
+    return c ? c->name : a ? a->name : NULL;
 }
 
-bool pgw_bin_supported(uint32_t oid)
+bool pgw_bin_can_send(uint32_t oid)
 {
-    return codec_of(oid) != NULL;
+    return codec_of(oid) != NULL || array_of(oid) != NULL;
 }
 
 exec_type_id_t pgw_bin_param_type(uint32_t oid)
@@ -593,7 +697,8 @@ int pgw_bin_decode_param(uint32_t oid, const char *p, size_t n, int index, sl_bu
 int pgw_bin_encode(uint32_t oid, const char *text, size_t n, sl_buf_t *out)
 {
     const bin_codec_t *c = codec_of(oid);
-    return c ? c->send(text, n, out) : -1;
+    const bin_array_t *a = c ? NULL : array_of(oid);
+    return c ? c->send(text, n, out) : a ? send_array(a, text, n, out) : -1;
 }
 
 int pgw_bin_datarow(sl_buf_t *out, const char *body, size_t len, int ncols, const sess_col_t *cols,

@@ -47,12 +47,14 @@ static inline int pgw_bin_format_of(const int16_t *codes, int ncodes, int i)
     return ncodes == 0 ? PGW_FORMAT_TEXT : ncodes == 1 ? codes[0] : codes[i];
 }
 
-/* PostgreSQL's name of a type OID ("integer", "numeric"...), or NULL for
- * an OID the table does not hold. */
+/* PostgreSQL's name of a type OID ("integer", "numeric", "text[]"...), or
+ * NULL for an OID the tables do not hold. */
 const char *pgw_bin_type_name(uint32_t oid);
 
-/* True when values of this OID can be received and sent in binary. */
-bool pgw_bin_supported(uint32_t oid);
+/* True when result values of this OID can be sent in binary: the types
+ * below, and one-dimensional arrays of them (text[], int4[]...,
+ * int2vector, oidvector), which are results only. */
+bool pgw_bin_can_send(uint32_t oid);
 
 /* The exec type a parameter declared with this OID binds as: BOOLEAN for
  * bool, INT for int2/int4, BIGINT for int8/oid, DOUBLE for float4/float8,

@@ -597,7 +597,7 @@ static int check_result_formats(pgw_conn_t *c, const bind_msg_t *m, const pgw_st
         return -1;
     }
     for (int i = 0; m->nres > 0 && i < ncols; i++) {
-        if (format_at(m->resfmts, m->nres, i) != PGW_FORMAT_BINARY || pgw_bin_supported(s->cols[i].type_oid))
+        if (format_at(m->resfmts, m->nres, i) != PGW_FORMAT_BINARY || pgw_bin_can_send(s->cols[i].type_oid))
             continue;
         ext_errorf(c, SL_ERR_UNDEFINED_FUNCTION, "no binary output function available for type with OID %u",
                    s->cols[i].type_oid);

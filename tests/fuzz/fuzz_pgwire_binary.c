@@ -2,7 +2,8 @@
  * every type OID (and of undeclared and unknown ones), and text given to
  * the result encoders. Checks that nothing crashes, that a refused value
  * carries one of the documented SQLSTATEs, that decoded text holds no NUL,
- * and that what encodes decodes back and re-encodes to the same bytes.
+ * and that what encodes decodes back and re-encodes to the same bytes
+ * (arrays: encoded only, they are result types).
  * `make FUZZ=1 fuzz` runs it (tests/fuzz/README.md); `make test` replays
  * tests/fuzz/corpus/pgwire_binary. The first input byte picks the OID, the
  * second the direction (even: a binary parameter, odd: result text); the
@@ -24,7 +25,7 @@ static const uint32_t oids[] = {
     PG_OID_INT4,   PG_OID_TEXT,    PG_OID_OID,     PG_OID_JSON,      PG_OID_FLOAT4,      PG_OID_FLOAT8,
     PG_OID_UNKNOWN, PG_OID_BPCHAR, PG_OID_VARCHAR, PG_OID_DATE,      PG_OID_TIME,        PG_OID_TIMESTAMP,
     PG_OID_TIMESTAMPTZ, PG_OID_INTERVAL, PG_OID_NUMERIC, PG_OID_UUID, PG_OID_JSONB,     0,
-    1007,
+    600 /* point: no codec */, 1007 /* int4[] */, 1009 /* text[] */, 1231 /* numeric[] */, 22 /* int2vector */,
 };
 #define NOIDS (sizeof oids / sizeof oids[0])
 
@@ -36,12 +37,17 @@ static int known_state(const char *s)
     return 0;
 }
 
-/* Binary bytes that encode: they decode, and the text encodes to them again. */
+/* Binary bytes that encode: they decode (but arrays, which are results
+ * only), and the text encodes to them again. */
 static void check_encoded(uint32_t oid, const sl_buf_t *bin)
 {
     sl_buf_t text = SL_BUF_INIT, again = SL_BUF_INIT;
     sl_error_t err;
-    check(pgw_bin_decode_param(oid, bin->data ? bin->data : "", bin->len, 1, &text, &err) == 0);
+    if (pgw_bin_decode_param(oid, bin->data ? bin->data : "", bin->len, 1, &text, &err) < 0) {
+        check(!strcmp(err.sqlstate, "42883") && oid != 0);
+        sl_buf_free(&text);
+        return;
+    }
     check(pgw_bin_encode(oid, text.data ? text.data : "", text.len, &again) == 0);
     check(again.len == bin->len && (bin->len == 0 || !memcmp(again.data, bin->data, bin->len)));
     sl_buf_free(&text);

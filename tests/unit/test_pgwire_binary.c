@@ -239,9 +239,9 @@ TEST(undeclared_and_unknown_types)
 {
     CHECK_STR(dec(0, "0000002a"), "ERR 22P03");
     CHECK_STR(dec(1007, "00"), "ERR 42883"); /* int4[] */
-    CHECK(!pgw_bin_supported(1007));
-    CHECK(pgw_bin_supported(PG_OID_NUMERIC));
-    CHECK_STR(enc(1007, "{1}"), "FAIL");
+    CHECK(!pgw_bin_can_send(600)); /* point */
+    CHECK(pgw_bin_can_send(PG_OID_NUMERIC));
+    CHECK_STR(enc(600, "(1,2)"), "FAIL");
     CHECK_STR(pgw_bin_type_name(PG_OID_INT4), "integer");
 }
 
@@ -328,4 +328,26 @@ TEST(format_codes)
     CHECK_INT(pgw_bin_format_of(one, 1, 5), 1);
     CHECK_INT(pgw_bin_format_of(per, 3, 1), 1);
     CHECK_INT(pgw_bin_format_of(per, 3, 2), 0);
+}
+
+TEST(array_encode)
+{
+    /* PostgreSQL 15's array_send / int2vectorsend of the same values */
+    CHECK_STR(enc(1007, "{1,NULL,3}"),
+              "00000001000000010000001700000003000000010000000400000001ffffffff0000000400000003");
+    CHECK_STR(enc(1009, "{}"), "000000000000000000000019");
+    CHECK_STR(enc(1009, "{\"a\\\"b\",\"c,d\"}"),
+              "00000001000000000000001900000002000000010000000361226200000003632c64");
+    CHECK_STR(enc(22, "1 2"), "0000000100000000000000150000000200000000000000020001000000020002");
+    CHECK_STR(enc(1115, "{\"2024-05-01 12:00:00\"}"),
+              "00000001000000000000045a0000000100000001000000080002ba61fea15000");
+    CHECK_STR(enc(1009, "{\"\"}"), "000000010000000000000019000000010000000100000000");
+    CHECK_STR(enc(1007, "{{1,2},{3,4}}"), "FAIL"); /* more than one dimension */
+    CHECK_STR(enc(1007, "{1,x}"), "FAIL");
+    CHECK_STR(enc(1007, "{1,}"), "FAIL");
+    CHECK_STR(enc(1007, "1,2"), "FAIL");
+    CHECK_STR(enc(1009, "{\"open}"), "FAIL");
+    CHECK(pgw_bin_can_send(1009) && pgw_bin_can_send(30));
+    CHECK_STR(pgw_bin_type_name(1009), "text[]");
+    CHECK_STR(dec(1007, "000000000000000000000017"), "ERR 42883"); /* results only */
 }
