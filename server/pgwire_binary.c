@@ -642,7 +642,7 @@ static int send_array(const bin_array_t *a, const char *s, size_t n, sl_buf_t *o
         count++;
         nulls += (uint32_t)null;
     }
-    if (!count) out->len = head + 12; /* an empty array has no dimensions */
+    if (!count) sl_buf_truncate(out, head + 12); /* an empty array has no dimensions */
     sl_buf_set_u32be(out, head, count ? 1 : 0);
     sl_buf_set_u32be(out, head + 4, nulls ? 1 : 0);
     if (count) sl_buf_set_u32be(out, head + 12, count);

@@ -213,7 +213,7 @@ static int send_binary_row(pgw_conn_t *c, pgw_cursor_t *cur, const pgw_portal_t 
     size_t at = pgw_msg_begin(&c->out, 'D');
     if (pgw_bin_datarow(&c->out, r->rows.data + cur->off, n, r->ncols, r->cols, p->resfmts, p->nresfmts,
                         &err) < 0) {
-        c->out.len = at;
+        sl_buf_truncate(&c->out, at);
         ext_error(c, &err);
         return -1;
     }
