@@ -41,10 +41,11 @@
 #define PGW_FORMAT_BINARY 1
 
 /* The format of column (or parameter) `i` under Bind's rule: no codes =
- * all text, one code = that code for all, else one code each. */
+ * all text, one code = that code for all, else one code each (a column
+ * past them, in a result that grew since Parse, is text). */
 static inline int pgw_bin_format_of(const int16_t *codes, int ncodes, int i)
 {
-    return ncodes == 0 ? PGW_FORMAT_TEXT : ncodes == 1 ? codes[0] : codes[i];
+    return ncodes == 0 ? PGW_FORMAT_TEXT : ncodes == 1 ? codes[0] : i < ncodes ? codes[i] : PGW_FORMAT_TEXT;
 }
 
 /* PostgreSQL's name of a type OID ("integer", "numeric", "text[]"...), or

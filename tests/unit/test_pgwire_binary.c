@@ -328,6 +328,7 @@ TEST(format_codes)
     CHECK_INT(pgw_bin_format_of(one, 1, 5), 1);
     CHECK_INT(pgw_bin_format_of(per, 3, 1), 1);
     CHECK_INT(pgw_bin_format_of(per, 3, 2), 0);
+    CHECK_INT(pgw_bin_format_of(per, 3, 7), 0);
 }
 
 TEST(array_encode)
