@@ -13,7 +13,8 @@
  * and print the SQLSTATE it sent), row-limit (Execute with a row limit:
  * PortalSuspended, then the rest on the next Execute), result-formats
  * (Bind with one result format code per column: RowDescription and
- * DataRow follow them; a wrong count or code is 08P01). */
+ * DataRow follow them; a wrong count or code is 08P01; binary rows across
+ * an Execute with a row limit). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -463,6 +464,45 @@ static void error_list(const sl_buf_t *in, char *out, size_t cap)
     }
 }
 
+/* The body of the nth (from 0) message of `type`, or NULL. */
+static const char *nth_msg(const sl_buf_t *in, char type, int nth)
+{
+    for (size_t off = 0; in->len - off >= 5;) {
+        uint32_t n = sl_get_u32be(in->data + off + 1);
+        if (n < 4 || in->len - off - 1 < n) return NULL;
+        if (in->data[off] == type && nth-- == 0) return in->data + off + 5;
+        off += 1 + n;
+    }
+    return NULL;
+}
+
+/* Two binary rows, one per Execute: "12DsDCZ", the values 1 and 2 in int4. */
+static int binary_row_limit(int fd)
+{
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    static const char parse[] = "\0SELECT * FROM (VALUES (1), (2)) AS t(a)\0\0";
+    static const int16_t binary[] = {1};
+    put_msg(&b, 'P', parse, sizeof parse);
+    put_bind_formats(&b, 1, binary);
+    put_execute(&b, 1);
+    put_execute(&b, 0);
+    put_msg(&b, 'S', NULL, 0);
+    send_all(fd, b.data, b.len);
+    int rc = read_until(fd, TIMEOUT_MS, &in, has_ready);
+    char types[64], first[64] = "", second[64] = "";
+    message_types(&in, types, sizeof types);
+    const char *d1 = nth_msg(&in, 'D', 0), *d2 = nth_msg(&in, 'D', 1);
+    if (d1) row_hex(d1, first, sizeof first);
+    if (d2) row_hex(d2, second, sizeof second);
+    printf("messages: %s rows: %s %s\n", types, first, second);
+    if (rc != 2 || strcmp(types, "12DsDCZ")) rc = fail("unexpected message sequence %s", types);
+    else if (strcmp(first, "00000001") || strcmp(second, "00000002")) rc = fail("rows %s", first);
+    else rc = 0;
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc;
+}
+
 /* Result formats int4 binary, text text, numeric binary; then two codes
  * for three columns, then code 2. */
 static int sc_result_formats(void)
@@ -500,7 +540,7 @@ static int sc_result_formats(void)
     else if (strcmp(errs, "08P01 bind message has 2 result formats but query has 3 columns|"
                           "08P01 unsupported format code: 2"))
         rc = fail("errors: %s", errs);
-    else rc = 0;
+    else rc = binary_row_limit(fd);
     close(fd);
     sl_buf_free(&in);
     sl_buf_free(&b);
