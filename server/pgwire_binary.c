@@ -43,7 +43,7 @@
 
 #include "exec/text_io.h"
 
-#define BIN_EPOCH_DAYS 10957                              /* 2000-01-01 - 1970-01-01 */
+#define BIN_EPOCH_DAYS 10957 /* 2000-01-01 - 1970-01-01 */
 #define BIN_EPOCH_USECS ((int64_t)BIN_EPOCH_DAYS * EXEC_USECS_PER_DAY)
 #define NUMERIC_POS 0x0000
 #define NUMERIC_NEG 0x4000
@@ -52,7 +52,7 @@
 #define NUMERIC_NINF 0xF000
 #define NUMERIC_NBASE 10000
 #define NUMERIC_DSCALE_MASK 0x3FFF
-#define NUMERIC_MAX_NDIGITS 3000                          /* PostgreSQL's precision + result scale */
+#define NUMERIC_MAX_NDIGITS 3000 /* PostgreSQL's precision + result scale */
 
 /* What a receive function returns besides 0 (-1: err is set). */
 enum { BIN_SHORT = -2, BIN_LONG = -3 };
@@ -62,9 +62,9 @@ typedef int (*bin_send_fn)(const char *s, size_t n, sl_buf_t *out);
 
 typedef struct bin_codec {
     uint32_t oid;
-    const char *name;       /* PostgreSQL's name, for messages */
-    int len;                /* bytes of every binary value; -1 variable */
-    exec_type_id_t param;   /* what a declared parameter binds as */
+    const char *name;     /* PostgreSQL's name, for messages */
+    int len;              /* bytes of every binary value; -1 variable */
+    exec_type_id_t param; /* what a declared parameter binds as */
     bin_recv_fn recv;
     bin_send_fn send;
 } bin_codec_t;
@@ -78,8 +78,8 @@ static int64_t get_i64(const unsigned char *p)
 
 static int bad_binary(sl_error_t *err, const char *what)
 {
-    return sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION, "invalid %s in external \"numeric\" value",
-                        what);
+    return sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION,
+                        "invalid %s in external \"numeric\" value", what);
 }
 
 /* Appends .ffffff with trailing zeros trimmed (nothing for 0). */
@@ -89,7 +89,8 @@ static void put_fraction(sl_buf_t *t, int64_t usecs)
     char frac[8];
     snprintf(frac, sizeof frac, "%06d", (int)usecs);
     int k = 6;
-    while (frac[k - 1] == '0') k--;
+    while (frac[k - 1] == '0')
+        k--;
     sl_buf_putc(t, '.');
     sl_buf_append(t, frac, (size_t)k);
 }
@@ -174,8 +175,8 @@ static int recv_jsonb(const unsigned char *p, size_t n, sl_buf_t *t, sl_error_t 
 {
     if (n < 1) return BIN_SHORT;
     if (p[0] != 1)
-        return sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION, "unsupported jsonb version number %d",
-                            p[0]);
+        return sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION,
+                            "unsupported jsonb version number %d", p[0]);
     return recv_text(p + 1, n - 1, t, err);
 }
 
@@ -228,7 +229,8 @@ static int recv_timestamp(const unsigned char *p, size_t n, sl_buf_t *t, sl_erro
 static int recv_interval(const unsigned char *p, size_t n, sl_buf_t *t, sl_error_t *err)
 {
     (void)n, (void)err;
-    exec_interval_t iv = {.micros = get_i64(p), .days = (int32_t)sl_get_u32be(p + 8),
+    exec_interval_t iv = {.micros = get_i64(p),
+                          .days = (int32_t)sl_get_u32be(p + 8),
                           .months = (int32_t)sl_get_u32be(p + 12)};
     exec_format_interval(iv, t);
     return 0;
@@ -248,10 +250,12 @@ static int recv_uuid(const unsigned char *p, size_t n, sl_buf_t *t, sl_error_t *
 
 /* The decimal text of a finite numeric: sign, integer part (at least "0"),
  * then exactly dscale fraction digits. */
-static void numeric_text(const unsigned char *dg, int nd, int weight, int neg, int dscale, sl_buf_t *t)
+static void numeric_text(const unsigned char *dg, int nd, int weight, int neg, int dscale,
+                         sl_buf_t *t)
 {
     int nonzero = 0;
-    for (int i = 0; i < nd; i++) nonzero |= sl_get_u16be(dg + 2 * i) != 0;
+    for (int i = 0; i < nd; i++)
+        nonzero |= sl_get_u16be(dg + 2 * i) != 0;
     if (neg && nonzero) sl_buf_putc(t, '-');
     int lead = 1;
     for (int i = 0; i <= weight; i++) {
@@ -280,7 +284,9 @@ static int recv_numeric(const unsigned char *p, size_t n, sl_buf_t *t, sl_error_
     if (n < 8 + 2 * (size_t)nd) return BIN_SHORT;
     if (n > 8 + 2 * (size_t)nd) return BIN_LONG;
     if (sign == NUMERIC_NAN || sign == NUMERIC_PINF || sign == NUMERIC_NINF) {
-        sl_buf_puts(t, sign == NUMERIC_NAN ? "NaN" : sign == NUMERIC_PINF ? "Infinity" : "-Infinity");
+        sl_buf_puts(t, sign == NUMERIC_NAN    ? "NaN"
+                       : sign == NUMERIC_PINF ? "Infinity"
+                                              : "-Infinity");
         return 0;
     }
     if (sign != NUMERIC_POS && sign != NUMERIC_NEG) return bad_binary(err, "sign");
@@ -392,9 +398,10 @@ static int send_bytea(const char *s, size_t n, sl_buf_t *out)
         } else if (i + 1 < n && s[i + 1] == '\\') {
             sl_buf_putc(out, '\\');
             i++;
-        } else if (i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
-                   s[i + 3] >= '0' && s[i + 3] <= '7') {
-            sl_buf_putc(out, (char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 | (s[i + 3] - '0')));
+        } else if (i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+                   s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+            sl_buf_putc(out,
+                        (char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 | (s[i + 3] - '0')));
             i += 3;
         } else {
             return -1;
@@ -464,7 +471,8 @@ static int numeric_group(const char *int_d, int ni, int ig, const char *frac_d, 
     int len = k < ig ? ni : nf;
     int start = k < ig ? ni - 4 * (ig - k) : 4 * (k - ig);
     int v = 0;
-    for (int j = start; j < start + 4; j++) v = v * 10 + (j >= 0 && j < len ? d[j] - '0' : 0);
+    for (int j = start; j < start + 4; j++)
+        v = v * 10 + (j >= 0 && j < len ? d[j] - '0' : 0);
     return v;
 }
 
@@ -479,13 +487,14 @@ static void numeric_header(sl_buf_t *out, int nd, int weight, unsigned sign, int
 static size_t count_digits(const char *s, size_t i, size_t n)
 {
     size_t k = i;
-    while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+    while (k < n && s[k] >= '0' && s[k] <= '9')
+        k++;
     return k - i;
 }
 
 static int send_numeric(const char *s, size_t n, sl_buf_t *out)
 {
-    unsigned special = n == 3 && !memcmp(s, "NaN", 3)        ? NUMERIC_NAN
+    unsigned special = n == 3 && !memcmp(s, "NaN", 3)         ? NUMERIC_NAN
                        : n == 8 && !memcmp(s, "Infinity", 8)  ? NUMERIC_PINF
                        : n == 9 && !memcmp(s, "-Infinity", 9) ? NUMERIC_NINF
                                                               : 0;
@@ -502,10 +511,12 @@ static int send_numeric(const char *s, size_t n, sl_buf_t *out)
         return -1;
     }
     if (ni + nf == 0 || ni + nf > 4 * NUMERIC_MAX_NDIGITS) return -1;
-    while (ni > 0 && *int_d == '0') int_d++, ni--;
+    while (ni > 0 && *int_d == '0')
+        int_d++, ni--;
     int ig = (int)(ni + 3) / 4, total = ig + (int)(nf + 3) / 4, first = -1, last = -1;
     for (int k = 0; k < total; k++)
-        if (numeric_group(int_d, (int)ni, ig, frac_d, (int)nf, k)) last = k, first = first < 0 ? k : first;
+        if (numeric_group(int_d, (int)ni, ig, frac_d, (int)nf, k))
+            last = k, first = first < 0 ? k : first;
     if (first < 0) return numeric_header(out, 0, 0, NUMERIC_POS, (int)nf), 0;
     numeric_header(out, last - first + 1, ig - 1 - first, neg ? NUMERIC_NEG : NUMERIC_POS, (int)nf);
     for (int k = first; k <= last; k++)
@@ -556,24 +567,34 @@ typedef struct bin_array {
     uint32_t oid;
     uint32_t elem;
     const char *name;
-    char delim;             /* between elements in the text: ',' or, for the vectors, ' ' */
-    int lbound;             /* 1, or 0 for int2vector and oidvector */
+    char delim; /* between elements in the text: ',' or, for the vectors, ' ' */
+    int lbound; /* 1, or 0 for int2vector and oidvector */
 } bin_array_t;
 
 static const bin_array_t arrays[] = {
-    {1000, PG_OID_BOOL, "boolean[]", ',', 1},      {1001, PG_OID_BYTEA, "bytea[]", ',', 1},
-    {1002, PG_OID_CHAR, "\"char\"[]", ',', 1},     {1003, PG_OID_NAME, "name[]", ',', 1},
-    {1005, PG_OID_INT2, "smallint[]", ',', 1},     {1007, PG_OID_INT4, "integer[]", ',', 1},
-    {1009, PG_OID_TEXT, "text[]", ',', 1},         {1014, PG_OID_BPCHAR, "character[]", ',', 1},
+    {1000, PG_OID_BOOL, "boolean[]", ',', 1},
+    {1001, PG_OID_BYTEA, "bytea[]", ',', 1},
+    {1002, PG_OID_CHAR, "\"char\"[]", ',', 1},
+    {1003, PG_OID_NAME, "name[]", ',', 1},
+    {1005, PG_OID_INT2, "smallint[]", ',', 1},
+    {1007, PG_OID_INT4, "integer[]", ',', 1},
+    {1009, PG_OID_TEXT, "text[]", ',', 1},
+    {1014, PG_OID_BPCHAR, "character[]", ',', 1},
     {1015, PG_OID_VARCHAR, "character varying[]", ',', 1},
-    {1016, PG_OID_INT8, "bigint[]", ',', 1},       {1021, PG_OID_FLOAT4, "real[]", ',', 1},
+    {1016, PG_OID_INT8, "bigint[]", ',', 1},
+    {1021, PG_OID_FLOAT4, "real[]", ',', 1},
     {1022, PG_OID_FLOAT8, "double precision[]", ',', 1},
-    {1028, PG_OID_OID, "oid[]", ',', 1},           {1115, PG_OID_TIMESTAMP, "timestamp without time zone[]", ',', 1},
-    {1182, PG_OID_DATE, "date[]", ',', 1},         {1183, PG_OID_TIME, "time without time zone[]", ',', 1},
+    {1028, PG_OID_OID, "oid[]", ',', 1},
+    {1115, PG_OID_TIMESTAMP, "timestamp without time zone[]", ',', 1},
+    {1182, PG_OID_DATE, "date[]", ',', 1},
+    {1183, PG_OID_TIME, "time without time zone[]", ',', 1},
     {1185, PG_OID_TIMESTAMPTZ, "timestamp with time zone[]", ',', 1},
-    {1187, PG_OID_INTERVAL, "interval[]", ',', 1}, {1231, PG_OID_NUMERIC, "numeric[]", ',', 1},
-    {199, PG_OID_JSON, "json[]", ',', 1},          {3807, PG_OID_JSONB, "jsonb[]", ',', 1},
-    {2951, PG_OID_UUID, "uuid[]", ',', 1},         {22, PG_OID_INT2, "int2vector", ' ', 0},
+    {1187, PG_OID_INTERVAL, "interval[]", ',', 1},
+    {1231, PG_OID_NUMERIC, "numeric[]", ',', 1},
+    {199, PG_OID_JSON, "json[]", ',', 1},
+    {3807, PG_OID_JSONB, "jsonb[]", ',', 1},
+    {2951, PG_OID_UUID, "uuid[]", ',', 1},
+    {22, PG_OID_INT2, "int2vector", ' ', 0},
     {30, PG_OID_OID, "oidvector", ' ', 0},
 };
 
@@ -588,8 +609,8 @@ static const bin_array_t *array_of(uint32_t oid)
  * backslash escapes, unescaped into `tmp`) or the text up to the next
  * delimiter or `}`; *null when it is an unquoted NULL. Returns the
  * element's text, or NULL when malformed or longer than `cap`. */
-static const char *array_element(const char *s, size_t n, size_t *i, const bin_array_t *a, char *tmp,
-                                 size_t cap, size_t *len, int *null)
+static const char *array_element(const char *s, size_t n, size_t *i, const bin_array_t *a,
+                                 char *tmp, size_t cap, size_t *len, int *null)
 {
     size_t k = *i, m = 0;
     *null = 0;
@@ -604,7 +625,8 @@ static const char *array_element(const char *s, size_t n, size_t *i, const bin_a
         *len = m;
         return tmp;
     }
-    while (k < n && s[k] != a->delim && s[k] != '}' && s[k] != '{' && s[k] != '"') k++;
+    while (k < n && s[k] != a->delim && s[k] != '}' && s[k] != '{' && s[k] != '"')
+        k++;
     *len = k - *i;
     *null = *len == 4 && !strncasecmp(s + *i, "NULL", 4);
     const char *e = s + *i;
@@ -676,11 +698,12 @@ int pgw_bin_decode_param(uint32_t oid, const char *p, size_t n, int index, sl_bu
     if (!oid) {
         sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION,
                      "incorrect binary data format in bind parameter %d", index);
-        return sl_error_detail(err, "Parameter $%d has no declared type, so its binary value cannot be read.",
-                               index);
+        return sl_error_detail(
+            err, "Parameter $%d has no declared type, so its binary value cannot be read.", index);
     }
     if (!c) {
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "no binary input function available for type with OID %u", oid);
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION,
+                     "no binary input function available for type with OID %u", oid);
         return sl_error_detail(err, "Send parameter $%d in text format.", index);
     }
     int rc = c->len >= 0 && n < (size_t)c->len   ? BIN_SHORT
@@ -721,9 +744,10 @@ int pgw_bin_datarow(sl_buf_t *out, const char *body, size_t len, int ncols, cons
         sl_buf_put_u32be(out, 0);
         if (pgw_bin_encode(cols[i].type_oid, p, (size_t)vlen, out) < 0) {
             const char *name = pgw_bin_type_name(cols[i].type_oid);
-            return sl_error_set(err, SL_ERR_INVALID_BINARY_REPRESENTATION,
-                                "cannot send value \"%.*s\" of column %d in binary format as type %s",
-                                vlen > 64 ? 64 : (int)vlen, p, i + 1, name ? name : "unknown");
+            return sl_error_set(
+                err, SL_ERR_INVALID_BINARY_REPRESENTATION,
+                "cannot send value \"%.*s\" of column %d in binary format as type %s",
+                vlen > 64 ? 64 : (int)vlen, p, i + 1, name ? name : "unknown");
         }
         sl_buf_set_u32be(out, at, (uint32_t)(out->len - at - 4));
         p += vlen;

@@ -45,7 +45,10 @@
  * past them, in a result that grew since Parse, is text). */
 static inline int pgw_bin_format_of(const int16_t *codes, int ncodes, int i)
 {
-    return ncodes == 0 ? PGW_FORMAT_TEXT : ncodes == 1 ? codes[0] : i < ncodes ? codes[i] : PGW_FORMAT_TEXT;
+    return ncodes == 0   ? PGW_FORMAT_TEXT
+           : ncodes == 1 ? codes[0]
+           : i < ncodes  ? codes[i]
+                         : PGW_FORMAT_TEXT;
 }
 
 /* PostgreSQL's name of a type OID ("integer", "numeric", "text[]"...), or
@@ -84,9 +87,9 @@ int pgw_bin_decode_param(uint32_t oid, const char *p, size_t n, int index, sl_bu
 int pgw_bin_encode(uint32_t oid, const char *text, size_t n, sl_buf_t *out);
 
 /* Appends a DataRow body built from a text DataRow body (session.h's row
- * layout; `ncols` columns described by `cols`): columns whose format code is binary are encoded from their
- * text, the others copied. Returns 0, or -1 with err (22P03) when a value
- * cannot be encoded; `out` then holds a partial body the caller drops. */
+ * layout; `ncols` columns described by `cols`): columns whose format code is binary are encoded
+ * from their text, the others copied. Returns 0, or -1 with err (22P03) when a value cannot be
+ * encoded; `out` then holds a partial body the caller drops. */
 int pgw_bin_datarow(sl_buf_t *out, const char *body, size_t len, int ncols, const sess_col_t *cols,
                     const int16_t *fmts, int nfmts, sl_error_t *err);
 

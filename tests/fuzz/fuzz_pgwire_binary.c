@@ -21,11 +21,35 @@ static void check(int ok)
 }
 
 static const uint32_t oids[] = {
-    PG_OID_BOOL,   PG_OID_BYTEA,   PG_OID_CHAR,    PG_OID_NAME,      PG_OID_INT8,        PG_OID_INT2,
-    PG_OID_INT4,   PG_OID_TEXT,    PG_OID_OID,     PG_OID_JSON,      PG_OID_FLOAT4,      PG_OID_FLOAT8,
-    PG_OID_UNKNOWN, PG_OID_BPCHAR, PG_OID_VARCHAR, PG_OID_DATE,      PG_OID_TIME,        PG_OID_TIMESTAMP,
-    PG_OID_TIMESTAMPTZ, PG_OID_INTERVAL, PG_OID_NUMERIC, PG_OID_UUID, PG_OID_JSONB,     0,
-    600 /* point: no codec */, 1007 /* int4[] */, 1009 /* text[] */, 1231 /* numeric[] */, 22 /* int2vector */,
+    PG_OID_BOOL,
+    PG_OID_BYTEA,
+    PG_OID_CHAR,
+    PG_OID_NAME,
+    PG_OID_INT8,
+    PG_OID_INT2,
+    PG_OID_INT4,
+    PG_OID_TEXT,
+    PG_OID_OID,
+    PG_OID_JSON,
+    PG_OID_FLOAT4,
+    PG_OID_FLOAT8,
+    PG_OID_UNKNOWN,
+    PG_OID_BPCHAR,
+    PG_OID_VARCHAR,
+    PG_OID_DATE,
+    PG_OID_TIME,
+    PG_OID_TIMESTAMP,
+    PG_OID_TIMESTAMPTZ,
+    PG_OID_INTERVAL,
+    PG_OID_NUMERIC,
+    PG_OID_UUID,
+    PG_OID_JSONB,
+    0,
+    600 /* point: no codec */,
+    1007 /* int4[] */,
+    1009 /* text[] */,
+    1231 /* numeric[] */,
+    22 /* int2vector */,
 };
 #define NOIDS (sizeof oids / sizeof oids[0])
 
@@ -62,7 +86,8 @@ static void fuzz_param(uint32_t oid, const char *p, size_t n)
         check(known_state(err.sqlstate));
     } else {
         check(strlen(text.data ? text.data : "") == text.len);
-        if (pgw_bin_encode(oid, text.data ? text.data : "", text.len, &bin) == 0) check_encoded(oid, &bin);
+        if (pgw_bin_encode(oid, text.data ? text.data : "", text.len, &bin) == 0)
+            check_encoded(oid, &bin);
     }
     sl_buf_free(&text);
     sl_buf_free(&bin);
@@ -81,7 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2) return 0;
     uint32_t oid = oids[data[0] % NOIDS];
     const char *p = (const char *)data + 2;
-    if (data[1] % 2 == 0) fuzz_param(oid, p, size - 2);
-    else fuzz_result(oid, p, size - 2);
+    if (data[1] % 2 == 0)
+        fuzz_param(oid, p, size - 2);
+    else
+        fuzz_result(oid, p, size - 2);
     return 0;
 }

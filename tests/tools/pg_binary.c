@@ -17,15 +17,15 @@
 static PGconn *conn;
 static int failures;
 
-#define EXPECT(cond, ...)                                                   \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "pg_binary:%d: %s: ", __LINE__, #cond);         \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-            failures++;                                                     \
-            return;                                                         \
-        }                                                                   \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "pg_binary:%d: %s: ", __LINE__, #cond);                                \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 static const char *sqlstate(const PGresult *r)
@@ -47,7 +47,8 @@ static PGresult *keep(PGresult *r)
 static size_t unhex(const char *hex, char *out)
 {
     size_t n = strlen(hex) / 2;
-    for (size_t i = 0; i < n; i++) sscanf(hex + 2 * i, "%2hhx", (unsigned char *)&out[i]);
+    for (size_t i = 0; i < n; i++)
+        sscanf(hex + 2 * i, "%2hhx", (unsigned char *)&out[i]);
     return n;
 }
 
@@ -98,7 +99,8 @@ static const bin_case_t cases[] = {
     {705, "6869", 25, "6869", "hi"},
     {114, "7b7d", 25, "7b7d", "{}"},
     {3802, "017b2261223a20317d", 25, "7b2261223a20317d", "{\"a\": 1}"},
-    {2950, "a0eebc999c0b4ef8bb6d6bb9bd380a11", 25, "61306565626339392d396330622d346566382d626236642d366262396264333830613131",
+    {2950, "a0eebc999c0b4ef8bb6d6bb9bd380a11", 25,
+     "61306565626339392d396330622d346566382d626236642d366262396264333830613131",
      "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
     {17, "00ff41", 17, "00ff41", "\\x00ff41"},
     {1082, "000022b7", 1082, "000022b7", "2024-05-01"},
@@ -107,26 +109,29 @@ static const bin_case_t cases[] = {
     {1184, "0002ba61ff3bc8c0", 1114, "0002ba61ff3bc8c0", "2024-05-01 12:00:10.123456"},
     {1186, "000000036c9361a0000000030000000e", 1186, "000000036c9361a0000000030000000e",
      "1 year 2 mons 3 days 04:05:06.5"},
-    {1186, "00000001ad274800ffffffff00000000", 1186, "00000001ad274800ffffffff00000000", "-1 days +02:00:00"},
+    {1186, "00000001ad274800ffffffff00000000", 1186, "00000001ad274800ffffffff00000000",
+     "-1 days +02:00:00"},
 };
 
 static void check_case(const bin_case_t *c)
 {
     PGresult *r = keep(select_binary("SELECT $1", c->oid, c->hex, 1));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "oid %u: %s", c->oid, PQresultErrorMessage(r));
-    EXPECT(PQftype(r, 0) == c->res_oid && PQfformat(r, 0) == 1, "oid %u: result type %u format %d", c->oid,
-           PQftype(r, 0), PQfformat(r, 0));
+    EXPECT(PQftype(r, 0) == c->res_oid && PQfformat(r, 0) == 1, "oid %u: result type %u format %d",
+           c->oid, PQftype(r, 0), PQfformat(r, 0));
     EXPECT(!strcmp(tohex(PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0)), c->res_hex), "oid %u: got %s",
            c->oid, tohex(PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0)));
     r = keep(select_binary("SELECT $1", c->oid, c->hex, 0));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQfformat(r, 0) == 0 && !strcmp(PQgetvalue(r, 0, 0), c->text),
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQfformat(r, 0) == 0 &&
+               !strcmp(PQgetvalue(r, 0, 0), c->text),
            "oid %u: text \"%s\" %s", c->oid, PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
 }
 
 static void check_types(void)
 {
     int before = failures;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&cases[i]);
     if (failures == before) printf("ok types (%zu)\n", sizeof cases / sizeof cases[0]);
 }
 
@@ -169,8 +174,8 @@ static void check_errors(void)
         const err_case_t *e = &errors[i];
         PGresult *r = keep(select_binary("SELECT $1", e->oid, e->hex, 0));
         const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
-        EXPECT(!strcmp(sqlstate(r), e->sqlstate) && msg && !strcmp(msg, e->message), "oid %u %s: %s %s",
-               e->oid, e->hex, sqlstate(r), PQresultErrorMessage(r));
+        EXPECT(!strcmp(sqlstate(r), e->sqlstate) && msg && !strcmp(msg, e->message),
+               "oid %u %s: %s %s", e->oid, e->hex, sqlstate(r), PQresultErrorMessage(r));
     }
     /* The connection is usable after each. */
     PGresult *r = keep(select_binary("SELECT $1 + 1", 23, "00000001", 0));
@@ -217,8 +222,10 @@ static void check_declared_text(void)
     Oid num = 1700;
     const char *one_half[1] = {"1.5"};
     r = keep(PQexecParams(conn, "SELECT $1 + 1", 1, &num, one_half, NULL, NULL, 0));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQftype(r, 0) == 1700 && !strcmp(PQgetvalue(r, 0, 0), "2.5"),
-           "numeric + 1: %u \"%s\" %s", PQftype(r, 0), PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQftype(r, 0) == 1700 &&
+               !strcmp(PQgetvalue(r, 0, 0), "2.5"),
+           "numeric + 1: %u \"%s\" %s", PQftype(r, 0), PQgetvalue(r, 0, 0),
+           PQresultErrorMessage(r));
     printf("ok declared_text\n");
 }
 
@@ -229,8 +236,10 @@ static void check_describe(void)
     PGresult *r = keep(PQprepare(conn, "pb1", "SELECT $1, $2, $3", 3, types));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "pb1"));
-    EXPECT(PQnparams(r) == 3 && PQparamtype(r, 0) == 1700 && PQparamtype(r, 1) == 23 && PQparamtype(r, 2) == 25,
-           "%d params: %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1), PQparamtype(r, 2));
+    EXPECT(PQnparams(r) == 3 && PQparamtype(r, 0) == 1700 && PQparamtype(r, 1) == 23 &&
+               PQparamtype(r, 2) == 25,
+           "%d params: %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1),
+           PQparamtype(r, 2));
     EXPECT(PQnfields(r) == 3 && PQftype(r, 0) == 1700 && PQftype(r, 1) == 23 && PQftype(r, 2) == 25,
            "columns %u %u %u", PQftype(r, 0), PQftype(r, 1), PQftype(r, 2));
     printf("ok describe\n");
@@ -239,13 +248,21 @@ static void check_describe(void)
 /* Binary parameters into a table, read back in binary and as text. */
 static void check_table(void)
 {
-    PGresult *r = keep(PQexec(conn, "CREATE TABLE pgbin (i INT, l BIGINT, d DECIMAL(10,3), f DOUBLE, "
-                                    "b BOOLEAN, dt DATE, ts TIMESTAMP, iv INTERVAL, bin BINARY, s STRING)"));
+    PGresult *r =
+        keep(PQexec(conn, "CREATE TABLE pgbin (i INT, l BIGINT, d DECIMAL(10,3), f DOUBLE, "
+                          "b BOOLEAN, dt DATE, ts TIMESTAMP, iv INTERVAL, bin BINARY, s STRING)"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     const Oid oids[10] = {23, 20, 1700, 701, 16, 1082, 1114, 1186, 17, 25};
-    static const char *hex[10] = {"0000002a", "0000000000000007", "0003000100000003000109291a7c",
-                                  "3ff8000000000000", "01", "000022b7", "0002ba61ff3bc8c0",
-                                  "000000036c9361a0000000030000000e", "00ff41", "6869"};
+    static const char *hex[10] = {"0000002a",
+                                  "0000000000000007",
+                                  "0003000100000003000109291a7c",
+                                  "3ff8000000000000",
+                                  "01",
+                                  "000022b7",
+                                  "0002ba61ff3bc8c0",
+                                  "000000036c9361a0000000030000000e",
+                                  "00ff41",
+                                  "6869"};
     char raw[10][64];
     const char *vals[10];
     int lens[10], fmts[10];
@@ -254,22 +271,26 @@ static void check_table(void)
         vals[i] = raw[i];
         fmts[i] = 1;
     }
-    r = keep(PQexecParams(conn, "INSERT INTO pgbin VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, oids,
-                          vals, lens, fmts, 0));
+    r = keep(PQexecParams(conn,
+                          "INSERT INTO pgbin VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10,
+                          oids, vals, lens, fmts, 0));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "insert: %s", PQresultErrorMessage(r));
     vals[0] = NULL;
     r = keep(PQexecParams(conn, "INSERT INTO pgbin (i) VALUES ($1)", 1, oids, vals, lens, fmts, 0));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "insert NULL: %s", PQresultErrorMessage(r));
-    r = keep(PQexecParams(conn, "SELECT * FROM pgbin ORDER BY i NULLS LAST", 0, NULL, NULL, NULL, NULL, 1));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 2, "select: %s", PQresultErrorMessage(r));
+    r = keep(PQexecParams(conn, "SELECT * FROM pgbin ORDER BY i NULLS LAST", 0, NULL, NULL, NULL,
+                          NULL, 1));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 2, "select: %s",
+           PQresultErrorMessage(r));
     for (int i = 0; i < 10; i++) {
-        EXPECT(!strcmp(tohex(PQgetvalue(r, 0, i), PQgetlength(r, 0, i)), hex[i]), "column %d: %s", i + 1,
-               tohex(PQgetvalue(r, 0, i), PQgetlength(r, 0, i)));
+        EXPECT(!strcmp(tohex(PQgetvalue(r, 0, i), PQgetlength(r, 0, i)), hex[i]), "column %d: %s",
+               i + 1, tohex(PQgetvalue(r, 0, i), PQgetlength(r, 0, i)));
         EXPECT(PQgetisnull(r, 1, i), "row 2 column %d is not NULL", i + 1);
     }
-    r = keep(select_binary("SELECT count(*) FROM pgbin WHERE ts = $1", 1114, "0002ba61ff3bc8c0", 0));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "1"), "where ts = $1: %s %s",
-           PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
+    r = keep(
+        select_binary("SELECT count(*) FROM pgbin WHERE ts = $1", 1114, "0002ba61ff3bc8c0", 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "1"),
+           "where ts = $1: %s %s", PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
     printf("ok table\n");
 }
 
@@ -277,29 +298,32 @@ static void check_table(void)
  * from their use, and a binary value is read as that type. */
 static void check_inferred(void)
 {
-    PGresult *r = keep(PQprepare(conn, "pb2",
-                                 "SELECT count(*) FROM pgbin WHERE ts = $1 AND d > $2 AND $3 + 1 > 0 "
-                                 "AND s IN ($4) AND $5",
-                                 0, NULL));
+    PGresult *r =
+        keep(PQprepare(conn, "pb2",
+                       "SELECT count(*) FROM pgbin WHERE ts = $1 AND d > $2 AND $3 + 1 > 0 "
+                       "AND s IN ($4) AND $5",
+                       0, NULL));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "pb2"));
     EXPECT(PQnparams(r) == 5 && PQparamtype(r, 0) == 1114 && PQparamtype(r, 1) == 1700 &&
                PQparamtype(r, 2) == 23 && PQparamtype(r, 3) == 25 && PQparamtype(r, 4) == 16,
-           "%d params: %u %u %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1), PQparamtype(r, 2),
-           PQparamtype(r, 3), PQparamtype(r, 4));
+           "%d params: %u %u %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1),
+           PQparamtype(r, 2), PQparamtype(r, 3), PQparamtype(r, 4));
     char ts[8], d[16], one[4];
     const char *vals[5] = {ts, d, one, "hi", "true"};
     int lens[5] = {(int)unhex("0002ba61ff3bc8c0", ts), (int)unhex("0001000000000000000a", d),
                    (int)unhex("00000001", one), 2, 4};
     int fmts[5] = {1, 1, 1, 0, 0};
     r = keep(PQexecPrepared(conn, "pb2", 5, vals, lens, fmts, 0));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "1"), "count %s: %s",
-           PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "1"),
+           "count %s: %s", PQgetvalue(r, 0, 0), PQresultErrorMessage(r));
     r = keep(PQprepare(conn, "pb3", "INSERT INTO pgbin (i, bin, dt) VALUES ($1, $2, $3)", 0, NULL));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "pb3"));
-    EXPECT(PQnparams(r) == 3 && PQparamtype(r, 0) == 23 && PQparamtype(r, 1) == 17 && PQparamtype(r, 2) == 1082,
-           "%d params: %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1), PQparamtype(r, 2));
+    EXPECT(PQnparams(r) == 3 && PQparamtype(r, 0) == 23 && PQparamtype(r, 1) == 17 &&
+               PQparamtype(r, 2) == 1082,
+           "%d params: %u %u %u", PQnparams(r), PQparamtype(r, 0), PQparamtype(r, 1),
+           PQparamtype(r, 2));
     printf("ok inferred\n");
 }
 

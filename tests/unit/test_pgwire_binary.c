@@ -30,7 +30,8 @@ static const char *dec(uint32_t oid, const char *hexbytes)
     static char out[1024];
     unsigned char raw[256];
     size_t n = strlen(hexbytes) / 2;
-    for (size_t i = 0; i < n; i++) sscanf(hexbytes + 2 * i, "%2hhx", &raw[i]);
+    for (size_t i = 0; i < n; i++)
+        sscanf(hexbytes + 2 * i, "%2hhx", &raw[i]);
     sl_buf_t t = SL_BUF_INIT;
     sl_error_t err;
     if (pgw_bin_decode_param(oid, (const char *)raw, n, 1, &t, &err) < 0)
@@ -155,8 +156,8 @@ TEST(numeric_decode)
 
 TEST(text_codecs)
 {
-    static const uint32_t oids[] = {PG_OID_TEXT, PG_OID_VARCHAR, PG_OID_BPCHAR, PG_OID_NAME, PG_OID_JSON,
-                                    PG_OID_UNKNOWN};
+    static const uint32_t oids[] = {PG_OID_TEXT, PG_OID_VARCHAR, PG_OID_BPCHAR,
+                                    PG_OID_NAME, PG_OID_JSON,    PG_OID_UNKNOWN};
     for (size_t i = 0; i < sizeof oids / sizeof oids[0]; i++) {
         CHECK_STR(enc(oids[i], "h\xc3\xa9"), "68c3a9");
         CHECK_STR(dec(oids[i], "68c3a9"), "h\xc3\xa9");
@@ -220,7 +221,8 @@ TEST(interval_codec)
     /* micros 4:05:06.5, days 3, months 14 */
     CHECK_STR(enc(PG_OID_INTERVAL, "1 year 2 mons 3 days 04:05:06.5"),
               "000000036c9361a0000000030000000e");
-    CHECK_STR(dec(PG_OID_INTERVAL, "000000036c9361a0000000030000000e"), "1 year 2 mons 3 days 04:05:06.5");
+    CHECK_STR(dec(PG_OID_INTERVAL, "000000036c9361a0000000030000000e"),
+              "1 year 2 mons 3 days 04:05:06.5");
     CHECK_STR(dec(PG_OID_INTERVAL, "0000000000000000ffffffff00000000"), "-1 days");
     CHECK_STR(dec(PG_OID_INTERVAL, "00000001ad274800ffffffff00000000"), "-1 days +02:00:00");
     round_trip(PG_OID_INTERVAL, "00000001ad274800ffffffff00000000");
@@ -230,8 +232,10 @@ TEST(interval_codec)
 
 TEST(uuid_codec)
 {
-    CHECK_STR(enc(PG_OID_UUID, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), "a0eebc999c0b4ef8bb6d6bb9bd380a11");
-    CHECK_STR(dec(PG_OID_UUID, "a0eebc999c0b4ef8bb6d6bb9bd380a11"), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+    CHECK_STR(enc(PG_OID_UUID, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"),
+              "a0eebc999c0b4ef8bb6d6bb9bd380a11");
+    CHECK_STR(dec(PG_OID_UUID, "a0eebc999c0b4ef8bb6d6bb9bd380a11"),
+              "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
     CHECK_STR(enc(PG_OID_UUID, "a0ee"), "FAIL");
 }
 
@@ -239,7 +243,7 @@ TEST(undeclared_and_unknown_types)
 {
     CHECK_STR(dec(0, "0000002a"), "ERR 22P03");
     CHECK_STR(dec(1007, "00"), "ERR 42883"); /* int4[] */
-    CHECK(!pgw_bin_can_send(600)); /* point */
+    CHECK(!pgw_bin_can_send(600));           /* point */
     CHECK(pgw_bin_can_send(PG_OID_NUMERIC));
     CHECK_STR(enc(600, "(1,2)"), "FAIL");
     CHECK_STR(pgw_bin_type_name(PG_OID_INT4), "integer");
@@ -283,14 +287,17 @@ static void text_row(sl_buf_t *b)
 static const char *row_hex(const sl_buf_t *b)
 {
     static char hex[512];
-    for (size_t i = 0; i < b->len; i++) snprintf(hex + 2 * i, 3, "%02x", (unsigned char)b->data[i]);
+    for (size_t i = 0; i < b->len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)b->data[i]);
     hex[2 * b->len] = '\0';
     return hex;
 }
 
 TEST(datarow_formats)
 {
-    sess_col_t cols[4] = {{"a", PG_OID_INT4, 4, -1}, {"b", PG_OID_TEXT, -1, -1}, {"c", PG_OID_INT8, 8, -1},
+    sess_col_t cols[4] = {{"a", PG_OID_INT4, 4, -1},
+                          {"b", PG_OID_TEXT, -1, -1},
+                          {"c", PG_OID_INT8, 8, -1},
                           {"d", PG_OID_NUMERIC, -1, -1}};
     sl_buf_t in = SL_BUF_INIT, out = SL_BUF_INIT;
     sl_error_t err;
