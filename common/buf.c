@@ -105,6 +105,13 @@ void sl_buf_consume(sl_buf_t *b, size_t n)
     b->data[b->len] = '\0';
 }
 
+void sl_buf_truncate(sl_buf_t *b, size_t len)
+{
+    if (len >= b->len) return;
+    b->len = len;
+    b->data[len] = '\0';
+}
+
 char *sl_buf_steal(sl_buf_t *b)
 {
     char *p = b->data ? b->data : sl_xstrdup("");

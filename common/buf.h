@@ -33,6 +33,8 @@ void sl_buf_put_u64be(sl_buf_t *b, uint64_t v);
 void sl_buf_set_u32be(sl_buf_t *b, size_t at, uint32_t v);
 /* Removes the first n bytes. */
 void sl_buf_consume(sl_buf_t *b, size_t n);
+/* Drops the bytes after the first `len` (a partly written message). */
+void sl_buf_truncate(sl_buf_t *b, size_t len);
 /* Hands the bytes to the caller (who frees them) and empties the buffer. */
 char *sl_buf_steal(sl_buf_t *b);
 

@@ -397,6 +397,8 @@ static exec_parse_status_t scan_time_part(scan_t *sc, int64_t *us, int64_t *off)
     if (!eat(sc, 'T') && !eat(sc, 't')) {
         if (!isspace((unsigned char)*sc->p)) return EXEC_PARSE_SYNTAX;
         skip_spaces(sc);
+        /* a zone without a time, as pgjdbc's setDate sends: 2024-05-01 +00 */
+        if (sc->p < sc->end && (*sc->p == '+' || *sc->p == '-')) return scan_zone(sc, off);
     }
     exec_parse_status_t st = scan_time(sc, us);
     if (st) return st;

@@ -90,10 +90,10 @@ static exec_expr_t *bind_integer(binder_t *b, const ast_expr_t *e, sl_error_t *e
     return fail_at(err, e->pos);
 }
 
-/* 1.5 is DECIMAL(2,1) as in Spark; an exponent makes a DOUBLE. */
-static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+/* 1.5 is DECIMAL(2,1) as in Spark; an exponent makes a DOUBLE. `pos` is
+ * the byte offset that errors point at. */
+static exec_expr_t *bind_numeric_text(binder_t *b, const char *t, int pos, sl_error_t *err)
 {
-    const char *t = e->text;
     size_t n = strlen(t);
     int digits = 0, scale = 0, after = 0;
     for (const char *p = t; *p; p++) {
@@ -110,7 +110,12 @@ static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *e
     double v;
     if (exec_parse_double(t, n, &v) == EXEC_PARSE_OK) return const_expr(b, exec_value_double(v));
     sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION, "invalid numeric literal %s", t);
-    return fail_at(err, e->pos);
+    return fail_at(err, pos);
+}
+
+static exec_expr_t *bind_numeric(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    return bind_numeric_text(b, e->text, e->pos, err);
 }
 
 static exec_expr_t *bind_typed_literal(binder_t *b, const ast_expr_t *e, exec_type_t t,
@@ -147,18 +152,47 @@ static exec_expr_t *bind_literal(binder_t *b, const ast_expr_t *e, sl_error_t *e
     return fail_at(err, e->pos);
 }
 
-/* $n of the extended protocol: a text value, typed by its use like a string literal. */
+/* The declared type of $n (EXEC_TYPE_NULL: undeclared). */
+static exec_type_id_t param_type_declared(const plan_ctx_t *pc, int n)
+{
+    return pc->param_types && n >= 1 && n <= pc->nparams ? pc->param_types[n - 1] : EXEC_TYPE_NULL;
+}
+
+/* A NULL of the declared type; a declared numeric is unconstrained in
+ * PostgreSQL, here the widest DECIMAL with room for a fraction. */
+static exec_expr_t *typed_null(binder_t *b, exec_type_id_t t)
+{
+    exec_type_t type = t == EXEC_TYPE_DECIMAL ? exec_type_decimal(EXEC_DECIMAL_MAX_PRECISION, 18)
+                                              : exec_type_of(t);
+    return const_expr(b, exec_value_null(type));
+}
+
+void plan_infer_param(plan_ctx_t *pc, const ast_expr_t *e, exec_type_t t)
+{
+    if (!pc->param_inferred || e->kind != AST_EXPR_PARAM || e->param < 1) return;
+    if (t.id == EXEC_TYPE_NULL || t.id == EXEC_TYPE_STRUCT) return;
+    if (param_type_declared(pc, e->param)) return;
+    if (pc->param_inferred[e->param - 1].id == EXEC_TYPE_NULL) pc->param_inferred[e->param - 1] = t;
+}
+
+/* $n of the extended protocol: a text value, typed by its declared type,
+ * or else by its use like a string literal. */
 static exec_expr_t *bind_param(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
-    if (e->param >= 1 && b->pc->params_unbound)
-        return const_expr(b, exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
+    exec_type_id_t t = param_type_declared(b->pc, e->param);
+    if (e->param >= 1 && b->pc->params_unbound) return typed_null(b, t);
     if (e->param < 1 || e->param > b->pc->nparams) {
         sl_error_set(err, SL_ERR_UNDEFINED_PARAMETER, "there is no parameter $%d", e->param);
         return fail_at(err, e->pos);
     }
     const char *v = b->pc->params[e->param - 1];
-    if (!v) return const_expr(b, exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
-    return const_expr(b, exec_value_cstr(b->pc->arena, v));
+    if (!v) return typed_null(b, t);
+    if (t == EXEC_TYPE_NULL) return const_expr(b, exec_value_cstr(b->pc->arena, v));
+    if (t == EXEC_TYPE_DECIMAL) return bind_numeric_text(b, v, e->pos, err);
+    exec_value_t val;
+    if (exec_value_parse(exec_type_of(t), v, strlen(v), b->pc->arena, &val, err) < 0)
+        return fail_at(err, e->pos);
+    return const_expr(b, val);
 }
 
 /* ---- column references ---- */
@@ -462,6 +496,8 @@ static exec_expr_t *bind_binary(binder_t *b, const ast_expr_t *e, sl_error_t *er
 {
     exec_expr_t *l = bind_expr(b, e->left, err), *r = l ? bind_expr(b, e->right, err) : NULL;
     if (!r) return NULL;
+    plan_infer_param(b->pc, e->left, r->type);
+    plan_infer_param(b->pc, e->right, l->type);
     sl_arena_t *a = b->pc->arena;
     exec_expr_t *x = NULL;
     switch (e->op) {
@@ -504,8 +540,10 @@ static exec_expr_t *bind_in(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     if (!x) return NULL;
     int n = e->list.n;
     exec_expr_t **list = SL_NEW_ARRAY(b->pc->arena, exec_expr_t *, n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (!(list[i] = bind_expr(b, e->list.items[i], err))) return NULL;
+        plan_infer_param(b->pc, e->list.items[i], x->type);
+    }
     x = exec_expr_in(b->pc->arena, x, list, n, e->negated, err);
     return x ? x : fail_at(err, e->pos);
 }
@@ -516,6 +554,8 @@ static exec_expr_t *bind_between(binder_t *b, const ast_expr_t *e, sl_error_t *e
     exec_expr_t *lo = x ? bind_expr(b, e->lo, err) : NULL;
     exec_expr_t *hi = lo ? bind_expr(b, e->hi, err) : NULL;
     if (!hi) return NULL;
+    plan_infer_param(b->pc, e->lo, x->type);
+    plan_infer_param(b->pc, e->hi, x->type);
     x = exec_expr_between(b->pc->arena, x, lo, hi, e->negated, err);
     return x ? x : fail_at(err, e->pos);
 }

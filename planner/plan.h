@@ -147,7 +147,17 @@ typedef struct plan_ctx {
     const char *sql;               /* the text AST positions refer to */
     int nparams;                   /* extended-protocol parameters, text, NULL = SQL NULL */
     const char *const *params;
+    /* NULL, or nparams declared types: $n's text is a value of that type
+     * (DECIMAL: precision and scale from the text); EXEC_TYPE_NULL = a text
+     * value typed by its use, like a string literal. */
+    const exec_type_id_t *param_types;
     int params_unbound;            /* describing a statement before Bind: $n are untyped NULLs */
+    /* Describing: NULL, or one entry per $n of the statement (at least its
+     * highest n) in which the binder records the
+     * type an undeclared $n meets (the other operand of a comparison or
+     * arithmetic, the column an INSERT stores it in), PostgreSQL's inference
+     * for ParameterDescription; id EXEC_TYPE_NULL = nothing inferred. */
+    exec_type_t *param_inferred;            /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
     /* Evaluates subqueries in expressions before the query runs; NULL (a
      * continuous query) refuses them with 0A000. */
@@ -159,6 +169,10 @@ typedef struct plan_ctx {
     const struct plan_scope *outer;
     struct plan_subq_memo *memo;
 } plan_ctx_t;
+
+/* Describing: records `t` as the inferred type of `e` when e is an
+ * undeclared $n with nothing inferred yet (see pc->param_inferred). */
+void plan_infer_param(plan_ctx_t *pc, const ast_expr_t *e, exec_type_t t);
 
 /* Binds a SELECT. Errors carry 1-based byte positions into pc->sql. */
 plan_node_t *plan_bind(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err);

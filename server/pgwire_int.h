@@ -82,6 +82,7 @@ typedef struct pgw_stmt {
     int ntypes;           /* parameter types given by Parse (0 = unspecified) */
     uint32_t *types;
     int nparams;          /* max(ntypes, highest $n) */
+    uint32_t *inferred;   /* nparams OIDs sluice inferred for undeclared $n (0 = none) */
     int ncols;            /* -1: no rows (NoData) */
     sess_col_t *cols;     /* names point into the same allocation */
     struct pgw_stmt *next;
@@ -93,8 +94,11 @@ typedef struct pgw_portal {
     char *sql;
     size_t len;
     int nparams;
-    char **params;        /* NULL entry = SQL NULL */
+    char **params;        /* text (binary ones decoded at Bind); NULL entry = SQL NULL */
     int *param_lens;
+    uint32_t *param_types; /* nparams declared type OIDs (0 = undeclared) */
+    int nresfmts;         /* Bind's result format codes (pgw_bin_format_of) */
+    int16_t *resfmts;
     pgw_cursor_t cur;     /* cur.reply != NULL once it ran */
     struct pgw_portal *next;
 } pgw_portal_t;
@@ -202,6 +206,9 @@ void pgw_msg_simple(sl_buf_t *b, char type); /* a message with an empty body */
 void pgw_msg_ready(sl_buf_t *b);
 void pgw_msg_command_complete(sl_buf_t *b, const char *tag);
 void pgw_msg_row_description(sl_buf_t *b, int ncols, const sess_col_t *cols);
+/* RowDescription with Bind's result format codes (pgw_bin_format_of). */
+void pgw_msg_row_description_fmt(sl_buf_t *b, int ncols, const sess_col_t *cols, const int16_t *fmts,
+                                 int nfmts);
 void pgw_msg_parameter_status(sl_buf_t *b, const char *name, const char *value);
 void pgw_msg_auth(sl_buf_t *b, uint32_t code, const void *data, size_t len);
 /* Length of the DataRow body at p (avail bytes), or 0 when malformed. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "server/pgwire_int.h"
+#include "server/pgwire_binary.h"
 
 size_t pgw_msg_begin(sl_buf_t *b, char type)
 {
@@ -71,6 +72,12 @@ void pgw_msg_command_complete(sl_buf_t *b, const char *tag)
 
 void pgw_msg_row_description(sl_buf_t *b, int ncols, const sess_col_t *cols)
 {
+    pgw_msg_row_description_fmt(b, ncols, cols, NULL, 0);
+}
+
+void pgw_msg_row_description_fmt(sl_buf_t *b, int ncols, const sess_col_t *cols, const int16_t *fmts,
+                                 int nfmts)
+{
     size_t at = pgw_msg_begin(b, 'T');
     sl_buf_put_u16be(b, (uint16_t)ncols);
     for (int i = 0; i < ncols; i++) {
@@ -80,7 +87,7 @@ void pgw_msg_row_description(sl_buf_t *b, int ncols, const sess_col_t *cols)
         sl_buf_put_u32be(b, cols[i].type_oid);
         sl_buf_put_u16be(b, (uint16_t)cols[i].type_len);
         sl_buf_put_u32be(b, (uint32_t)cols[i].type_mod);
-        sl_buf_put_u16be(b, 0); /* text format */
+        sl_buf_put_u16be(b, (uint16_t)pgw_bin_format_of(fmts, nfmts, i));
     }
     pgw_msg_end(b, at);
 }

@@ -12,13 +12,17 @@
  *    kept reply on the next Execute.
  *  - After an error every message up to Sync is discarded; Sync closes all
  *    portals (the implicit transaction ends) and sends ReadyForQuery.
- *  - Parameters and results are text format only (0A000 otherwise). */
+ *  - Parameters and results may be text or binary (pgwire_binary.c): a
+ *    binary parameter is decoded into text at Bind, a binary result column
+ *    is encoded from its text as its DataRow goes out; the types Parse
+ *    declares go with the parameters to the binder. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "server/pgwire_binary.h"
 #include "server/pgwire_int.h"
 
 #define PGW_OID_UNKNOWN_AS_TEXT PG_OID_TEXT
@@ -116,6 +120,7 @@ static void stmt_free(pgw_stmt_t *s)
     free(s->name);
     free(s->sql);
     free(s->types);
+    free(s->inferred);
     free(s->cols);
     free(s);
 }
@@ -149,6 +154,8 @@ static void portal_free(pgw_portal_t *p)
     for (int i = 0; i < p->nparams; i++) free(p->params[i]);
     free(p->params);
     free(p->param_lens);
+    free(p->param_types);
+    free(p->resfmts);
     cursor_clear(&p->cur);
     free(p->name);
     free(p->sql);
@@ -197,11 +204,40 @@ static void send_notices(pgw_conn_t *c, const sess_reply_t *reply)
         for (int i = 0; i < r->nnotices; i++) pgw_msg_error(&c->out, "NOTICE", &r->notices[i]);
 }
 
-/* Sends DataRows from the cursor until the rows end or `limit` (0 = none)
- * rows went out in this call (counted in *sent). Returns 0 when it paused
- * because the client is not reading fast enough, else 1. */
-static int send_rows(pgw_conn_t *c, pgw_cursor_t *cur, int64_t limit, uint64_t *sent)
+/* One DataRow with the portal's binary columns encoded; on failure the
+ * row is dropped, an ErrorResponse sent, and the rest of the result skipped. */
+static int send_binary_row(pgw_conn_t *c, pgw_cursor_t *cur, const pgw_portal_t *p, size_t n)
 {
+    const sess_result_t *r = cur->res;
+    sl_error_t err;
+    size_t at = pgw_msg_begin(&c->out, 'D');
+    if (pgw_bin_datarow(&c->out, r->rows.data + cur->off, n, r->ncols, r->cols, p->resfmts, p->nresfmts,
+                        &err) < 0) {
+        sl_buf_truncate(&c->out, at);
+        ext_error(c, &err);
+        return -1;
+    }
+    pgw_msg_end(&c->out, at);
+    return 0;
+}
+
+/* True when the portal asks for any column in binary. */
+static int wants_binary(const pgw_portal_t *p)
+{
+    for (int i = 0; p && i < p->nresfmts; i++)
+        if (p->resfmts[i] == PGW_FORMAT_BINARY) return 1;
+    return 0;
+}
+
+/* Sends DataRows from the cursor until the rows end or `limit` (0 = none)
+ * rows went out in this call (counted in *sent), in the formats of portal
+ * `p` (NULL: simple query, text). Returns 0 when it paused because the
+ * client is not reading fast enough, -1 after an encoding error (sent),
+ * else 1. */
+static int send_rows(pgw_conn_t *c, pgw_cursor_t *cur, const pgw_portal_t *p, int64_t limit,
+                     uint64_t *sent)
+{
+    int binary = wants_binary(p);
     const sl_buf_t *rows = &cur->res->rows;
     while (cur->off < rows->len) {
         if (limit > 0 && *sent >= (uint64_t)limit) return 1;
@@ -215,7 +251,8 @@ static int send_rows(pgw_conn_t *c, pgw_cursor_t *cur, int64_t limit, uint64_t *
             cur->off = rows->len;
             break;
         }
-        pgw_msg_datarow(&c->out, rows->data + cur->off, n);
+        if (!binary) pgw_msg_datarow(&c->out, rows->data + cur->off, n);
+        else if (send_binary_row(c, cur, p, n) < 0) return -1;
         cur->off += n;
         (*sent)++;
     }
@@ -249,7 +286,7 @@ static int query_resume(pgw_conn_t *c)
             cur->off = 0;
         }
         uint64_t sent = 0;
-        if (!send_rows(c, cur, 0, &sent)) return 0;
+        if (!send_rows(c, cur, NULL, 0, &sent)) return 0;
         pgw_msg_command_complete(&c->out, r->tag);
         cur->res = r->next;
         cur->in_rows = 0;
@@ -260,22 +297,31 @@ static int query_resume(pgw_conn_t *c)
     return 1;
 }
 
+/* After an Execute's rows: PortalSuspended when rows remain, else
+ * CommandComplete with the count sent by this Execute. */
+static void execute_rows_end(pgw_conn_t *c, const pgw_portal_t *p, const sess_result_t *r)
+{
+    if (p->cur.off < r->rows.len) {
+        pgw_msg_simple(&c->out, 's');
+    } else if (!strncmp(r->tag, "SELECT ", 7)) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)c->xsent);
+        pgw_msg_command_complete(&c->out, tag);
+    } else {
+        pgw_msg_command_complete(&c->out, r->tag);
+    }
+}
+
 /* Execute: rows up to the limit, then PortalSuspended or CommandComplete. */
 static int execute_resume(pgw_conn_t *c)
 {
     pgw_portal_t *p = c->xportal;
     sess_result_t *r = p->cur.res;
     if (r && r->kind == SESS_RES_ROWS) {
-        if (!send_rows(c, &p->cur, c->xlimit, &c->xsent)) return 0;
-        if (p->cur.off < r->rows.len) {
-            pgw_msg_simple(&c->out, 's');
-        } else if (!strncmp(r->tag, "SELECT ", 7)) {
-            char tag[64];
-            snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)c->xsent);
-            pgw_msg_command_complete(&c->out, tag);
-        } else {
-            pgw_msg_command_complete(&c->out, r->tag);
-        }
+        int rc = send_rows(c, &p->cur, p, c->xlimit, &c->xsent);
+        if (rc == 0) return 0;
+        if (rc > 0) execute_rows_end(c, p, r);
+        else p->cur.off = r->rows.len; /* the encoding error ended the result */
     } else {
         send_outcome(c, r, 1);
     }
@@ -295,7 +341,8 @@ int pgw_query_resume(pgw_conn_t *c)
 static void describe_portal_reply(pgw_conn_t *c, pgw_portal_t *p)
 {
     const sess_result_t *r = p->cur.res;
-    if (r && r->kind == SESS_RES_ROWS) pgw_msg_row_description(&c->out, r->ncols, r->cols);
+    if (r && r->kind == SESS_RES_ROWS)
+        pgw_msg_row_description_fmt(&c->out, r->ncols, r->cols, p->resfmts, p->nresfmts);
     else if (r && r->kind == SESS_RES_ERROR) ext_error(c, &r->error);
     else pgw_msg_simple(&c->out, 'n');
 }
@@ -353,7 +400,8 @@ static void submit(pgw_conn_t *c, const sess_request_t *req, pgw_wait_t wait)
 static void submit_portal(pgw_conn_t *c, pgw_portal_t *p, pgw_wait_t wait)
 {
     sess_request_t req = {.sql = p->sql, .len = p->len, .single = 1, .nparams = p->nparams,
-                          .params = (const char *const *)p->params, .param_lens = p->param_lens};
+                          .params = (const char *const *)p->params, .param_lens = p->param_lens,
+                          .param_types = p->param_types};
     c->wait_portal = p;
     submit(c, &req, wait);
 }
@@ -378,19 +426,37 @@ static void simple_query(pgw_conn_t *c, const char *body, size_t len)
 
 /* ---- Parse ------------------------------------------------------------------------- */
 
+/* The declared types of $1..$n (Parse gave the first s->ntypes; 0 after). */
+static uint32_t *stmt_param_types(const pgw_stmt_t *s, int n)
+{
+    uint32_t *t = sl_xcalloc((size_t)n + 1, sizeof *t);
+    for (int i = 0; i < n && i < s->ntypes; i++) t[i] = s->types[i];
+    return t;
+}
+
+/* The type of $n (1-based) as ParameterDescription reports it and a
+ * binary value is read: declared, else inferred, else 0. */
+static uint32_t stmt_param_type(const pgw_stmt_t *s, int n)
+{
+    if (n <= s->ntypes && s->types[n - 1]) return s->types[n - 1];
+    return s->inferred && n <= s->nparams ? s->inferred[n - 1] : 0;
+}
+
 /* Describes a new statement. The binder wants a value for every $n, and
  * Parse comes before any: describe with `nnull` NULL placeholders. */
 static void parse_describe(pgw_conn_t *c, pgw_stmt_t *s, int nnull)
 {
     const char **nulls = sl_xcalloc((size_t)nnull + 1, sizeof *nulls);
     int *lens = sl_xcalloc((size_t)nnull + 1, sizeof *lens);
+    uint32_t *types = stmt_param_types(s, nnull);
     sess_request_t req = {.sql = s->sql, .len = s->len, .single = 1, .describe_only = 1,
-                          .nparams = nnull, .params = nulls, .param_lens = lens};
+                          .nparams = nnull, .params = nulls, .param_lens = lens, .param_types = types};
     s->nparams = nnull;
     c->wait_stmt = s;
     submit(c, &req, PGW_WAIT_PARSE); /* the session copies the request */
     free(nulls);
     free(lens);
+    free(types);
 }
 
 static void parse_message(pgw_conn_t *c, const char *body, size_t len)
@@ -435,6 +501,15 @@ static void stmt_keep_columns(pgw_stmt_t *s, const sess_result_t *r)
     }
 }
 
+/* Keeps the types inferred for the statement's parameters (the reply has
+ * one per described placeholder and per $n used, at least). */
+static void stmt_keep_inferred(pgw_stmt_t *s, const sess_reply_t *reply)
+{
+    int n = reply->nparams > s->nparams ? reply->nparams : s->nparams;
+    s->inferred = sl_xcalloc((size_t)n + 1, sizeof *s->inferred);
+    for (int i = 0; reply->param_types && i < n; i++) s->inferred[i] = reply->param_types[i];
+}
+
 static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
 {
     const sess_result_t *r = reply->first;
@@ -449,6 +524,7 @@ static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
         ext_error(c, &r->error);
         stmt_free(s);
     } else {
+        stmt_keep_inferred(s, reply);
         s->nparams = reply->nparams > s->ntypes ? reply->nparams : s->ntypes;
         s->ncols = -1;
         if (r && r->kind == SESS_RES_ROWS) stmt_keep_columns(s, r);
@@ -465,8 +541,11 @@ typedef struct bind_msg {
     const char *portal, *stmt;
     int nfmt, nparams, nres;
     const char *fmts, *resfmts; /* int16 arrays */
-    const char **vals;          /* into the message; NULL = SQL NULL */
+    const char **vals;          /* into the message or `decoded`; NULL = SQL NULL */
     int *lens;
+    char **decoded;             /* owned text of the binary parameters */
+    uint32_t *types;            /* the type each value binds as: declared, or for a
+                                   binary value the one it was read as (0 = by use) */
 } bind_msg_t;
 
 static int bind_read(rd_t *r, bind_msg_t *m)
@@ -490,18 +569,61 @@ static int bind_read(rd_t *r, bind_msg_t *m)
     return rd_ok(r) && m->nres >= 0 ? 0 : -1;
 }
 
-/* Format codes: 0 text, 1 binary (refused), anything else malformed. */
-static int check_formats(pgw_conn_t *c, const char *fmts, int n, const char *what)
+/* Format codes: 0 text, 1 binary, anything else malformed. */
+static int check_formats(pgw_conn_t *c, const char *fmts, int n)
 {
     for (int i = 0; i < n; i++) {
         int f = (int16_t)sl_get_u16be(fmts + 2 * i);
-        if (f == 0) continue;
-        if (f == 1) {
-            ext_errorf(c, SL_ERR_FEATURE_NOT_SUPPORTED, "binary %s format is not supported", what);
-            return -1;
-        }
+        if (f == PGW_FORMAT_TEXT || f == PGW_FORMAT_BINARY) continue;
         ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "unsupported format code: %d", f);
         return -1;
+    }
+    return 0;
+}
+
+static int format_at(const char *fmts, int n, int i)
+{
+    return n == 0 ? PGW_FORMAT_TEXT : (int16_t)sl_get_u16be(fmts + 2 * (n == 1 ? 0 : i));
+}
+
+/* Result formats: as many codes as columns (or 0 or 1), and binary only
+ * for types that have a binary form. */
+static int check_result_formats(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
+{
+    int ncols = s->ncols > 0 ? s->ncols : 0;
+    if (m->nres > 1 && m->nres != ncols) {
+        ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "bind message has %d result formats but query has %d columns",
+                   m->nres, ncols);
+        return -1;
+    }
+    for (int i = 0; m->nres > 0 && i < ncols; i++) {
+        if (format_at(m->resfmts, m->nres, i) != PGW_FORMAT_BINARY || pgw_bin_can_send(s->cols[i].type_oid))
+            continue;
+        ext_errorf(c, SL_ERR_UNDEFINED_FUNCTION, "no binary output function available for type with OID %u",
+                   s->cols[i].type_oid);
+        return -1;
+    }
+    return 0;
+}
+
+/* Decodes the binary parameters into text (PostgreSQL numbers them from 1),
+ * reading an undeclared one as the type sluice inferred for it. */
+static int bind_decode(pgw_conn_t *c, bind_msg_t *m, const pgw_stmt_t *s)
+{
+    m->decoded = sl_xcalloc((size_t)m->nparams + 1, sizeof *m->decoded);
+    m->types = stmt_param_types(s, m->nparams);
+    for (int i = 0; i < m->nparams; i++) {
+        if (!m->vals[i] || format_at(m->fmts, m->nfmt, i) != PGW_FORMAT_BINARY) continue;
+        sl_buf_t text = SL_BUF_INIT;
+        sl_error_t err;
+        uint32_t oid = m->types[i] = stmt_param_type(s, i + 1);
+        if (pgw_bin_decode_param(oid, m->vals[i], (size_t)m->lens[i], i + 1, &text, &err) < 0) {
+            sl_buf_free(&text);
+            ext_error(c, &err);
+            return -1;
+        }
+        m->lens[i] = (int)text.len;
+        m->vals[i] = m->decoded[i] = text.data ? sl_buf_steal(&text) : sl_xstrdup("");
     }
     return 0;
 }
@@ -524,8 +646,8 @@ static int bind_check(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
                    m->nparams, m->stmt, s->nparams);
         return -1;
     }
-    if (check_formats(c, m->fmts, m->nfmt, "parameter") < 0 ||
-        check_formats(c, m->resfmts, m->nres, "result") < 0)
+    if (check_formats(c, m->fmts, m->nfmt) < 0 || check_formats(c, m->resfmts, m->nres) < 0 ||
+        check_result_formats(c, m, s) < 0)
         return -1;
     if (m->portal[0] && portal_find(c, m->portal)) {
         ext_errorf(c, SL_ERR_DUPLICATE_CURSOR, "cursor \"%s\" already exists", m->portal);
@@ -534,7 +656,8 @@ static int bind_check(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
     return 0;
 }
 
-static void portal_create(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
+/* A portal from a checked and decoded Bind; it takes m->types. */
+static void portal_create(pgw_conn_t *c, bind_msg_t *m, const pgw_stmt_t *s)
 {
     if (!m->portal[0]) portal_drop(c, "");
     pgw_portal_t *p = sl_xcalloc(1, sizeof *p);
@@ -549,6 +672,11 @@ static void portal_create(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *
         p->params[i] = sl_xstrndup(m->vals[i], (size_t)m->lens[i]);
         p->param_lens[i] = m->lens[i];
     }
+    p->param_types = m->types;
+    m->types = NULL;
+    p->nresfmts = m->nres;
+    p->resfmts = sl_xcalloc((size_t)m->nres + 1, sizeof *p->resfmts);
+    for (int i = 0; i < m->nres; i++) p->resfmts[i] = (int16_t)sl_get_u16be(m->resfmts + 2 * i);
     p->next = c->portals;
     c->portals = p;
 }
@@ -561,11 +689,14 @@ static void bind_message(pgw_conn_t *c, const char *body, size_t len)
         ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "invalid message format");
     } else {
         pgw_stmt_t *s = stmt_find(c, m.stmt);
-        if (bind_check(c, &m, s) == 0) {
+        if (bind_check(c, &m, s) == 0 && bind_decode(c, &m, s) == 0) {
             portal_create(c, &m, s);
             pgw_msg_simple(&c->out, '2');
         }
     }
+    for (int i = 0; m.decoded && i < m.nparams; i++) free(m.decoded[i]);
+    free(m.decoded);
+    free(m.types);
     free(m.vals);
     free(m.lens);
 }
@@ -576,9 +707,10 @@ static void describe_statement(pgw_conn_t *c, const pgw_stmt_t *s)
 {
     size_t at = pgw_msg_begin(&c->out, 't');
     sl_buf_put_u16be(&c->out, (uint16_t)s->nparams);
-    for (int i = 0; i < s->nparams; i++)
-        sl_buf_put_u32be(&c->out, i < s->ntypes && s->types[i] ? s->types[i]
-                                                               : PGW_OID_UNKNOWN_AS_TEXT);
+    for (int i = 0; i < s->nparams; i++) {
+        uint32_t oid = stmt_param_type(s, i + 1);
+        sl_buf_put_u32be(&c->out, oid ? oid : PGW_OID_UNKNOWN_AS_TEXT);
+    }
     pgw_msg_end(&c->out, at);
     if (s->ncols >= 0) pgw_msg_row_description(&c->out, s->ncols, s->cols);
     else pgw_msg_simple(&c->out, 'n');

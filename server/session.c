@@ -35,7 +35,10 @@ struct sess {
     sess_request_t req;
     char **params;
     int *param_lens;
+    uint32_t *param_types;     /* NULL when the request declared none */
     sess_reply_t *reply;
+    exec_type_t *inferred;     /* describe_only: ninferred inferred types, in the reply arena */
+    int ninferred;             /* max(req.nparams, highest $n) */
     sess_result_t *tail;       /* last result of the reply */
     sess_done_cb cb;
     void *cb_arg;
@@ -70,11 +73,14 @@ static void submission_free(sess_t *s)
         for (int i = 0; i < s->req.nparams; i++) free(s->params[i]);
     free(s->params);
     free(s->param_lens);
+    free(s->param_types);
     free(s->sql);
     sl_arena_free(s->parse_arena);
     s->parse_arena = NULL;
     s->params = NULL;
     s->param_lens = NULL;
+    s->param_types = NULL;
+    s->inferred = NULL;
     s->req.nparams = 0;
     s->sql = NULL;
 }
@@ -142,7 +148,8 @@ static void run_statements(sess_t *s)
         .srv = s->srv, .sess = s, .arena = sl_arena_new("statement"),
         .reply_arena = s->reply->arena, .sql = s->sql, .len = s->len,
         .nparams = s->req.nparams, .params = (const char *const *)s->params,
-        .param_lens = s->param_lens, .cancel = &s->cancel, .describe_only = s->req.describe_only,
+        .param_lens = s->param_lens, .param_types = s->param_types, .param_inferred = s->inferred,
+        .cancel = &s->cancel, .describe_only = s->req.describe_only,
     };
     while (s->next_stmt < s->list.n) {
         sess_result_t *r = result_append(s);
@@ -190,6 +197,24 @@ static void parse_submission(sess_t *s)
     }
 }
 
+/* Describing: room for the type of every $n the statement uses. */
+static void start_inference(sess_t *s)
+{
+    s->ninferred = s->req.nparams > s->reply->nparams ? s->req.nparams : s->reply->nparams;
+    s->inferred = s->req.describe_only && s->ninferred > 0
+                      ? SL_NEW_ARRAY(s->reply->arena, exec_type_t, s->ninferred)
+                      : NULL;
+}
+
+/* Describing: the OIDs of the inferred parameter types, into the reply. */
+static void report_inferred(sess_t *s)
+{
+    if (!s->inferred) return;
+    s->reply->param_types = SL_NEW_ARRAY(s->reply->arena, uint32_t, s->ninferred);
+    for (int i = 0; i < s->ninferred; i++)
+        if (s->inferred[i].id != EXEC_TYPE_NULL) s->reply->param_types[i] = exec_type_pg(s->inferred[i]).oid;
+}
+
 static void work_cb(uv_work_t *w)
 {
     sess_t *s = w->data;
@@ -199,8 +224,10 @@ static void work_cb(uv_work_t *w)
         s->tail = NULL;
         s->next_stmt = 0;
         parse_submission(s);
+        start_inference(s);
     }
     run_statements(s);
+    report_inferred(s);
 }
 
 /* Hands the reply over and ends the submission. Loop thread. */
@@ -300,9 +327,14 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
             s->param_lens[i] = req->param_lens[i];
             s->params[i] = sl_xstrndup(req->params[i], (size_t)req->param_lens[i]);
         }
+        if (req->param_types) {
+            s->param_types = sl_xcalloc((size_t)req->nparams, sizeof *s->param_types);
+            memcpy(s->param_types, req->param_types, sizeof *s->param_types * (size_t)req->nparams);
+        }
     }
     s->req.params = NULL;
     s->req.param_lens = NULL;
+    s->req.param_types = NULL;
     s->cb = cb;
     s->cb_arg = arg;
     s->in_flight = 1;

@@ -65,6 +65,9 @@ typedef struct sess_result {
 typedef struct sess_reply {
     sess_result_t *first;  /* in statement order; the last is the error, if any */
     int nparams;           /* describe_only: highest $n used by the statement */
+    /* describe_only: the type OIDs inferred for undeclared $n from their use
+     * (0 = none inferred), max(the request's nparams, nparams) entries */
+    uint32_t *param_types;
     sl_arena_t *arena;     /* owns every result (rows buffers are freed by sess_reply_free) */
 } sess_reply_t;
 
@@ -76,6 +79,10 @@ typedef struct sess_request {
     int nparams;           /* values for $1..$n, NULL pointer = SQL NULL */
     const char *const *params;
     const int *param_lens;
+    /* NULL, or nparams type OIDs declared for $1..$n (Parse's, or the
+     * client's with Bind); 0 = undeclared. A declared type types the text
+     * value (int4 binds as INT, numeric as DECIMAL...); see pgw_bin_param_type. */
+    const uint32_t *param_types;
 } sess_request_t;
 
 /* Called on the loop thread with the reply, which the callee frees with

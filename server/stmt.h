@@ -9,6 +9,7 @@
 
 #include "common/arena.h"
 #include "common/sl_error.h"
+#include "exec/types.h"
 #include "parser/parser.h"
 #include "server/server.h"
 #include "server/session.h"
@@ -23,6 +24,8 @@ typedef struct stmt_ctx {
     int nparams;                  /* extended protocol parameters ($1..$n), text format */
     const char *const *params;    /* NULL entry = SQL NULL */
     const int *param_lens;
+    const uint32_t *param_types;  /* NULL, or nparams declared type OIDs (0 = undeclared) */
+    exec_type_t *param_inferred;  /* describe_only: nparams types inferred for undeclared $n */
     atomic_int *cancel;           /* set when the client asked to cancel */
     int describe_only;            /* fill columns only; run nothing */
     /* Set by AWAIT QUERY: the session pauses after this statement until the

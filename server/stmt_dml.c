@@ -128,6 +128,16 @@ static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t 
     return rc;
 }
 
+/* Describing INSERT ... VALUES: an undeclared $n takes its column's type. */
+static void infer_value_params(plan_ctx_t *pc, const ast_select_t *q, const plan_relation_t *rel,
+                               const int *target, int ntarget)
+{
+    if (q->kind != AST_SELECT_VALUES) return;
+    for (int r = 0; r < q->rows.n; r++)
+        for (int i = 0; i < q->rows.items[r]->n && i < ntarget; i++)
+            plan_infer_param(pc, q->rows.items[r]->items[i], rel->col_types[target[i]]);
+}
+
 STMT_HANDLER(stmt_insert)
 {
     const ast_insert_t *ins = &stmt->insert;
@@ -141,6 +151,7 @@ STMT_HANDLER(stmt_insert)
     stmt_plan_ctx(ctx, &cat, &pc);
     plan_node_t *q = plan_bind(&pc, ins->query, err);
     if (!q) return -1;
+    infer_value_params(&pc, ins->query, &rel, target, ntarget);
     int nv = plan_visible_columns(q);
     if (nv != ntarget)
         return stmt_error_at(err, ins->query->pos, SL_ERR_SYNTAX_ERROR, "INSERT has %s expressions than target columns",

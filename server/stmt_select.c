@@ -10,6 +10,7 @@
 #include "planner/physical.h"
 #include "server/inputs.h"
 #include "server/objects.h"
+#include "server/pgwire_binary.h"
 #include "server/stmt_int.h"
 
 /* RowDescription columns from the plan's output schema. */
@@ -73,13 +74,24 @@ static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_val
     return 0;
 }
 
+/* The exec types of the declared parameter OIDs, or NULL. */
+static const exec_type_id_t *stmt_param_types(stmt_ctx_t *ctx)
+{
+    if (!ctx->param_types || ctx->nparams <= 0) return NULL;
+    exec_type_id_t *t = SL_NEW_ARRAY(ctx->arena, exec_type_id_t, ctx->nparams);
+    for (int i = 0; i < ctx->nparams; i++) t[i] = pgw_bin_param_type(ctx->param_types[i]);
+    return t;
+}
+
 void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
 {
     obj_plan_catalog(ctx->srv, cat);
     plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
     *run = (plan_subquery_runner_t){ctx, run_subquery};
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                       .params = ctx->params, .params_unbound = ctx->describe_only, .subqueries = run};
+                       .params = ctx->params, .param_types = stmt_param_types(ctx),
+                       .params_unbound = ctx->describe_only, .param_inferred = ctx->param_inferred,
+                       .subqueries = run};
 }
 
 /* Binds and plans a SELECT for batch execution. */

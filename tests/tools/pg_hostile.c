@@ -11,7 +11,10 @@
  * startup-timeout SECONDS (the server's authentication_timeout),
  * cancel-unknown, hold (log in, print "ready", wait until the server closes
  * and print the SQLSTATE it sent), row-limit (Execute with a row limit:
- * PortalSuspended, then the rest on the next Execute). */
+ * PortalSuspended, then the rest on the next Execute), result-formats
+ * (Bind with one result format code per column: RowDescription and
+ * DataRow follow them; a wrong count or code is 08P01; binary rows across
+ * an Execute with a row limit). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -406,6 +409,144 @@ static int sc_row_limit(void)
     return rc;
 }
 
+/* A Bind of the unnamed statement to the unnamed portal with these result formats. */
+static void put_bind_formats(sl_buf_t *b, int n, const int16_t *fmts)
+{
+    sl_buf_t body = SL_BUF_INIT;
+    sl_buf_append(&body, "\0\0\0\0\0\0", 6); /* portal, statement, no parameter formats, no parameters */
+    sl_buf_put_u16be(&body, (uint16_t)n);
+    for (int i = 0; i < n; i++) sl_buf_put_u16be(&body, (uint16_t)fmts[i]);
+    put_msg(b, 'B', body.data, body.len);
+    sl_buf_free(&body);
+}
+
+/* The format codes of a RowDescription body, as a string of digits. */
+static void row_formats(const char *body, size_t len, char *out)
+{
+    int n = sl_get_u16be(body);
+    const char *p = body + 2;
+    for (int i = 0; i < n && p < body + len; i++) {
+        p += strlen(p) + 1 + 4 + 2 + 4 + 2 + 4;
+        out[i] = (char)('0' + sl_get_u16be(p));
+        p += 2;
+    }
+    out[n] = '\0';
+}
+
+/* The values of a DataRow body in hex, separated by '|'. */
+static void row_hex(const char *body, char *out, size_t cap)
+{
+    int n = sl_get_u16be(body);
+    const char *p = body + 2;
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t len = (int32_t)sl_get_u32be(p);
+        p += 4;
+        for (int j = 0; j < len && k + 3 < cap; j++) k += (size_t)snprintf(out + k, cap - k, "%02x", (unsigned char)p[j]);
+        if (i + 1 < n && k + 2 < cap) out[k++] = '|';
+        p += len > 0 ? len : 0;
+    }
+    out[k] = '\0';
+}
+
+/* "SQLSTATE message" of each ErrorResponse in the stream, separated by '|'. */
+static void error_list(const sl_buf_t *in, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (size_t off = 0; in->len - off >= 5;) {
+        uint32_t n = sl_get_u32be(in->data + off + 1);
+        if (in->data[off] == 'E')
+            k += (size_t)snprintf(out + k, cap - k, "%s%s %s", k ? "|" : "", error_field(in->data + off + 5, n - 4, 'C'),
+                                  error_field(in->data + off + 5, n - 4, 'M'));
+        if (k >= cap) break;
+        off += 1 + n;
+    }
+}
+
+/* The body of the nth (from 0) message of `type`, or NULL. */
+static const char *nth_msg(const sl_buf_t *in, char type, int nth)
+{
+    for (size_t off = 0; in->len - off >= 5;) {
+        uint32_t n = sl_get_u32be(in->data + off + 1);
+        if (n < 4 || in->len - off - 1 < n) return NULL;
+        if (in->data[off] == type && nth-- == 0) return in->data + off + 5;
+        off += 1 + n;
+    }
+    return NULL;
+}
+
+/* Two binary rows, one per Execute: "12DsDCZ", the values 1 and 2 in int4. */
+static int binary_row_limit(int fd)
+{
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    static const char parse[] = "\0SELECT * FROM (VALUES (1), (2)) AS t(a)\0\0";
+    static const int16_t binary[] = {1};
+    put_msg(&b, 'P', parse, sizeof parse);
+    put_bind_formats(&b, 1, binary);
+    put_execute(&b, 1);
+    put_execute(&b, 0);
+    put_msg(&b, 'S', NULL, 0);
+    send_all(fd, b.data, b.len);
+    int rc = read_until(fd, TIMEOUT_MS, &in, has_ready);
+    char types[64], first[64] = "", second[64] = "";
+    message_types(&in, types, sizeof types);
+    const char *d1 = nth_msg(&in, 'D', 0), *d2 = nth_msg(&in, 'D', 1);
+    if (d1) row_hex(d1, first, sizeof first);
+    if (d2) row_hex(d2, second, sizeof second);
+    printf("messages: %s rows: %s %s\n", types, first, second);
+    if (rc != 2 || strcmp(types, "12DsDCZ")) rc = fail("unexpected message sequence %s", types);
+    else if (strcmp(first, "00000001") || strcmp(second, "00000002")) rc = fail("rows %s", first);
+    else rc = 0;
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc;
+}
+
+/* Result formats int4 binary, text text, numeric binary; then two codes
+ * for three columns, then code 2. */
+static int sc_result_formats(void)
+{
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    static const char parse[] = "\0SELECT 42 AS a, 'x' AS b, CAST(1.5 AS DECIMAL(3,1)) AS c\0\0";
+    static const int16_t per_column[] = {1, 0, 1}, two[] = {1, 1}, bad[] = {2};
+    put_msg(&b, 'P', parse, sizeof parse);
+    put_bind_formats(&b, 3, per_column);
+    put_msg(&b, 'D', "P", 2);
+    put_execute(&b, 0);
+    put_bind_formats(&b, 2, two);
+    put_msg(&b, 'S', NULL, 0);
+    put_bind_formats(&b, 1, bad);
+    put_msg(&b, 'S', NULL, 0);
+    sl_buf_clear(&in);
+    send_all(fd, b.data, b.len);
+    int rc = read_until(fd, TIMEOUT_MS, &in, two_ready);
+    char types[256], fmts[8] = "", vals[256] = "", errs[512];
+    message_types(&in, types, sizeof types);
+    error_list(&in, errs, sizeof errs);
+    size_t tlen, dlen;
+    const char *t = find_msg(&in, 'T', &tlen), *d = find_msg(&in, 'D', &dlen);
+    if (t) row_formats(t, tlen, fmts);
+    if (d) row_hex(d, vals, sizeof vals);
+    printf("messages: %s formats: %s row: %s\n", types, fmts, vals);
+    if (rc != 2 || strcmp(types, "12TDCEZEZ")) rc = fail("unexpected message sequence %s", types);
+    else if (strcmp(fmts, "101")) rc = fail("RowDescription formats %s, not 101", fmts);
+    else if (strcmp(vals, "0000002a|78|000200000000000100011388")) rc = fail("DataRow %s", vals);
+    else if (strcmp(errs, "08P01 bind message has 2 result formats but query has 3 columns|"
+                          "08P01 unsupported format code: 2"))
+        rc = fail("errors: %s", errs);
+    else rc = binary_row_limit(fd);
+    close(fd);
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc;
+}
+
 /* Logs in, prints "ready", waits for the server to close; prints the
  * SQLSTATE of its ErrorResponse ("none" if it sent none). */
 static int sc_hold(void)
@@ -452,6 +593,7 @@ int main(int argc, char **argv)
     if (!strcmp(s, "cancel-unknown")) return sc_cancel_unknown();
     if (!strcmp(s, "hold")) return sc_hold();
     if (!strcmp(s, "row-limit")) return sc_row_limit();
+    if (!strcmp(s, "result-formats")) return sc_result_formats();
     fprintf(stderr, "pg_hostile: unknown scenario %s\n", s);
     return 2;
 }

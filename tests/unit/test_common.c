@@ -72,6 +72,11 @@ TEST(buf_big_endian_and_consume)
     sl_buf_printf(&b, "%s", "abc");
     CHECK_INT(b.len, 5);
     CHECK_STR(b.data + 2, "abc");
+    sl_buf_truncate(&b, 3);
+    CHECK_INT(b.len, 3);
+    CHECK_STR(b.data + 2, "a");
+    sl_buf_truncate(&b, 9); /* longer: nothing changes */
+    CHECK_INT(b.len, 3);
     sl_buf_free(&b);
 }
 

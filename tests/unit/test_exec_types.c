@@ -223,6 +223,8 @@ TEST(timestamp_and_date_text)
     CHECK_STR(io("DATE", "2024-05-01"), "2024-05-01");
     CHECK_STR(io("DATE", "2024-02-29 23:59:59"), "2024-02-29");
     CHECK_STR(io("DATE", "1900-03-01"), "1900-03-01");
+    CHECK_STR(io("DATE", "2024-05-01 +00"), "2024-05-01"); /* pgjdbc setDate */
+    CHECK_STR(io("TIMESTAMP", "2024-05-01 +02"), "2024-04-30 22:00:00");
     CHECK_STR(io("DATE", "2024/05/01"), "ERROR 22007 invalid input syntax for type date: \"2024/05/01\"");
     exec_value_t v;
     sl_error_t err;
