@@ -16,6 +16,7 @@
 #include <openssl/rand.h>
 
 #include "common/log.h"
+#include "common/sl_assert.h"
 #include "server/pgwire_int.h"
 
 typedef struct pgw_write {
@@ -100,6 +101,8 @@ size_t pgw_conn_backlog(pgw_conn_t *c)
 static void conn_free(pgw_conn_t *c)
 {
     pgw_server_t *ps = c->srv;
+    /* conn_detach ran: no session, no password check and no write refers to c */
+    SL_ASSERT(c->handles_closing && !c->sess && !c->pwcheck && c->writes_pending == 0);
     if (c->prev) c->prev->next = c->next;
     else ps->conns = c->next;
     if (c->next) c->next->prev = c->prev;
@@ -123,9 +126,12 @@ static void on_conn_handle_closed(uv_handle_t *h)
     if (--c->handles_open == 0) conn_free(c);
 }
 
-/* Ends the session (dropping a submission in flight) and stops all work. */
+/* Ends the session (dropping a submission in flight) and stops all work.
+ * What the connection still owns (statements, portals, a reply being sent,
+ * the statement a Parse was describing) is freed with it in conn_free. */
 static void conn_detach(pgw_conn_t *c)
 {
+    SL_ASSERT(pgw_on_loop(c->srv));
     c->closing = 1;
     if (c->reading) uv_read_stop((uv_stream_t *)&c->tcp);
     c->reading = 0;
@@ -133,7 +139,9 @@ static void conn_detach(pgw_conn_t *c)
     c->sess = NULL;
     pgw_auth_detach(c); /* a password check in flight finishes without us */
     c->wait = PGW_WAIT_NONE;
+    c->wait_portal = NULL;
     c->job = 0;
+    c->xportal = NULL;
 }
 
 static void conn_close_handles(pgw_conn_t *c)
@@ -226,6 +234,8 @@ static int conn_dispatch_one(pgw_conn_t *c)
     }
     if (avail - 1 < len) return 0;
     c->in_off += (size_t)len + 1;
+    /* one message at a time: nothing in flight, no reply going out */
+    SL_ASSERT(!c->closing && c->wait == PGW_WAIT_NONE && !c->job);
     if (c->state == PGW_ST_READY) pgw_query_message(c, type, p + 5, len - 4);
     else pgw_auth_message(c, type, p + 5, len - 4);
     return 1;
@@ -282,8 +292,15 @@ static void conn_update_reading(pgw_conn_t *c)
     }
 }
 
+int pgw_on_loop(const pgw_server_t *ps)
+{
+    uv_thread_t self = uv_thread_self();
+    return uv_thread_equal(&self, &ps->loop_thread);
+}
+
 void pgw_conn_process(pgw_conn_t *c)
 {
+    SL_ASSERT(pgw_on_loop(c->srv));
     if (c->processing || c->handles_closing) return;
     c->processing = 1;
     while (!c->closing) {
@@ -478,6 +495,7 @@ int pgw_start(srv_t *srv, sl_error_t *err)
 {
     pgw_server_t *ps = sl_xcalloc(1, sizeof *ps);
     ps->srv = srv;
+    ps->loop_thread = uv_thread_self(); /* pgw_start runs on the loop thread */
     uint32_t r = 0;
     RAND_bytes((unsigned char *)&r, sizeof r);
     ps->next_pid = (int32_t)(1000 + r % 1000000);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sl_assert.h"
 #include "server/pgwire_int.h"
 
 #define PGW_OID_UNKNOWN_AS_TEXT PG_OID_TEXT
@@ -314,9 +315,9 @@ static void portal_ran(pgw_conn_t *c, pgw_portal_t *p, sess_reply_t *reply)
 
 static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
 {
-    (void)s;
     pgw_conn_t *c = arg;
     pgw_wait_t w = c->wait;
+    SL_ASSERT(!c->closing && c->sess == s); /* never called after sess_close */
     c->wait = PGW_WAIT_NONE;
     if (w == PGW_WAIT_QUERY) {
         c->qcur.reply = reply;
@@ -329,11 +330,10 @@ static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
     } else if (w == PGW_WAIT_DESCRIBE) {
         portal_ran(c, c->wait_portal, reply);
         describe_portal_reply(c, c->wait_portal);
-    } else if (w == PGW_WAIT_EXECUTE) {
+    } else {
+        SL_ASSERT(w == PGW_WAIT_EXECUTE); /* a reply only comes for a submission */
         portal_ran(c, c->wait_portal, reply);
         c->job = 2;
-    } else { /* invariant: a reply only comes for a submission */
-        sess_reply_free(reply);
     }
     c->wait_portal = NULL;
     pgw_conn_process(c);
