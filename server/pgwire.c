@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "common/sl_assert.h"
 #include "server/pgwire_int.h"
+#include "state/failpoint.h"
 
 typedef struct pgw_write {
     uv_write_t req;
@@ -236,8 +237,12 @@ static int conn_dispatch_one(pgw_conn_t *c)
     c->in_off += (size_t)len + 1;
     /* one message at a time: nothing in flight, no reply going out */
     SL_ASSERT(!c->closing && c->wait == PGW_WAIT_NONE && !c->job);
-    if (c->state == PGW_ST_READY) pgw_query_message(c, type, p + 5, len - 4);
-    else pgw_auth_message(c, type, p + 5, len - 4);
+    if (c->state == PGW_ST_READY) {
+        if (type == 'Q') failpoint_hit("pgwire.query"); /* tests crash the daemon here */
+        pgw_query_message(c, type, p + 5, len - 4);
+    } else {
+        pgw_auth_message(c, type, p + 5, len - 4);
+    }
     return 1;
 }
 
