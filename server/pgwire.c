@@ -209,8 +209,9 @@ size_t pgw_conn_avail(const pgw_conn_t *c)
 /* Frames and dispatches one message; returns 1 if one was consumed. */
 static int conn_dispatch_one(pgw_conn_t *c)
 {
-    const char *p = c->in.data + c->in_off;
     size_t avail = pgw_conn_avail(c);
+    if (avail == 0) return 0; /* in.data may be NULL: no pointer arithmetic on it */
+    const char *p = c->in.data + c->in_off;
     if (c->state == PGW_ST_STARTUP) {
         if (avail < 4) return 0;
         uint32_t len = sl_get_u32be(p);
