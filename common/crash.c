@@ -15,12 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
+/* AddressSanitizer builds (gcc defines the first, clang has the second). */
 #if defined(__SANITIZE_ADDRESS__)
-#define SL_CRASH_ASAN 1
+#define CRASH_UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define SL_CRASH_ASAN 1
+#define CRASH_UNDER_ASAN 1
 #endif
+#endif
+#ifndef CRASH_UNDER_ASAN
+#define CRASH_UNDER_ASAN 0
 #endif
 
 #define CRASH_FD 2          /* the log (common/log.c writes to stderr) */
@@ -155,7 +159,7 @@ static void crash_handler(int signum, siginfo_t *si, void *uctx)
 
 void sl_crash_install(void)
 {
-#ifndef SL_CRASH_ASAN
+    if (CRASH_UNDER_ASAN) return; /* ASan's handler reports more */
     void *warm[1];
     backtrace(warm, 1); /* loads the unwinder now: it allocates the first time */
     stack_t ss = {.ss_sp = malloc(CRASH_ALTSTACK), .ss_size = CRASH_ALTSTACK};
@@ -166,5 +170,4 @@ void sl_crash_install(void)
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < CRASH_NSIGNALS; i++) sigaction(crash_signals[i].signum, &sa, NULL);
-#endif
 }
