@@ -341,6 +341,7 @@ static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
 
 static void submit(pgw_conn_t *c, const sess_request_t *req, pgw_wait_t wait)
 {
+    SL_ASSERT(c->wait == PGW_WAIT_NONE && !sess_busy(c->sess));
     if (sess_submit(c->sess, req, on_reply, c) < 0) { /* invariant: one message at a time */
         sl_error_t err;
         sl_error_set(&err, SL_ERR_INTERNAL_ERROR, "a statement is already running");

@@ -314,11 +314,13 @@ static void shape_cancel_then_finish(PGconn *c)
     PQfreeCancel(k);
 }
 
-/* PQfinish while the session waits in AWAIT QUERY (extended and simple). */
+/* PQfinish while the session waits in AWAIT QUERY (extended and simple),
+ * after an AWAIT that completed in the same session. */
 static void shape_await(PGconn *c)
 {
     PQclear(PQexec(c, "CREATE STREAM IF NOT EXISTS ext_rate USING rate OPTIONS (rowsPerSecond '1')"));
     PQclear(PQexec(c, "CREATE QUERY IF NOT EXISTS ext_awaited AS SELECT value FROM ext_rate"));
+    PQclear(PQexec(c, "AWAIT QUERY ext_awaited"));
     PQsendQueryParams(c, "AWAIT QUERY ext_awaited", 0, NULL, NULL, NULL, NULL, 0);
     PQflush(c);
 }
