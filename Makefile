@@ -111,9 +111,10 @@ $(O)/libsluice.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# -rdynamic: the crash handler's backtrace names sluiced's functions (common/crash.h).
 $(BIN)/sluiced: $(O)/server/main.o $(O)/libsluice.a
 	@mkdir -p $(BIN)
-	$(CC) $(OPT) -o $@ $^ $(SRV_LIBS)
+	$(CC) $(OPT) -rdynamic -o $@ $^ $(SRV_LIBS)
 
 $(BIN)/sluice: $(CLI_OBJ)
 	@mkdir -p $(BIN)

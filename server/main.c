@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/crash.h"
 #include "common/log.h"
 #include "common/version.h"
 #include "server/catalog.h"
@@ -156,6 +157,7 @@ static void on_signal(uv_signal_t *h, int signum)
 
 int main(int argc, char **argv)
 {
+    sl_crash_install(); /* a crash logs its signal and a backtrace */
     signal(SIGPIPE, SIG_IGN);
     /* Batch arenas free and reallocate large blocks all the time: keep
      * freed memory in the process instead of returning it to the kernel

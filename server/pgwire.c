@@ -16,7 +16,9 @@
 #include <openssl/rand.h>
 
 #include "common/log.h"
+#include "common/sl_assert.h"
 #include "server/pgwire_int.h"
+#include "state/failpoint.h"
 
 typedef struct pgw_write {
     uv_write_t req;
@@ -100,6 +102,8 @@ size_t pgw_conn_backlog(pgw_conn_t *c)
 static void conn_free(pgw_conn_t *c)
 {
     pgw_server_t *ps = c->srv;
+    /* conn_detach ran: no session, no password check and no write refers to c */
+    SL_ASSERT(c->handles_closing && !c->sess && !c->pwcheck && c->writes_pending == 0);
     if (c->prev) c->prev->next = c->next;
     else ps->conns = c->next;
     if (c->next) c->next->prev = c->prev;
@@ -123,9 +127,12 @@ static void on_conn_handle_closed(uv_handle_t *h)
     if (--c->handles_open == 0) conn_free(c);
 }
 
-/* Ends the session (dropping a submission in flight) and stops all work. */
+/* Ends the session (dropping a submission in flight) and stops all work.
+ * What the connection still owns (statements, portals, a reply being sent,
+ * the statement a Parse was describing) is freed with it in conn_free. */
 static void conn_detach(pgw_conn_t *c)
 {
+    SL_ASSERT(pgw_on_loop(c->srv));
     c->closing = 1;
     if (c->reading) uv_read_stop((uv_stream_t *)&c->tcp);
     c->reading = 0;
@@ -133,7 +140,9 @@ static void conn_detach(pgw_conn_t *c)
     c->sess = NULL;
     pgw_auth_detach(c); /* a password check in flight finishes without us */
     c->wait = PGW_WAIT_NONE;
+    c->wait_portal = NULL;
     c->job = 0;
+    c->xportal = NULL;
 }
 
 static void conn_close_handles(pgw_conn_t *c)
@@ -200,8 +209,9 @@ size_t pgw_conn_avail(const pgw_conn_t *c)
 /* Frames and dispatches one message; returns 1 if one was consumed. */
 static int conn_dispatch_one(pgw_conn_t *c)
 {
-    const char *p = c->in.data + c->in_off;
     size_t avail = pgw_conn_avail(c);
+    if (avail == 0) return 0; /* in.data may be NULL: no pointer arithmetic on it */
+    const char *p = c->in.data + c->in_off;
     if (c->state == PGW_ST_STARTUP) {
         if (avail < 4) return 0;
         uint32_t len = sl_get_u32be(p);
@@ -226,8 +236,14 @@ static int conn_dispatch_one(pgw_conn_t *c)
     }
     if (avail - 1 < len) return 0;
     c->in_off += (size_t)len + 1;
-    if (c->state == PGW_ST_READY) pgw_query_message(c, type, p + 5, len - 4);
-    else pgw_auth_message(c, type, p + 5, len - 4);
+    /* one message at a time: nothing in flight, no reply going out */
+    SL_ASSERT(!c->closing && c->wait == PGW_WAIT_NONE && !c->job);
+    if (c->state == PGW_ST_READY) {
+        if (type == 'Q') failpoint_hit("pgwire.query"); /* tests crash the daemon here */
+        pgw_query_message(c, type, p + 5, len - 4);
+    } else {
+        pgw_auth_message(c, type, p + 5, len - 4);
+    }
     return 1;
 }
 
@@ -282,8 +298,15 @@ static void conn_update_reading(pgw_conn_t *c)
     }
 }
 
+int pgw_on_loop(const pgw_server_t *ps)
+{
+    uv_thread_t self = uv_thread_self();
+    return uv_thread_equal(&self, &ps->loop_thread);
+}
+
 void pgw_conn_process(pgw_conn_t *c)
 {
+    SL_ASSERT(pgw_on_loop(c->srv));
     if (c->processing || c->handles_closing) return;
     c->processing = 1;
     while (!c->closing) {
@@ -478,6 +501,7 @@ int pgw_start(srv_t *srv, sl_error_t *err)
 {
     pgw_server_t *ps = sl_xcalloc(1, sizeof *ps);
     ps->srv = srv;
+    ps->loop_thread = uv_thread_self(); /* pgw_start runs on the loop thread */
     uint32_t r = 0;
     RAND_bytes((unsigned char *)&r, sizeof r);
     ps->next_pid = (int32_t)(1000 + r % 1000000);

@@ -156,6 +156,7 @@ struct pgw_server {
     int nconns;           /* connection objects alive */
     int nbackends;        /* connections past the startup packet */
     int32_t next_pid;
+    uv_thread_t loop_thread; /* every function of the endpoint runs on it */
     int stopping;
     int handles_open;     /* listeners not yet closed */
     void (*done_cb)(srv_t *srv);
@@ -179,6 +180,8 @@ void pgw_conn_fatal_err(pgw_conn_t *c, const sl_error_t *err);
 void pgw_conn_close(pgw_conn_t *c);
 /* Bytes of buffered input after the consumed part. */
 size_t pgw_conn_avail(const pgw_conn_t *c);
+/* True on the loop thread (for SL_ASSERT). */
+int pgw_on_loop(const pgw_server_t *ps);
 
 /* ---- pgwire_startup.c ---- */
 /* Handles one startup packet (body = the bytes after the length word). */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sl_assert.h"
 #include "server/pgwire_binary.h"
 #include "server/pgwire_int.h"
 
@@ -361,9 +362,9 @@ static void portal_ran(pgw_conn_t *c, pgw_portal_t *p, sess_reply_t *reply)
 
 static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
 {
-    (void)s;
     pgw_conn_t *c = arg;
     pgw_wait_t w = c->wait;
+    SL_ASSERT(!c->closing && c->sess == s); /* never called after sess_close */
     c->wait = PGW_WAIT_NONE;
     if (w == PGW_WAIT_QUERY) {
         c->qcur.reply = reply;
@@ -376,11 +377,10 @@ static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
     } else if (w == PGW_WAIT_DESCRIBE) {
         portal_ran(c, c->wait_portal, reply);
         describe_portal_reply(c, c->wait_portal);
-    } else if (w == PGW_WAIT_EXECUTE) {
+    } else {
+        SL_ASSERT(w == PGW_WAIT_EXECUTE); /* a reply only comes for a submission */
         portal_ran(c, c->wait_portal, reply);
         c->job = 2;
-    } else { /* invariant: a reply only comes for a submission */
-        sess_reply_free(reply);
     }
     c->wait_portal = NULL;
     pgw_conn_process(c);
@@ -388,6 +388,7 @@ static void on_reply(sess_t *s, sess_reply_t *reply, void *arg)
 
 static void submit(pgw_conn_t *c, const sess_request_t *req, pgw_wait_t wait)
 {
+    SL_ASSERT(c->wait == PGW_WAIT_NONE && !sess_busy(c->sess));
     if (sess_submit(c->sess, req, on_reply, c) < 0) { /* invariant: one message at a time */
         sl_error_t err;
         sl_error_set(&err, SL_ERR_INTERNAL_ERROR, "a statement is already running");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sl_assert.h"
 #include "parser/parser.h"
 #include "server/qm.h"
 #include "server/stmt.h"
@@ -45,10 +46,11 @@ struct sess {
     sl_arena_t *parse_arena;   /* the parsed statements, kept across an AWAIT */
     ast_stmt_list_t list;
     int next_stmt;             /* index of the next statement to run */
-    /* AWAIT QUERY in progress (loop thread) */
-    char await_name[256];
+    /* AWAIT QUERY: the worker asks for it, the loop thread parks on it */
+    char await_name[256];      /* worker: set with await_next, read by after_work_cb */
     int64_t await_timeout_ms;
-    int awaiting;
+    int await_next;            /* worker: the last statement run is an AWAIT */
+    int awaiting;              /* loop thread: parked in qm_await, wait_id names the wait */
     uint64_t wait_id;
     uv_timer_t timer;
     int timer_init;
@@ -166,7 +168,7 @@ static void run_statements(sess_t *s)
         if (ctx.await_query) {
             snprintf(s->await_name, sizeof s->await_name, "%s", ctx.await_query);
             s->await_timeout_ms = ctx.await_timeout_ms;
-            s->awaiting = 1;
+            s->await_next = 1;
             break;
         }
         sl_arena_reset(ctx.arena);
@@ -233,6 +235,7 @@ static void work_cb(uv_work_t *w)
 /* Hands the reply over and ends the submission. Loop thread. */
 static void finish_submission(sess_t *s)
 {
+    SL_ASSERT(s->in_flight && !s->awaiting);
     sess_reply_t *reply = s->reply;
     s->reply = NULL;
     s->in_flight = 0;
@@ -260,6 +263,7 @@ static void continue_submission(sess_t *s)
 static void await_done(sess_t *s, const sl_error_t *err)
 {
     s->awaiting = 0;
+    s->wait_id = 0;
     if (s->timer_init) uv_timer_stop(&s->timer);
     if (err) {
         result_error(s, s->tail, err);
@@ -287,10 +291,12 @@ static void on_await_timeout(uv_timer_t *t)
 static void start_await(sess_t *s)
 {
     sl_error_t err;
+    s->await_next = 0;
     if (qm_await(s->srv->qm, s->await_name, on_await, s, &s->wait_id, &err) < 0) {
         await_done(s, &err);
         return;
     }
+    s->awaiting = 1; /* qm answers through its async handle, never from inside qm_await */
     if (s->await_timeout_ms < 0) return;
     if (!s->timer_init) {
         uv_timer_init(s->srv->loop, &s->timer);
@@ -304,17 +310,19 @@ static void after_work_cb(uv_work_t *w, int status)
 {
     (void)status;
     sess_t *s = w->data;
-    if (s->awaiting && !s->closing) {
+    SL_ASSERT(s->in_flight && !s->awaiting);
+    if (s->await_next && !s->closing) {
         start_await(s);
         return;
     }
-    s->awaiting = 0;
+    s->await_next = 0;
     continue_submission(s);
 }
 
 int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg)
 {
     if (s->in_flight || s->closing) return -1;
+    SL_ASSERT(!s->awaiting && !s->params && !s->sql);
     s->req = *req;
     s->sql = sl_xstrndup(req->sql, req->len);
     s->len = req->len;
@@ -346,8 +354,8 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
 void sess_cancel(sess_t *s)
 {
     atomic_store(&s->cancel, 1);
-    if (!s->awaiting || !s->wait_id) return;
-    /* Loop thread: the session is parked in AWAIT, not on a worker. */
+    if (!s->awaiting) return; /* a statement on a worker sees the flag */
+    /* The session is parked in AWAIT, not on a worker. */
     qm_await_cancel(s->srv->qm, s->wait_id);
     sl_error_t err;
     sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
@@ -362,9 +370,12 @@ int sess_busy(const sess_t *s)
 void sess_close(sess_t *s)
 {
     if (!s) return;
-    if (s->in_flight && s->awaiting && s->wait_id) {
+    SL_ASSERT(!s->closing);
+    if (s->awaiting) { /* parked in AWAIT: no worker holds the session */
+        SL_ASSERT(s->in_flight);
         qm_await_cancel(s->srv->qm, s->wait_id);
         s->awaiting = 0;
+        s->wait_id = 0;
         s->closing = 1;
         finish_submission(s);
         return;

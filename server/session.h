@@ -96,7 +96,8 @@ sess_t *sess_new(srv_t *srv, const char *user, const char *database);
  * request's buffers are copied before return. */
 int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg);
 /* Asks the running statement to stop with 57014 "canceling statement due to
- * user request"; no effect when idle. Any thread. */
+ * user request"; no effect when idle. Loop thread: a statement on a worker
+ * polls the flag this sets, one parked in AWAIT QUERY is answered at once. */
 void sess_cancel(sess_t *s);
 /* True while a submission is in flight. */
 int sess_busy(const sess_t *s);

@@ -3,6 +3,7 @@
 #include "state/failpoint.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ typedef struct fp_entry {
     char name[FP_NAME_MAX];
     int count; /* die on this hit (1-based) */
     int hits;  /* hits so far */
+    int segv;  /* "=segv": die of SIGSEGV instead of _exit */
 } fp_entry_t;
 
 static pthread_mutex_t fp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -26,9 +28,16 @@ static atomic_int fp_armed;
 static fp_entry_t fp_table[FP_MAX];
 static int fp_n;
 
-/* Parses one "name[:count]" item into `e`; -1 when malformed. */
+/* Parses one "name[:count][=segv]" item into `e`; -1 when malformed. */
 static int fp_parse_item(const char *s, size_t len, fp_entry_t *e)
 {
+    const char *eq = memchr(s, '=', len);
+    e->segv = 0;
+    if (eq) {
+        if ((size_t)(s + len - eq) != 5 || memcmp(eq, "=segv", 5)) return -1;
+        e->segv = 1;
+        len = (size_t)(eq - s);
+    }
     const char *colon = memchr(s, ':', len);
     size_t nlen = colon ? (size_t)(colon - s) : len;
     if (nlen == 0 || nlen >= FP_NAME_MAX) return -1;
@@ -115,9 +124,14 @@ void failpoint_hit(const char *name)
     if (!atomic_load_explicit(&fp_armed, memory_order_relaxed)) return;
     pthread_mutex_lock(&fp_lock);
     fp_entry_t *e = fp_find(name);
-    int die = e && ++e->hits == e->count;
+    int die = e && ++e->hits == e->count, segv = e && e->segv;
     pthread_mutex_unlock(&fp_lock);
     if (!die) return;
+    if (segv) { /* a crash, to test what a crash leaves behind (common/crash.h) */
+        SL_WARN("failpoint", "failpoint reached, raising SIGSEGV name=%s", name);
+        raise(SIGSEGV);
+        return;
+    }
     /* Simulated power loss: nothing after this point may run. */
     SL_WARN("failpoint", "failpoint reached, exiting name=%s code=%d", name,
             FAILPOINT_EXIT_CODE);

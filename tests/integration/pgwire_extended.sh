@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The extended query protocol through libpq (tests/tools/pg_extended):
 # parameters and NULLs, prepared statements and their description, pipeline
-# error recovery at Sync, Describe+Execute running a statement once; and an
-# Execute with a row limit answered with PortalSuspended (pg_hostile row-limit).
+# error recovery at Sync, Describe+Execute running a statement once, the
+# ways a driver leaves (a parameterized last statement, PQfinish without
+# reading, pipelines left mid-way, during a long statement, after a cancel,
+# during AWAIT QUERY; the daemon must answer after each); and an Execute
+# with a row limit answered with PortalSuspended (pg_hostile row-limit).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh

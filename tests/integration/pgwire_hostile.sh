@@ -3,8 +3,12 @@
 # startup lengths, garbage before and after the startup packet, a 2 GiB
 # message length, plaintext pipelined behind an SSLRequest, an unsupported
 # protocol version, a half-sent startup packet held past
-# authentication_timeout, a cancel request naming no backend. Each must get
-# the expected reaction, and after each the daemon must still serve psql.
+# authentication_timeout, a cancel request naming no backend; a
+# Parse/Bind/Describe/Execute/Sync sequence with parameters cut after and
+# in the middle of each message, closed (FIN) or reset (SO_LINGER 0), and a
+# large result reset while it is being written (teardown, backpressure).
+# Each must get the expected reaction, and after each the daemon must still
+# serve psql.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh
@@ -21,7 +25,7 @@ H="$O/tools/pg_hostile"
 status=0
 for sc in startup-len-0 startup-len-7 startup-len-10001 startup-len-huge garbage-before-startup \
           garbage-after-startup huge-query-length ssl-pipelined bad-protocol "startup-timeout 1" \
-          cancel-unknown; do
+          cancel-unknown teardown backpressure; do
     echo "-- $sc"
     # shellcheck disable=SC2086
     if ! "$H" 127.0.0.1 "$SL_PORT" $sc; then echo "FAIL: $sc"; status=1; fi

@@ -4,7 +4,8 @@
 # plaintext; scram-sha-256 (plain and verifier entries, with and without
 # channel binding): the right password logs in, a wrong password and an
 # unknown user get the same 28P01 error; the password method; PGPASSWORD and
-# ~/.pgpass; configuration mistakes stop the daemon at start.
+# ~/.pgpass; configuration mistakes stop the daemon at start; pg_extended
+# (with its teardown shapes) over TLS.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh
@@ -67,6 +68,9 @@ out=$(psql_as "user=sluice sslmode=disable")
 echo "$out" | grep -q "FATAL:  TLS is required" || fail "ssl = require accepted plaintext: $out"
 out=$(psql_as "user=sluice sslmode=require")
 echo "$out" | grep -q "SSL connection" || fail "ssl = require refused TLS: $out"
+# the extended protocol and its teardown shapes over TLS (tests/tools/pg_extended)
+"$O/tools/pg_extended" "host=127.0.0.1 port=$SL_PORT user=sluice dbname=sluice sslmode=require" \
+    || fail "pg_extended over TLS"
 stop_daemon || fail "stop (require)"
 
 # ---- password (cleartext) method ----------------------------------------------

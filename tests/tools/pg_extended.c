@@ -5,6 +5,14 @@
  * statement once, and subqueries with parameters: described without being
  * run, run anew with each execution's values.
  *
+ * Then the ways a driver leaves (each on a connection of its own, each
+ * followed by a check that the daemon still answers a new connection): a
+ * parameterized statement as the last one before PQfinish, PQfinish right
+ * after PQsendQueryParams without reading, pipelines left mid-way (with a
+ * portal bound and no Sync, with results unread after a Sync), a prepared
+ * statement left open, PQfinish during a long statement, after a
+ * CancelRequest, and during AWAIT QUERY.
+ *
  *   pg_extended CONNINFO     exit status 0 when every check passed
  */
 #include <stdio.h>
@@ -208,12 +216,163 @@ static void check_pipeline_recovery(void)
     printf("ok pipeline_recovery\n");
 }
 
+/* ---- teardown shapes ---------------------------------------------------------- */
+
+static const char *g_conninfo;
+
+/* A new connection, or NULL (counted as a failure). */
+static PGconn *connect_new(const char *shape)
+{
+    PGconn *c = PQconnectdb(g_conninfo);
+    if (PQstatus(c) == CONNECTION_OK) return c;
+    fprintf(stderr, "pg_extended: %s: cannot connect: %s", shape, PQerrorMessage(c));
+    PQfinish(c);
+    failures++;
+    return NULL;
+}
+
+/* The daemon still serves: a new connection runs a parameterized query. */
+static void check_still_serving(const char *after)
+{
+    PGconn *c = connect_new(after);
+    if (!c) return;
+    const char *v[1] = {"41"};
+    PGresult *r = PQexecParams(c, "SELECT $1::int + 1", 1, NULL, v, NULL, NULL, 0);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "42");
+    if (!ok) {
+        fprintf(stderr, "pg_extended: after %s the daemon answers %s %s\n", after,
+                PQresStatus(PQresultStatus(r)), PQerrorMessage(c));
+        failures++;
+    }
+    PQclear(r);
+    PQfinish(c);
+}
+
+/* The crash: a statement with a bind parameter, then PQfinish. */
+static void shape_last_param(PGconn *c)
+{
+    const char *v[1] = {"x"};
+    PQclear(PQexecParams(c, "SELECT 1 + length($1)", 1, NULL, v, NULL, NULL, 0));
+}
+
+static void shape_send_then_finish(PGconn *c)
+{
+    const char *v[2] = {"1", NULL};
+    PQsendQueryParams(c, "SELECT $1::int, $2", 2, NULL, v, NULL, NULL, 0);
+}
+
+/* Prepared statement and its portal open, the connection closed before
+ * the Sync: libpq's pipeline sends Parse/Bind/Describe/Execute at once. */
+static void shape_pipeline_unsynced(PGconn *c)
+{
+    const char *v[1] = {"7"};
+    PQenterPipelineMode(c);
+    PQsendPrepare(c, "pp", "SELECT $1::int * 6", 1, NULL);
+    PQsendQueryPrepared(c, "pp", 1, v, NULL, NULL, 0);
+    PQsendQueryParams(c, "SELECT $1", 1, NULL, v, NULL, NULL, 0);
+    PQsendFlushRequest(c);
+    PQflush(c);
+}
+
+/* Two Syncs' worth sent, the first result read, the rest left unread. */
+static void shape_pipeline_unread(PGconn *c)
+{
+    const char *v[1] = {"3"};
+    PQenterPipelineMode(c);
+    for (int i = 0; i < 3; i++) PQsendQueryParams(c, "SELECT $1::int + 1", 1, NULL, v, NULL, NULL, 0);
+    PQpipelineSync(c);
+    PQsendQueryParams(c, "SELEKT $1", 1, NULL, v, NULL, NULL, 0);
+    PQsendQueryParams(c, "SELECT $1", 1, NULL, v, NULL, NULL, 0);
+    PQpipelineSync(c);
+    PQclear(PQgetResult(c));
+}
+
+/* A named statement prepared and run, left open at PQfinish. */
+static void shape_prepared_open(PGconn *c)
+{
+    const char *v[2] = {"a", "b"};
+    PQclear(PQprepare(c, "open_stmt", "SELECT $1 || $2", 2, NULL));
+    PQclear(PQexecPrepared(c, "open_stmt", 2, v, NULL, NULL, 0));
+    PQclear(PQdescribePrepared(c, "open_stmt"));
+}
+
+/* PQfinish while the statement runs on a worker. */
+static void shape_long_statement(PGconn *c)
+{
+    const char *v[1] = {"30"};
+    PQsendQueryParams(c, "SELECT pg_sleep($1::double)", 1, NULL, v, NULL, NULL, 0);
+    PQflush(c);
+}
+
+/* A CancelRequest for a running statement, then PQfinish without reading. */
+static void shape_cancel_then_finish(PGconn *c)
+{
+    const char *v[1] = {"30"};
+    PQsendQueryParams(c, "SELECT pg_sleep($1::double)", 1, NULL, v, NULL, NULL, 0);
+    PQflush(c);
+    PGcancel *k = PQgetCancel(c);
+    char msg[256];
+    if (k && !PQcancel(k, msg, sizeof msg)) fprintf(stderr, "pg_extended: cancel: %s\n", msg);
+    PQfreeCancel(k);
+}
+
+/* PQfinish while the session waits in AWAIT QUERY (extended and simple),
+ * after an AWAIT that completed in the same session. */
+static void shape_await(PGconn *c)
+{
+    PQclear(PQexec(c, "CREATE STREAM IF NOT EXISTS ext_rate USING rate OPTIONS (rowsPerSecond '1')"));
+    PQclear(PQexec(c, "CREATE QUERY IF NOT EXISTS ext_awaited AS SELECT value FROM ext_rate"));
+    PQclear(PQexec(c, "AWAIT QUERY ext_awaited"));
+    PQsendQueryParams(c, "AWAIT QUERY ext_awaited", 0, NULL, NULL, NULL, NULL, 0);
+    PQflush(c);
+}
+
+static void shape_await_simple(PGconn *c)
+{
+    PQsendQuery(c, "SELECT 1; AWAIT QUERY ext_awaited; SELECT 2");
+    PQflush(c);
+}
+
+typedef struct shape {
+    const char *name;
+    void (*run)(PGconn *c);
+} shape_t;
+
+static const shape_t SHAPES[] = {
+    {"last_param", shape_last_param},
+    {"send_then_finish", shape_send_then_finish},
+    {"pipeline_unsynced", shape_pipeline_unsynced},
+    {"pipeline_unread", shape_pipeline_unread},
+    {"prepared_open", shape_prepared_open},
+    {"long_statement", shape_long_statement},
+    {"cancel_then_finish", shape_cancel_then_finish},
+    {"await", shape_await},
+    {"await_simple", shape_await_simple},
+};
+
+static void check_teardown_shapes(void)
+{
+    int before = failures;
+    for (size_t i = 0; i < sizeof SHAPES / sizeof *SHAPES; i++) {
+        PGconn *c = connect_new(SHAPES[i].name);
+        if (!c) continue;
+        SHAPES[i].run(c);
+        PQfinish(c);
+        check_still_serving(SHAPES[i].name);
+    }
+    PGconn *c = connect_new("cleanup");
+    if (c) PQclear(PQexec(c, "DROP QUERY IF EXISTS ext_awaited; DROP STREAM IF EXISTS ext_rate"));
+    PQfinish(c);
+    if (failures == before) printf("ok teardown_shapes (%zu)\n", sizeof SHAPES / sizeof *SHAPES);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: pg_extended CONNINFO\n");
         return 2;
     }
+    g_conninfo = argv[1];
     conn = PQconnectdb(argv[1]);
     if (PQstatus(conn) != CONNECTION_OK) {
         fprintf(stderr, "pg_extended: %s", PQerrorMessage(conn));
@@ -227,6 +386,7 @@ int main(int argc, char **argv)
     check_pipeline_recovery();
     keep(NULL);
     PQfinish(conn);
+    check_teardown_shapes();
     printf("%s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
 }

@@ -14,7 +14,13 @@
  * PortalSuspended, then the rest on the next Execute), result-formats
  * (Bind with one result format code per column: RowDescription and
  * DataRow follow them; a wrong count or code is 08P01; binary rows across
- * an Execute with a row limit). */
+ * an Execute with a row limit), teardown (a
+ * Parse/Bind/Describe/Execute/Sync sequence with parameters, plain and with
+ * a row limit, cut after each message and in the middle of each, the
+ * connection closed with FIN or reset with SO_LINGER 0, right away or once
+ * the server answered; after each cut the daemon must still answer),
+ * backpressure (a large result left unread, the connection reset while
+ * the server is still writing it, simple and extended). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -23,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -547,6 +554,207 @@ static int sc_result_formats(void)
     return rc;
 }
 
+/* ---- teardown at every point of an extended-protocol statement ------------------------ */
+
+typedef struct seq {
+    const char *name;
+    int n;
+    sl_buf_t msg[8];    /* one frontend message each */
+    char answer[8];     /* the last backend message type each one brings */
+} seq_t;
+
+static void put_cstr(sl_buf_t *b, const char *s)
+{
+    sl_buf_append(b, s, strlen(s) + 1);
+}
+
+static void seq_add(seq_t *q, char answer, char type, const sl_buf_t *body)
+{
+    sl_buf_t *m = &q->msg[q->n];
+    *m = (sl_buf_t)SL_BUF_INIT;
+    put_msg(m, type, body ? body->data : NULL, body ? body->len : 0);
+    q->answer[q->n++] = answer;
+}
+
+/* Parse "td" with declared types, Bind "tp" with text parameters, Describe
+ * the portal, Execute (`maxrows` at a time, `executes` times), Sync. */
+static void seq_build(seq_t *q, const char *name, const char *sql, int nparams, const char *const *vals,
+                      uint32_t maxrows, int executes)
+{
+    memset(q, 0, sizeof *q);
+    q->name = name;
+    sl_buf_t b = SL_BUF_INIT;
+    put_cstr(&b, "td");
+    put_cstr(&b, sql);
+    sl_buf_put_u16be(&b, (uint16_t)nparams);
+    for (int i = 0; i < nparams; i++) sl_buf_put_u32be(&b, i == 0 ? 23 : 0);
+    seq_add(q, '1', 'P', &b);
+    sl_buf_clear(&b);
+    put_cstr(&b, "tp");
+    put_cstr(&b, "td");
+    sl_buf_put_u16be(&b, 0);
+    sl_buf_put_u16be(&b, (uint16_t)nparams);
+    for (int i = 0; i < nparams; i++) {
+        sl_buf_put_u32be(&b, (uint32_t)strlen(vals[i]));
+        sl_buf_append(&b, vals[i], strlen(vals[i]));
+    }
+    sl_buf_put_u16be(&b, 0);
+    seq_add(q, '2', 'B', &b);
+    sl_buf_clear(&b);
+    sl_buf_append(&b, "Ptp", 4);
+    seq_add(q, 'T', 'D', &b);
+    for (int i = 0; i < executes; i++) {
+        sl_buf_clear(&b);
+        put_cstr(&b, "tp");
+        sl_buf_put_u32be(&b, maxrows);
+        seq_add(q, maxrows ? 's' : 'C', 'E', &b);
+    }
+    seq_add(q, 'Z', 'S', NULL);
+    sl_buf_free(&b);
+}
+
+static void seq_free(seq_t *q)
+{
+    for (int i = 0; i < q->n; i++) sl_buf_free(&q->msg[i]);
+}
+
+/* Closes: FIN (close), or RST (SO_LINGER 0, then close). */
+static void close_mode(int fd, int rst)
+{
+    if (rst) {
+        struct linger l = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    }
+    close(fd);
+}
+
+/* The daemon still answers: a new login runs SELECT 1. */
+static int still_serving(const char *after)
+{
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    int fd = login(&in);
+    int rc = 1;
+    if (fd >= 0) {
+        sl_buf_clear(&in);
+        put_query(&b, "SELECT 1");
+        size_t len;
+        const char *row;
+        if (send_all(fd, b.data, b.len) == 0 && read_until(fd, TIMEOUT_MS, &in, has_ready) == 2 &&
+            (row = find_msg(&in, 'D', &len)) && len == 7 && row[6] == '1')
+            rc = 0;
+        close(fd);
+    }
+    if (rc) fail("the daemon does not answer after %s", after);
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc;
+}
+
+/* True when the input holds a message of type `want` (set by cut_one). */
+static char g_want;
+static int has_want(const sl_buf_t *in)
+{
+    size_t n;
+    return find_msg(in, g_want, &n) != NULL || find_msg(in, 'E', &n) != NULL;
+}
+
+/* One cut: log in, send the first `k` messages (and half of message k
+ * when `mid`), optionally a Flush and wait for the answer to message
+ * k-1, then close (FIN or RST) and check the daemon. */
+static int cut_one(const seq_t *q, int k, int mid, int wait, int rst)
+{
+    char what[128];
+    snprintf(what, sizeof what, "%s: %d message(s)%s%s, %s", q->name, k, mid ? " and a half" : "",
+             wait ? " answered" : "", rst ? "reset" : "closed");
+    sl_buf_t in = SL_BUF_INIT, b = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    for (int i = 0; i < k; i++) sl_buf_append(&b, q->msg[i].data, q->msg[i].len);
+    if (mid) sl_buf_append(&b, q->msg[k].data, q->msg[k].len / 2 + 1);
+    if (wait) put_msg(&b, 'H', NULL, 0);
+    int rc = send_all(fd, b.data, b.len) < 0 ? fail("send failed: %s", what) : 0;
+    sl_buf_clear(&in);
+    g_want = wait ? q->answer[k - 1] : 0;
+    size_t len;
+    if (rc == 0 && wait && read_until(fd, TIMEOUT_MS, &in, has_want) != 2)
+        rc = fail("no answer: %s", what);
+    else if (rc == 0 && wait && find_msg(&in, 'E', &len))
+        rc = fail("an error instead of the answer: %s", what);
+    close_mode(fd, rst);
+    sl_buf_free(&in);
+    sl_buf_free(&b);
+    return rc || still_serving(what);
+}
+
+static int cut_everywhere(const seq_t *q)
+{
+    int rc = 0, n = 0;
+    for (int rst = 0; rst < 2; rst++)
+        for (int k = 0; k <= q->n; k++) {
+            rc |= cut_one(q, k, 0, 0, rst);
+            n++;
+            if (k > 0) rc |= cut_one(q, k, 0, 1, rst), n++;
+            if (k < q->n) rc |= cut_one(q, k, 1, 0, rst), n++;
+        }
+    printf("%s: %d cuts%s\n", q->name, n, rc ? ", FAILED" : ", the daemon answered after each");
+    return rc;
+}
+
+static int sc_teardown(void)
+{
+    static const char *const two[2] = {"40", "2"}, *const one[1] = {"10"};
+    seq_t q;
+    seq_build(&q, "parameters", "SELECT $1::int + $2::int", 2, two, 0, 1);
+    int rc = cut_everywhere(&q);
+    seq_free(&q);
+    seq_build(&q, "row limit", "SELECT a + $1::int FROM (VALUES (1), (2), (3)) AS v (a)", 1, one, 1, 2);
+    rc |= cut_everywhere(&q);
+    seq_free(&q);
+    return rc;
+}
+
+/* A million rows (about 30 MB) that the client never reads. */
+#define BIG_SELECT                                                                                 \
+    "WITH t (x) AS (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)), "                   \
+    "k AS (SELECT a.x FROM t a, t b, t c) SELECT a.x, b.x, 'padding' FROM k a, k b"
+
+/* Sends `b`, waits for the first bytes of the answer, then resets. */
+static int reset_while_writing(const sl_buf_t *b, const char *what)
+{
+    sl_buf_t in = SL_BUF_INIT;
+    int fd = login(&in);
+    if (fd < 0) {
+        sl_buf_free(&in);
+        return 1;
+    }
+    int rc = send_all(fd, b->data, b->len) < 0 ? fail("send failed: %s", what) : 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (rc == 0 && poll(&p, 1, TIMEOUT_MS) != 1) rc = fail("no answer: %s", what);
+    close_mode(fd, 1);
+    sl_buf_free(&in);
+    return rc || still_serving(what);
+}
+
+static int sc_backpressure(void)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    put_query(&b, BIG_SELECT);
+    int rc = reset_while_writing(&b, "an unread simple-query result");
+    static const char *const one[1] = {"1"};
+    seq_t q;
+    seq_build(&q, "big", BIG_SELECT " WHERE a.x > $1::int", 1, one, 0, 1);
+    sl_buf_clear(&b);
+    for (int i = 0; i < q.n; i++) sl_buf_append(&b, q.msg[i].data, q.msg[i].len);
+    rc |= reset_while_writing(&b, "an unread Execute result");
+    seq_free(&q);
+    sl_buf_free(&b);
+    if (rc == 0) printf("backpressure: the daemon answered after both resets\n");
+    return rc;
+}
+
 /* Logs in, prints "ready", waits for the server to close; prints the
  * SQLSTATE of its ErrorResponse ("none" if it sent none). */
 static int sc_hold(void)
@@ -594,6 +802,8 @@ int main(int argc, char **argv)
     if (!strcmp(s, "hold")) return sc_hold();
     if (!strcmp(s, "row-limit")) return sc_row_limit();
     if (!strcmp(s, "result-formats")) return sc_result_formats();
+    if (!strcmp(s, "teardown")) return sc_teardown();
+    if (!strcmp(s, "backpressure")) return sc_backpressure();
     fprintf(stderr, "pg_hostile: unknown scenario %s\n", s);
     return 2;
 }

@@ -801,6 +801,10 @@ TEST(failpoint_count_and_env_spec)
     CHECK_INT(failpoint_set("a:0"), -1);
     CHECK_INT(failpoint_set("a:x"), -1);
     CHECK_INT(failpoint_set(":3"), -1);
+    CHECK_INT(failpoint_set("a=kill"), -1);
+    CHECK_INT(failpoint_set("a:=segv"), -1);
+    CHECK_INT(failpoint_set("a=segvx"), -1);
+    CHECK_INT(failpoint_set("a=segv,b:2=segv"), 0); /* the kind that raises SIGSEGV */
     CHECK_INT(failpoint_set("x.y:3"), 0);
     failpoint_hit("x.y");
     failpoint_hit("x.y");
