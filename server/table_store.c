@@ -1,5 +1,6 @@
 /* Static table storage in SQLite: creation and removal of the per-table
- * SQLite tables; reading and writing rows is in table_store_rows.c. */
+ * SQLite tables; reading and writing rows is in table_store_rows.c, the
+ * connections and transactions of sessions in table_store_conn.c. */
 #include "server/table_store.h"
 
 #include <pthread.h>
@@ -16,6 +17,7 @@ tstore_t *tstore_open(const char *dir, sl_error_t *err)
     char path[4096];
     snprintf(path, sizeof path, "%s/catalog.db", dir);
     tstore_t *t = sl_xcalloc(1, sizeof *t);
+    t->path = sl_xstrdup(path);
     pthread_mutex_init(&t->lock, NULL);
     if (sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
@@ -34,6 +36,7 @@ void tstore_close(tstore_t *t)
     if (!t) return;
     if (t->db) sqlite3_close(t->db);
     pthread_mutex_destroy(&t->lock);
+    free(t->path);
     free(t);
 }
 
