@@ -61,12 +61,12 @@ int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err)
     if (txn_state(t) == TXN_IDLE || ctx->describe_only) return 0;
     const char *what = not_in_block(stmt);
     if (what) {
-        stmt_error_at(err, stmt->pos, SL_ERR_ACTIVE_SQL_TRANSACTION,
-                      "%s cannot run inside a transaction block", what);
+        sl_error_set(err, SL_ERR_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
+                     what);
         return sl_error_hint(err, "COMMIT or ROLLBACK first, or turn autocommit on in the client.");
     }
     if (is_table_ddl(stmt) && txn_holds_lock(t)) {
-        stmt_error_at(err, stmt->pos, SL_ERR_ACTIVE_SQL_TRANSACTION,
+        sl_error_set(err, SL_ERR_ACTIVE_SQL_TRANSACTION,
                       "%s cannot run inside a transaction block that has changed table rows",
                       stmt->kind == AST_STMT_DROP ? "DROP TABLE" : "CREATE TABLE");
         return sl_error_hint(err, "Run it before the block's first INSERT or DELETE, or after COMMIT.");
@@ -113,11 +113,11 @@ static int named_savepoint(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *
     txn_t *t = sess_txn(ctx->sess);
     const ast_ident_t *name = stmt->txn.savepoint;
     if (txn_state(t) == TXN_IDLE)
-        return stmt_error_at(err, stmt->pos, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
+        return sl_error_set(err, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
                              "%s can only be used in transaction blocks", what);
     int level = txn_find_savepoint(t, name->name);
     if (level < 0)
-        return stmt_error_at(err, name->pos, SL_ERR_INVALID_SAVEPOINT_SPECIFICATION,
+        return sl_error_set(err, SL_ERR_INVALID_SAVEPOINT_SPECIFICATION,
                              "savepoint \"%s\" does not exist", name->name);
     return level;
 }
@@ -143,7 +143,7 @@ static int savepoint_stmt(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t
     txn_t *t = sess_txn(ctx->sess);
     if (stmt->kind == AST_STMT_SAVEPOINT) {
         if (txn_state(t) == TXN_IDLE)
-            return stmt_error_at(err, stmt->pos, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
+            return sl_error_set(err, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
                                  "SAVEPOINT can only be used in transaction blocks");
         if (txn_savepoint(t, stmt->txn.savepoint->name, err) < 0) return -1;
         stmt_result_command(res, "SAVEPOINT");
