@@ -82,6 +82,7 @@ cur.execute("CREATE STREAM r USING rate")
 cur.execute("DROP STREAM r")
 # a block that changed rows holds the table lock: another writer waits,
 # here at most its lock_timeout (55P03), and goes ahead after COMMIT
+conn.autocommit = False
 cur.execute("INSERT INTO p2 VALUES (4, 'd')")
 ocur.execute("SET lock_timeout = '200ms'")
 try:
@@ -95,7 +96,6 @@ ocur.execute("INSERT INTO p2 VALUES (5, 'e')")
 assert count(cur) == 5
 conn.commit()
 # isolation levels and read-only sessions as psycopg2 sets them
-conn.autocommit = False
 conn.set_session(isolation_level="SERIALIZABLE", readonly=True)
 cur.execute("SHOW transaction_isolation")
 assert cur.fetchone()[0] == "serializable"
