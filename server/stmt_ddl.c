@@ -8,6 +8,7 @@
 #include "server/objects.h"
 #include "server/stmt_int.h"
 #include "server/table_store.h"
+#include "server/txn.h"
 #include "connectors/validate.h"
 
 /* The statement's own text, for the catalog. */
@@ -83,6 +84,7 @@ STMT_HANDLER(stmt_create_table)
         cat_drop(ctx->srv->cat, CAT_TABLE, ct->name->name, &ignored);
         return -1;
     }
+    txn_created_table(sess_txn(ctx->sess), ct->name->name);
     stmt_result_command(res, "CREATE TABLE");
     return 0;
 }
@@ -110,7 +112,10 @@ STMT_HANDLER(stmt_drop)
     }
     if (kind == CAT_QUERY) return stmt_drop_query(ctx, stmt, res, err);
     if (cat_drop(ctx->srv->cat, kind, d->name->name, err) < 0) return at_name(err, d->name);
-    if (kind == CAT_TABLE) tstore_drop(ctx->srv->tstore, d->name->name);
+    if (kind == CAT_TABLE) {
+        tstore_drop(ctx->srv->tstore, d->name->name);
+        txn_dropped_table(sess_txn(ctx->sess), d->name->name);
+    }
     stmt_result_command(res, tags[kind]);
     return 0;
 }

@@ -4,6 +4,7 @@
  * is bumped when their changes commit. See txn.h for the model. */
 #include "server/txn.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,11 @@ struct txn {
     tstore_conn_t *conn;   /* opened at the session's first change to a table */
     int ntouched;
     char **touched;        /* tables changed by the open transaction */
+    int ncreated;
+    struct txn_created {
+        char *name;
+        int level;         /* savepoints open when it was created; -1: drop at the end */
+    } *created;            /* tables CREATE TABLE made in the block */
 };
 
 txn_t *txn_new(srv_t *srv, guc_t *guc, const atomic_int *cancel)
@@ -48,10 +54,55 @@ static void touched_clear(txn_t *t, int bump)
     t->ntouched = 0;
 }
 
+static void created_remove(txn_t *t, int i)
+{
+    free(t->created[i].name);
+    t->created[i] = t->created[--t->ncreated];
+}
+
+/* Drops the tables made after savepoint `level` (all for -1): now when the
+ * block holds no write lock, else when it ends. */
+static void created_undo(txn_t *t, int level, int now)
+{
+    for (int i = t->ncreated - 1; i >= 0; i--) {
+        if (t->created[i].level >= 0 && t->created[i].level <= level) continue;
+        if (!now) {
+            t->created[i].level = -1;
+            continue;
+        }
+        sl_error_t ignored;
+        cat_drop(t->srv->cat, CAT_TABLE, t->created[i].name, &ignored);
+        tstore_drop(t->srv->tstore, t->created[i].name);
+        created_remove(t, i);
+    }
+}
+
+/* The block ended: tables to drop are dropped; the rest stay. */
+static void created_end(txn_t *t, int committed)
+{
+    created_undo(t, committed ? INT_MAX : -1, 1);
+    while (t->ncreated) created_remove(t, t->ncreated - 1);
+}
+
+void txn_created_table(txn_t *t, const char *name)
+{
+    if (t->state == TXN_IDLE) return;
+    t->created = sl_xrealloc(t->created, sizeof *t->created * (size_t)(t->ncreated + 1));
+    t->created[t->ncreated++] = (struct txn_created){sl_xstrdup(name), t->nsp};
+}
+
+void txn_dropped_table(txn_t *t, const char *name)
+{
+    for (int i = t->ncreated - 1; i >= 0; i--)
+        if (!strcmp(t->created[i].name, name)) created_remove(t, i);
+}
+
 void txn_free(txn_t *t)
 {
     if (!t) return;
     tstore_conn_close(t->conn);
+    created_end(t, 0);
+    free(t->created);
     savepoints_pop_to(t, 0);
     free(t->sp);
     touched_clear(t, 0);
@@ -89,6 +140,7 @@ void txn_begin(txn_t *t, const char *isolation, const char *read_only, const cha
 static void block_end(txn_t *t, int committed)
 {
     touched_clear(t, committed);
+    created_end(t, committed);
     savepoints_pop_to(t, 0);
     guc_txn_end(t->guc, committed);
     t->state = TXN_IDLE;
@@ -133,6 +185,8 @@ int txn_find_savepoint(const txn_t *t, const char *name)
 int txn_release(txn_t *t, int level, sl_error_t *err)
 {
     if (tstore_conn_in_txn(t->conn) && tstore_conn_release(t->conn, level, err) < 0) return -1;
+    for (int i = 0; i < t->ncreated; i++)
+        if (t->created[i].level > level) t->created[i].level = level;
     savepoints_pop_to(t, level);
     guc_txn_release(t->guc, level);
     return 0;
@@ -141,6 +195,7 @@ int txn_release(txn_t *t, int level, sl_error_t *err)
 int txn_rollback_to(txn_t *t, int level, sl_error_t *err)
 {
     if (tstore_conn_in_txn(t->conn) && tstore_conn_rollback_to(t->conn, level, err) < 0) return -1;
+    created_undo(t, level, !tstore_conn_in_txn(t->conn));
     savepoints_pop_to(t, level + 1);
     guc_txn_rollback_to(t->guc, level);
     t->state = TXN_BLOCK;

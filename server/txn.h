@@ -6,6 +6,9 @@
  * transaction of its own, committed when the statement ends; inside one,
  * changes become visible to others at COMMIT and ROLLBACK [TO SAVEPOINT]
  * undoes them. Session settings follow the block too (guc_txn_*).
+ * CREATE TABLE in a block takes effect at once and is undone by dropping
+ * the table; DROP TABLE takes effect at once and is not undone; stream and
+ * query statements are refused in a block (server/stmt_session.c).
  *
  * Like the session's settings, used by the thread running the session's
  * statement, or the loop thread between statements. */
@@ -60,6 +63,12 @@ void txn_touched(txn_t *t, const char *name);
 /* The end of a statement: outside a block, commits (ok) or rolls back the
  * statement's changes. Returns -1 with err when the commit failed. */
 int txn_statement_end(txn_t *t, int ok, sl_error_t *err);
+/* CREATE TABLE ran in the block (it took effect at once): ROLLBACK, or a
+ * ROLLBACK TO a savepoint set before it, drops the table again (when the
+ * block ends, if the block holds the write lock then). */
+void txn_created_table(txn_t *t, const char *name);
+/* DROP TABLE ran in the block: nothing is left to undo for that table. */
+void txn_dropped_table(txn_t *t, const char *name);
 /* True when the block holds the table store's write lock. */
 int txn_holds_lock(const txn_t *t);
 

@@ -134,7 +134,7 @@ COMMIT;
 SET LOCAL application_name = 'ignored';
 SHOW application_name;
 -- what a block refuses: stream and query statements, and table DDL once
--- the block changed rows (table DDL before that takes effect at once)
+-- the block changed rows
 BEGIN;
 CREATE STREAM ticks USING rate;
 ROLLBACK;
@@ -142,11 +142,26 @@ BEGIN;
 CREATE TABLE t2 (a INT);
 INSERT INTO t2 VALUES (1);
 DROP TABLE t2;
-ROLLBACK;
+COMMIT;
 SELECT count(*) FROM t2;
+-- CREATE TABLE in a block is undone by ROLLBACK (and ROLLBACK TO);
+-- DROP TABLE takes effect at once
+BEGIN;
+CREATE TABLE t3 (a INT);
+INSERT INTO t3 VALUES (1);
+ROLLBACK;
+SELECT * FROM t3;
+BEGIN;
+SAVEPOINT before_t4;
+CREATE TABLE t4 (a INT);
+ROLLBACK TO before_t4;
+CREATE TABLE t5 (a INT);
+COMMIT;
+SHOW TABLES;
+CREATE TABLE t2 (a INT);
 BEGIN;
 DROP TABLE t2;
-COMMIT;
+ROLLBACK;
 SHOW TABLES;
 -- outside a block each statement commits on its own
 INSERT INTO acct VALUES (60, 1)\; SELECT 1 / 0;
