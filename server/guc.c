@@ -303,25 +303,36 @@ static int check_datestyle(const guc_t *g, const char *v, char **out, sl_error_t
     return 0;
 }
 
-/* A numeric UTC offset: [+-]H[H][:MM] or a number of hours. */
+/* A numeric UTC offset: [UTC|GMT][+-]H[H][:MM] or a number of hours (pgjdbc
+ * sends a JVM zone such as GMT+02:00 as GMT-02:00). */
 static int is_offset(const char *v)
 {
+    if (!strncasecmp(v, "UTC", 3) || !strncasecmp(v, "GMT", 3)) v += 3;
     const char *p = v + (*v == '+' || *v == '-');
     if (!isdigit((unsigned char)*p)) return 0;
     while (isdigit((unsigned char)*p) || *p == ':' || *p == '.') p++;
     return *p == 0;
 }
 
-/* TimeZone: UTC, an offset, or a zone of the system's time zone database. */
+/* A zone of the system's time zone database; with no database on the
+ * machine, any name of the database's form. */
+static int is_zone_name(const char *v)
+{
+    if (!v[0] || v[0] == '/' || strstr(v, "..") || strlen(v) >= 200) return 0;
+    for (const char *p = v; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("/_+-", *p)) return 0;
+    struct stat st;
+    char path[256];
+    snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", v);
+    if (stat("/usr/share/zoneinfo", &st) != 0) return 1;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* TimeZone: UTC, an offset, or a zone name. */
 static int check_timezone(const char *v, char **out, sl_error_t *err)
 {
-    int ok = !strcasecmp(v, "UTC") || !strcasecmp(v, "GMT") || !strcasecmp(v, "Z") || is_offset(v);
-    if (!ok && v[0] && v[0] != '/' && !strstr(v, "..") && strlen(v) < 200) {
-        char path[256];
-        struct stat st;
-        snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", v);
-        ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-    }
+    int ok = !strcasecmp(v, "UTC") || !strcasecmp(v, "GMT") || !strcasecmp(v, "Z") ||
+             is_offset(v) || is_zone_name(v);
     if (!ok) return invalid_value(err, GUC_TIMEZONE, v);
     *out = sl_xstrdup(!strcasecmp(v, "utc") ? "UTC" : v);
     return 0;

@@ -210,6 +210,10 @@ public class JdbcTest {
                 rs.next();
                 check(rs.getString(1).equals("3"), "extra_float_digits " + rs.getString(1));
             }
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW TimeZone")) {
+                rs.next();                               // the JVM's zone, sent at startup
+                check(rs.getString(1).equals("Europe/Berlin"), "TimeZone " + rs.getString(1));
+            }
             c.commit();
         }
         System.out.println("pgjdbc ok");
@@ -224,7 +228,7 @@ check "psycopg 3: nested transaction() blocks, rollback, ParameterStatus" \
     "$PY" "$T/psycopg3_test.py" "$DSN"
 check "serving after psycopg 3" serving
 check "pgjdbc: connect defaults, fetch size over a Sync, rollback" \
-    sh -c "cd '$T' && javac -d . JdbcTest.java && java -cp /usr/share/java/postgresql.jar:. JdbcTest \
+    sh -c "cd '$T' && javac -d . JdbcTest.java && java -Duser.timezone=Europe/Berlin -cp /usr/share/java/postgresql.jar:. JdbcTest \
         'jdbc:postgresql://127.0.0.1:$SL_PORT/sluice'"
 check "serving after pgjdbc" serving
 
