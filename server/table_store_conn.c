@@ -3,6 +3,7 @@
  * (ended by the session's cancel flag or lock timeout), and the choice of
  * connection that each read or write of table_store_rows.c makes. The rule
  * they follow is in table_store.h. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -133,7 +134,8 @@ int tstore_conn_rollback_to(tstore_conn_t *c, int level, sl_error_t *err)
 
 int tstore_use_write(tstore_t *t, tstore_conn_t *c, tstore_use_t *u, sl_error_t *err)
 {
-    if (c) { /* invariant: the session began the transaction first */
+    if (c) {
+        assert(c->in_txn); /* the session begins the transaction before it writes */
         *u = (tstore_use_t){c->db, &c->lock, 0};
         pthread_mutex_lock(u->lock);
         return 0;
