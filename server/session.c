@@ -25,6 +25,7 @@ struct sess {
     char *database;
     uv_work_t work;
     int in_flight;            /* a submission is queued, running or awaiting */
+    int on_worker;            /* queued or running on the worker pool (loop thread's view) */
     int closing;              /* sess_close() called while in flight */
     atomic_int cancel;        /* CANCEL_* */
     guc_t *guc;               /* settings, used by the running statement (guc.h) */
@@ -235,6 +236,7 @@ static void after_work_cb(uv_work_t *w, int status);
 static void continue_submission(sess_t *s)
 {
     if (s->next_stmt < s->list.n && !s->closing) {
+        s->on_worker = 1;
         uv_queue_work(s->srv->loop, &s->work, work_cb, after_work_cb);
         return;
     }
@@ -289,6 +291,7 @@ static void after_work_cb(uv_work_t *w, int status)
 {
     (void)status;
     sess_t *s = w->data;
+    s->on_worker = 0;
     if (s->awaiting && !s->closing) {
         start_await(s);
         return;
@@ -297,11 +300,18 @@ static void after_work_cb(uv_work_t *w, int status)
     continue_submission(s);
 }
 
+/* True when the submission waits in AWAIT on the loop thread, not on a
+ * worker (which reads the cancel flag itself). Loop thread. */
+static int parked_in_await(const sess_t *s)
+{
+    return s->in_flight && !s->on_worker && s->awaiting && s->wait_id;
+}
+
 static void on_statement_timeout(uv_timer_t *t)
 {
     sess_t *s = t->data;
     atomic_store(&s->cancel, CANCEL_TIMEOUT);
-    if (!s->awaiting || !s->wait_id) return;
+    if (!parked_in_await(s)) return;
     qm_await_cancel(s->srv->qm, s->wait_id);
     sl_error_t err;
     sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to statement timeout");
@@ -345,6 +355,7 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
     s->in_flight = 1;
     atomic_store(&s->cancel, CANCEL_NONE);
     if (!req->describe_only) start_statement_timer(s);
+    s->on_worker = 1;
     uv_queue_work(s->srv->loop, &s->work, work_cb, after_work_cb);
     return 0;
 }
@@ -352,8 +363,7 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
 void sess_cancel(sess_t *s)
 {
     atomic_store(&s->cancel, CANCEL_USER);
-    if (!s->awaiting || !s->wait_id) return;
-    /* Loop thread: the session is parked in AWAIT, not on a worker. */
+    if (!parked_in_await(s)) return;
     qm_await_cancel(s->srv->qm, s->wait_id);
     sl_error_t err;
     sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
@@ -368,7 +378,7 @@ int sess_busy(const sess_t *s)
 void sess_close(sess_t *s)
 {
     if (!s) return;
-    if (s->in_flight && s->awaiting && s->wait_id) {
+    if (parked_in_await(s)) {
         qm_await_cancel(s->srv->qm, s->wait_id);
         s->awaiting = 0;
         s->closing = 1;
