@@ -101,7 +101,7 @@ typedef struct pgw_portal {
 
 struct pgw_conn {
     uv_tcp_t tcp;         /* data = this connection */
-    uv_timer_t timer;     /* authentication timeout, then the closing deadline */
+    uv_timer_t timer;     /* authentication timeout, the idle timeouts, then the closing deadline */
     pgw_server_t *srv;
     struct pgw_conn *prev, *next; /* in srv->conns */
     pgw_state_t state;

@@ -214,12 +214,25 @@ static void report_setting(void *arg, const char *name, const char *value)
     pgw_msg_parameter_status(&c->out, name, value);
 }
 
+/* idle_in_transaction_session_timeout / idle_session_timeout passed. */
+static void on_idle_timeout(uv_timer_t *t)
+{
+    pgw_conn_t *c = t->data;
+    if (sess_txn_status(c->sess) != 'I')
+        pgw_conn_fatal(c, SL_ERR_IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+                       "terminating connection due to idle-in-transaction timeout");
+    else
+        pgw_conn_fatal(c, SL_ERR_IDLE_SESSION_TIMEOUT, "terminating connection due to idle-session timeout");
+}
+
 void pgw_query_ready(pgw_conn_t *c)
 {
     sess_report_settings(c->sess, report_setting, c);
     char status = sess_txn_status(c->sess);
     if (status == 'I') portals_drop_all(c);
     pgw_msg_ready(&c->out, status);
+    int64_t idle_ms = sess_idle_timeout_ms(c->sess);
+    if (idle_ms > 0 && !c->closing) uv_timer_start(&c->timer, on_idle_timeout, (uint64_t)idle_ms, 0);
 }
 
 /* Sends DataRows from the cursor until the rows end or `limit` (0 = none)
@@ -676,6 +689,7 @@ static void sync_message(pgw_conn_t *c)
 
 void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len)
 {
+    if (!c->closing) uv_timer_stop(&c->timer); /* the idle timeout: the client spoke */
     if (c->skip_till_sync && type != 'S' && type != 'X') return;
     switch (type) {
     case 'Q': simple_query(c, body, len); break;

@@ -428,6 +428,12 @@ char sess_txn_status(const sess_t *s)
     return txn_status(s->txn);
 }
 
+int64_t sess_idle_timeout_ms(const sess_t *s)
+{
+    return guc_int(s->guc, txn_state(s->txn) == TXN_IDLE ? GUC_IDLE_SESSION_TIMEOUT
+                                                         : GUC_IDLE_IN_TRANSACTION_SESSION_TIMEOUT);
+}
+
 void sess_txn_error(sess_t *s)
 {
     txn_fail(s->txn);

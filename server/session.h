@@ -109,6 +109,10 @@ void sess_txn_error(sess_t *s);
 /* A setting of the startup packet (or its options); 42704/22023/55P02 as
  * SET. Loop thread, before the first submission. */
 int sess_startup_setting(sess_t *s, const char *name, const char *value, sl_error_t *err);
+/* How long the session may stay idle between statements (0: no limit):
+ * idle_in_transaction_session_timeout inside a block, idle_session_timeout
+ * outside. Loop thread, between submissions. */
+int64_t sess_idle_timeout_ms(const sess_t *s);
 /* ParameterStatus: calls `cb` for each reported setting whose value changed
  * since the last call (every one on the first). Loop thread. */
 void sess_report_settings(sess_t *s, void (*cb)(void *arg, const char *name, const char *value),

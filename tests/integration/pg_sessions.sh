@@ -119,6 +119,21 @@ conn.rollback()
 cur.execute("SELECT 7")
 assert cur.fetchone() == (7,)
 conn.close()
+# a block left idle past idle_in_transaction_session_timeout ends with its
+# connection, and its table lock goes with it: a waiting writer proceeds
+idle = psycopg2.connect(dsn)
+icur = idle.cursor()
+icur.execute("SET idle_in_transaction_session_timeout = '300ms'")
+icur.execute("INSERT INTO p2 VALUES (6, 'f')")
+ocur.execute("SET lock_timeout = 0")
+ocur.execute("INSERT INTO p2 VALUES (7, 'g')")     # waits for the idle block to end
+ocur.execute("SELECT id FROM p2 WHERE id >= 6")
+assert [r[0] for r in ocur.fetchall()] == [7]
+try:
+    icur.execute("SELECT 1")
+    raise SystemExit("the idle block's connection survived")
+except psycopg2.OperationalError:
+    pass
 other.close()
 print("psycopg2 ok")
 EOF
