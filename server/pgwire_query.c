@@ -199,7 +199,9 @@ static void send_result_notices(pgw_conn_t *c, const sess_result_t *r)
 {
     for (int i = 0; i < r->nnotices; i++) {
         const sl_error_t *n = &r->notices[i];
-        pgw_msg_error(&c->out, strcmp(n->sqlstate, SL_ERR_SUCCESS) ? "WARNING" : "NOTICE", n);
+        int warning = strcmp(n->sqlstate, SL_ERR_SUCCESS) != 0;
+        if (sess_wants_notice(c->sess, warning))
+            pgw_msg_error(&c->out, warning ? "WARNING" : "NOTICE", n);
     }
 }
 

@@ -434,6 +434,13 @@ int64_t sess_idle_timeout_ms(const sess_t *s)
                                                          : GUC_IDLE_IN_TRANSACTION_SESSION_TIMEOUT);
 }
 
+int sess_wants_notice(const sess_t *s, int warning)
+{
+    const char *min = guc_value(s->guc, GUC_CLIENT_MIN_MESSAGES);
+    if (!strcmp(min, "error")) return 0;
+    return warning || strcmp(min, "warning");
+}
+
 void sess_txn_error(sess_t *s)
 {
     txn_fail(s->txn);

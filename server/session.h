@@ -113,6 +113,9 @@ int sess_startup_setting(sess_t *s, const char *name, const char *value, sl_erro
  * idle_in_transaction_session_timeout inside a block, idle_session_timeout
  * outside. Loop thread, between submissions. */
 int64_t sess_idle_timeout_ms(const sess_t *s);
+/* Whether client_min_messages lets a NOTICE (warning 0) or a WARNING
+ * (warning 1) through. Loop thread, between submissions. */
+int sess_wants_notice(const sess_t *s, int warning);
 /* ParameterStatus: calls `cb` for each reported setting whose value changed
  * since the last call (every one on the first). Loop thread. */
 void sess_report_settings(sess_t *s, void (*cb)(void *arg, const char *name, const char *value),

@@ -73,6 +73,15 @@ SHOW is_superuser;
 SET no_such_setting = 1;
 SHOW no_such_setting;
 RESET no_such_setting;
+-- client_min_messages holds back notices (then warnings)
+CREATE TABLE IF NOT EXISTS n1 (a INT);
+CREATE TABLE IF NOT EXISTS n1 (a INT);
+SET client_min_messages = warning;
+CREATE TABLE IF NOT EXISTS n1 (a INT);
+COMMIT;
+SET client_min_messages = error;
+COMMIT;
+RESET client_min_messages;
 -- placeholders (names with a dot) are kept
 SET myapp.tenant = 'acme';
 SHOW myapp.tenant;
