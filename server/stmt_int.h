@@ -32,7 +32,7 @@ int stmt_describe_query(stmt_ctx_t *ctx, const struct cat_entry *e, sess_result_
 
 /* The transaction rules, before any statement runs: 25P02 in a failed
  * block (but ROLLBACK and COMMIT), 25001 for the statements a block cannot
- * hold (stream and query statements; table DDL once the block changed rows). */
+ * hold (stream and query statements). */
 int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err);
 struct plan_settings;
 /* The session settings current_setting() and set_config() reach (in ctx->arena). */

@@ -45,12 +45,6 @@ static const char *not_in_block(const ast_stmt_t *stmt)
     }
 }
 
-static int is_table_ddl(const ast_stmt_t *stmt)
-{
-    return stmt->kind == AST_STMT_CREATE_TABLE ||
-           (stmt->kind == AST_STMT_DROP && stmt->drop.object == AST_OBJ_TABLE);
-}
-
 int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err)
 {
     txn_t *t = sess_txn(ctx->sess);
@@ -64,12 +58,6 @@ int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err)
         sl_error_set(err, SL_ERR_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
                      what);
         return sl_error_hint(err, "COMMIT or ROLLBACK first, or turn autocommit on in the client.");
-    }
-    if (is_table_ddl(stmt) && txn_holds_lock(t)) {
-        sl_error_set(err, SL_ERR_ACTIVE_SQL_TRANSACTION,
-                      "%s cannot run inside a transaction block that has changed table rows",
-                      stmt->kind == AST_STMT_DROP ? "DROP TABLE" : "CREATE TABLE");
-        return sl_error_hint(err, "Run it before the block's first INSERT or DELETE, or after COMMIT.");
     }
     return 0;
 }

@@ -1,5 +1,7 @@
 /* Static tables kept in SQLite (CREATE TABLE without USING): one SQLite table
- * per sluice table inside catalog.db, named "table:<name>", with columns
+ * per sluice table in <data_directory>/tables.db (WAL mode; a file of its
+ * own, so that a transaction holding its write lock never holds the
+ * catalog's), named "table:<name>", with columns
  * c0..cN in the declared order and rows in insertion order (rowid). Values
  * are stored as SQLite integers (BOOLEAN, INT, BIGINT, DATE, TIMESTAMP),
  * reals (DOUBLE), blobs (BINARY) or PostgreSQL text (DECIMAL, STRING,
@@ -11,10 +13,9 @@
  * A session writes through a tstore_conn_t of its own, always inside a
  * transaction that holds SQLite's write lock (BEGIN IMMEDIATE) from its
  * first change until COMMIT or ROLLBACK: a statement outside a transaction
- * block commits when it ends, a block when it commits. catalog.db is in WAL
- * mode, so other sessions keep reading the last committed rows while a
- * transaction is open, and writers (other sessions, the catalog) wait for
- * the lock; the wait of a session's own connection ends with its cancel
+ * block commits when it ends, a block when it commits. In WAL mode other
+ * sessions keep reading the last committed rows while a transaction is
+ * open, and other writers wait for the lock; the wait of a session's own connection ends with its cancel
  * flag or its lock timeout. Reads of a session inside its transaction go
  * through its connection, so that it sees its own changes. A connection is
  * used by one session's statement at a time; its mutex lets the partitions
@@ -29,16 +30,20 @@ typedef struct tstore tstore_t;
 
 tstore_t *tstore_open(const char *dir, sl_error_t *err);
 void tstore_close(tstore_t *t);
-/* Creates the storage of a new table (replacing leftovers of an old one). */
-int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err);
-/* Removes a table's storage; a missing one is not an error. */
-void tstore_drop(tstore_t *t, const char *name);
-
 #include <stdatomic.h>
 
 #include "exec/batch.h"
 
 typedef struct tstore_conn tstore_conn_t;
+
+/* Creates the storage of a new table (replacing leftovers of an old one):
+ * through a session's connection `c` (in its transaction when one is
+ * open), or the store's when c is NULL. */
+int tstore_create(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, sl_error_t *err);
+/* Removes a table's storage, likewise; a missing one is not an error, a
+ * failure is logged (the storage is left over, and a CREATE TABLE of the
+ * name replaces it). */
+void tstore_drop(tstore_t *t, tstore_conn_t *c, const char *name);
 
 /* A connection of a session's own. Any thread. */
 tstore_conn_t *tstore_conn_open(tstore_t *t, sl_error_t *err);

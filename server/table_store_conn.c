@@ -1,4 +1,4 @@
-/* The table store's connections of sessions: opening one on catalog.db,
+/* The table store's connections of sessions: opening one on tables.db,
  * its write transaction and savepoints, the wait for SQLite's write lock
  * (ended by the session's cancel flag or lock timeout), and the choice of
  * connection that each read or write of table_store_rows.c makes. The rule

@@ -9,7 +9,7 @@
 #include "server/table_store.h"
 
 struct tstore {
-    char *path;           /* catalog.db, for the connections of sessions */
+    char *path;           /* tables.db, for the connections of sessions */
     sqlite3 *db;
     pthread_mutex_t lock;
 };
@@ -36,6 +36,9 @@ int tstore_use_write(tstore_t *t, tstore_conn_t *c, tstore_use_t *u, sl_error_t 
 /* Commits (ok) or rolls back a transaction the call began, and unlocks. */
 int tstore_use_end(tstore_use_t *u, int ok, sl_error_t *err);
 
+/* Moves the tables that older versions kept in <dir>/catalog.db into the
+ * store (table_store_move.c). */
+int tstore_move_from_catalog(tstore_t *t, const char *dir, sl_error_t *err);
 /* SQLite column affinity used for a sluice type. */
 const char *tstore_affinity(exec_type_t type);
 /* Appends the quoted SQLite name of a table's storage. */

@@ -61,8 +61,10 @@ static void created_remove(txn_t *t, int i)
 }
 
 /* Drops the tables made after savepoint `level` (all for -1): now when the
- * block holds no write lock, else when it ends. */
-static void created_undo(txn_t *t, int level, int now)
+ * block holds no write lock, else when it ends. `storage`: their storage
+ * too (the session's connection may wait for the lock; a session being
+ * freed on the loop thread leaves it, and a later CREATE TABLE replaces it). */
+static void created_undo(txn_t *t, int level, int now, int storage)
 {
     for (int i = t->ncreated - 1; i >= 0; i--) {
         if (t->created[i].level >= 0 && t->created[i].level <= level) continue;
@@ -72,15 +74,15 @@ static void created_undo(txn_t *t, int level, int now)
         }
         sl_error_t ignored;
         cat_drop(t->srv->cat, CAT_TABLE, t->created[i].name, &ignored);
-        tstore_drop(t->srv->tstore, t->created[i].name);
+        if (storage) tstore_drop(t->srv->tstore, t->conn, t->created[i].name);
         created_remove(t, i);
     }
 }
 
 /* The block ended: tables to drop are dropped; the rest stay. */
-static void created_end(txn_t *t, int committed)
+static void created_end(txn_t *t, int committed, int storage)
 {
-    created_undo(t, committed ? INT_MAX : -1, 1);
+    created_undo(t, committed ? INT_MAX : -1, 1, storage);
     while (t->ncreated) created_remove(t, t->ncreated - 1);
 }
 
@@ -101,7 +103,8 @@ void txn_free(txn_t *t)
 {
     if (!t) return;
     tstore_conn_close(t->conn);
-    created_end(t, 0);
+    t->conn = NULL;
+    created_end(t, 0, 0);
     free(t->created);
     savepoints_pop_to(t, 0);
     free(t->sp);
@@ -140,7 +143,7 @@ void txn_begin(txn_t *t, const char *isolation, const char *read_only, const cha
 static void block_end(txn_t *t, int committed)
 {
     touched_clear(t, committed);
-    created_end(t, committed);
+    created_end(t, committed, 1);
     savepoints_pop_to(t, 0);
     guc_txn_end(t->guc, committed);
     t->state = TXN_IDLE;
@@ -195,7 +198,7 @@ int txn_release(txn_t *t, int level, sl_error_t *err)
 int txn_rollback_to(txn_t *t, int level, sl_error_t *err)
 {
     if (tstore_conn_in_txn(t->conn) && tstore_conn_rollback_to(t->conn, level, err) < 0) return -1;
-    created_undo(t, level, !tstore_conn_in_txn(t->conn));
+    created_undo(t, level, !tstore_conn_in_txn(t->conn), 1);
     savepoints_pop_to(t, level + 1);
     guc_txn_rollback_to(t->guc, level);
     t->state = TXN_BLOCK;
@@ -228,6 +231,13 @@ tstore_conn_t *txn_writer(txn_t *t, const char *verb, sl_error_t *err)
     return begin_writes(t, err) < 0 ? NULL : t->conn;
 }
 
+tstore_conn_t *txn_ddl_conn(txn_t *t, sl_error_t *err)
+{
+    if (!t->conn && !(t->conn = tstore_conn_open(t->srv->tstore, err))) return NULL;
+    tstore_conn_set_wait(t->conn, t->cancel, guc_int(t->guc, GUC_LOCK_TIMEOUT));
+    return t->conn;
+}
+
 tstore_conn_t *txn_reader(const txn_t *t)
 {
     return tstore_conn_in_txn(t->conn) ? t->conn : NULL;
@@ -251,9 +261,4 @@ int txn_statement_end(txn_t *t, int ok, sl_error_t *err)
     }
     touched_clear(t, ok && rc == 0);
     return rc;
-}
-
-int txn_holds_lock(const txn_t *t)
-{
-    return t->state != TXN_IDLE && tstore_conn_in_txn(t->conn);
 }

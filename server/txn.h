@@ -6,9 +6,11 @@
  * transaction of its own, committed when the statement ends; inside one,
  * changes become visible to others at COMMIT and ROLLBACK [TO SAVEPOINT]
  * undoes them. Session settings follow the block too (guc_txn_*).
- * CREATE TABLE in a block takes effect at once and is undone by dropping
- * the table; DROP TABLE takes effect at once and is not undone; stream and
- * query statements are refused in a block (server/stmt_session.c).
+ * CREATE TABLE in a block takes effect in the catalog at once and is
+ * undone by dropping the table (its storage joins the block's transaction
+ * when the block already changed rows); DROP TABLE takes effect at once and
+ * is not undone; stream and query statements are refused in a block
+ * (server/stmt_session.c).
  *
  * Like the session's settings, used by the thread running the session's
  * statement, or the loop thread between statements. */
@@ -55,6 +57,9 @@ int txn_rollback_to(txn_t *t, int level, sl_error_t *err);
  * transaction that holds the write lock (55P03/57014 when the wait for it
  * ends). 25006 in a read-only transaction; `verb` names the statement. */
 tstore_conn_t *txn_writer(txn_t *t, const char *verb, sl_error_t *err);
+/* The connection CREATE/DROP TABLE's storage changes go through: inside
+ * the block's transaction when it holds the write lock, else on their own. */
+tstore_conn_t *txn_ddl_conn(txn_t *t, sl_error_t *err);
 /* The connection a read goes through (NULL: the last committed rows). */
 tstore_conn_t *txn_reader(const txn_t *t);
 /* Table `name` changed: its catalog version is bumped once the change is
@@ -69,7 +74,5 @@ int txn_statement_end(txn_t *t, int ok, sl_error_t *err);
 void txn_created_table(txn_t *t, const char *name);
 /* DROP TABLE ran in the block: nothing is left to undo for that table. */
 void txn_dropped_table(txn_t *t, const char *name);
-/* True when the block holds the table store's write lock. */
-int txn_holds_lock(const txn_t *t);
 
 #endif

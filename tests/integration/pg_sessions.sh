@@ -5,7 +5,8 @@
 # (its connect-time settings, autocommit off with a fetch size: a portal
 # that lives across Syncs; rollback) and psql; statement_timeout cancels a
 # slow statement with 57014; another session reads only committed rows;
-# and the daemon keeps serving after each client disconnects.
+# the daemon keeps serving after each client disconnects; and a table that
+# an older version kept in catalog.db moves to tables.db at start.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh
@@ -91,6 +92,8 @@ try:
 except psycopg2.errors.LockNotAvailable as e:
     assert e.pgcode == "55P03", e.pgcode
 assert count(ocur) == 3
+ocur.execute("CREATE STREAM r2 USING rate")        # the catalog does not wait for the block
+ocur.execute("DROP STREAM r2")
 conn.commit()
 ocur.execute("INSERT INTO p2 VALUES (5, 'e')")
 assert count(cur) == 5
@@ -255,6 +258,35 @@ check "unknown startup setting refused" sh -c "! psql -X -A -t -d '$DSN options=
 check "client_encoding LATIN1 refused at startup" sh -c "! PGCLIENTENCODING=LATIN1 psql -X -A -t -d '$DSN' \
     -c 'SELECT 1' 2>'$T/err' && grep -q 'invalid value for parameter \"client_encoding\"' '$T/err'"
 check "serving at the end" serving
+stop_daemon || status=1
+
+# older versions kept table rows in catalog.db: at start they move to tables.db
+cat >"$T/old_layout.py" <<'EOF'
+import sqlite3, sys
+d = sys.argv[1]
+db = sqlite3.connect(d + "/catalog.db")
+db.execute("ATTACH DATABASE ? AS t", (d + "/tables.db",))
+sql = db.execute("SELECT sql FROM t.sqlite_schema WHERE name = 'table:j5'").fetchone()[0]
+db.execute(sql)
+db.execute('INSERT INTO main."table:j5" SELECT * FROM t."table:j5" ORDER BY rowid')
+db.execute('DROP TABLE t."table:j5"')
+db.commit()
+assert db.execute("SELECT count(*) FROM main.sqlite_schema WHERE name = 'table:j5'").fetchone()[0] == 1
+EOF
+cat >"$T/moved.py" <<'EOF'
+import sqlite3, sys
+d = sys.argv[1]
+left = sqlite3.connect(d + "/catalog.db").execute(
+    "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'table:%'").fetchone()[0]
+assert left == 0, left
+EOF
+j5_rows() {
+    [ "$(psql -X -A -t -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice -c 'SELECT v FROM j5' | tr -d '\n')" = abcde ]
+}
+check "a table kept in catalog.db, as older versions did" "$PY" "$T/old_layout.py" "$T/data"
+start_daemon "$T" -c authentication=trust >/dev/null || exit 1
+check "it moved to tables.db with its rows in order" j5_rows
+check "catalog.db keeps no table rows" "$PY" "$T/moved.py" "$T/data"
 stop_daemon || status=1
 [ $status -eq 0 ] && echo "pg_sessions: ok"
 exit $status

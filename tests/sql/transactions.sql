@@ -133,24 +133,30 @@ SHOW application_name;
 COMMIT;
 SET LOCAL application_name = 'ignored';
 SHOW application_name;
--- what a block refuses: stream and query statements, and table DDL once
--- the block changed rows
+-- what a block refuses: stream and query statements
 BEGIN;
 CREATE STREAM ticks USING rate;
 ROLLBACK;
-BEGIN;
-CREATE TABLE t2 (a INT);
-INSERT INTO t2 VALUES (1);
-DROP TABLE t2;
-COMMIT;
-SELECT count(*) FROM t2;
--- CREATE TABLE in a block is undone by ROLLBACK (and ROLLBACK TO);
--- DROP TABLE takes effect at once
+-- CREATE TABLE in a block is undone by ROLLBACK, and by ROLLBACK TO a
+-- savepoint set before it; DROP TABLE takes effect at once
 BEGIN;
 CREATE TABLE t3 (a INT);
 INSERT INTO t3 VALUES (1);
 ROLLBACK;
 SELECT * FROM t3;
+BEGIN;
+INSERT INTO acct VALUES (70, 1);
+CREATE TABLE t2 (a INT);
+INSERT INTO t2 VALUES (1);
+SELECT * FROM t2;
+ROLLBACK;
+SELECT * FROM t2;
+BEGIN;
+INSERT INTO acct VALUES (71, 1);
+CREATE TABLE t6 (a INT);
+INSERT INTO t6 VALUES (6);
+COMMIT;
+SELECT * FROM t6;
 BEGIN;
 SAVEPOINT before_t4;
 CREATE TABLE t4 (a INT);
@@ -158,11 +164,12 @@ ROLLBACK TO before_t4;
 CREATE TABLE t5 (a INT);
 COMMIT;
 SHOW TABLES;
-CREATE TABLE t2 (a INT);
 BEGIN;
-DROP TABLE t2;
+INSERT INTO acct VALUES (72, 1);
+DROP TABLE t5;
 ROLLBACK;
 SHOW TABLES;
+SELECT id FROM acct WHERE id >= 70 ORDER BY id;
 -- outside a block each statement commits on its own
 INSERT INTO acct VALUES (60, 1)\; SELECT 1 / 0;
 SELECT id FROM acct WHERE id = 60;
