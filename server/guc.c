@@ -257,7 +257,9 @@ static int check_enum(guc_id_t id, const char *v, char **out, sl_error_t *err)
     return -1;
 }
 
-/* client_encoding: UTF8 under any of PostgreSQL's spellings of it. */
+/* client_encoding: UTF8 under any of PostgreSQL's spellings of it, or
+ * SQL_ASCII, which PostgreSQL answers with no conversion at all (libpq's
+ * client_encoding=auto sends it from a C locale, as interactive psql does). */
 static int check_client_encoding(const char *v, char **out, sl_error_t *err)
 {
     char norm[32];
@@ -265,8 +267,8 @@ static int check_client_encoding(const char *v, char **out, sl_error_t *err)
     for (const char *p = v; *p && n + 1 < sizeof norm; p++)
         if (isalnum((unsigned char)*p)) norm[n++] = (char)tolower((unsigned char)*p);
     norm[n] = 0;
-    if (!strcmp(norm, "utf8") || !strcmp(norm, "unicode")) {
-        *out = sl_xstrdup("UTF8");
+    if (!strcmp(norm, "utf8") || !strcmp(norm, "unicode") || !strcmp(norm, "sqlascii")) {
+        *out = sl_xstrdup(norm[0] == 's' ? "SQL_ASCII" : "UTF8");
         return 0;
     }
     invalid_value(err, GUC_CLIENT_ENCODING, v);

@@ -257,6 +257,8 @@ check "unknown startup setting refused" sh -c "! psql -X -A -t -d '$DSN options=
     2>'$T/err' && grep -q 'unrecognized configuration parameter \"no_such\"' '$T/err'"
 check "client_encoding LATIN1 refused at startup" sh -c "! PGCLIENTENCODING=LATIN1 psql -X -A -t -d '$DSN' \
     -c 'SELECT 1' 2>'$T/err' && grep -q 'invalid value for parameter \"client_encoding\"' '$T/err'"
+check "client_encoding=auto from a C locale (interactive psql) connects" sh -c "[ \"\$(LC_ALL=C LANG=C \
+    psql -X -A -t -d '$DSN client_encoding=auto' -c 'SHOW client_encoding')\" = SQL_ASCII ]"
 check "serving at the end" serving
 stop_daemon || status=1
 
