@@ -119,6 +119,7 @@ except psycopg2.errors.QueryCanceled as e:
     assert e.pgcode == "57014" and "statement timeout" in str(e), str(e)
 assert time.monotonic() - t0 < 5
 conn.rollback()
+cur.execute("RESET statement_timeout")
 cur.execute("SELECT 7")
 assert cur.fetchone() == (7,)
 conn.close()
@@ -126,7 +127,7 @@ conn.close()
 # connection, and its table lock goes with it: a waiting writer proceeds
 idle = psycopg2.connect(dsn)
 icur = idle.cursor()
-icur.execute("SET idle_in_transaction_session_timeout = '300ms'")
+icur.execute("SET idle_in_transaction_session_timeout = '2s'")
 icur.execute("INSERT INTO p2 VALUES (6, 'f')")
 ocur.execute("SET lock_timeout = 0")
 ocur.execute("INSERT INTO p2 VALUES (7, 'g')")     # waits for the idle block to end

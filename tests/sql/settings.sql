@@ -105,6 +105,6 @@ SHOW application_name;
 -- statement_timeout cancels a statement that runs longer
 SET statement_timeout = '200ms';
 SELECT pg_sleep(5);
-SELECT 1 AS still_serving;
 RESET statement_timeout;
+SELECT 1 AS still_serving;
 SELECT pg_sleep(0.3) IS NULL AS slept;
