@@ -569,6 +569,23 @@ static void dump_set(sl_buf_t *b, const ast_stmt_t *s)
     dump_list(b, &s->set.values);
 }
 
+static void dump_txn(sl_buf_t *b, const ast_stmt_t *s)
+{
+    const ast_txn_stmt_t *t = &s->txn;
+    static const char *const names[] = {[AST_STMT_BEGIN] = "begin", [AST_STMT_COMMIT] = "commit",
+                                        [AST_STMT_ROLLBACK] = "rollback", [AST_STMT_SAVEPOINT] = "savepoint",
+                                        [AST_STMT_RELEASE] = "release",
+                                        [AST_STMT_SET_TRANSACTION] = "set-transaction"};
+    sl_buf_printf(b, "(%s%s", names[s->kind], t->session ? " session" : "");
+    if (t->savepoint) {
+        sl_buf_puts(b, s->kind == AST_STMT_ROLLBACK ? " to " : " ");
+        put_ident(b, t->savepoint);
+    }
+    if (t->isolation) sl_buf_printf(b, " (isolation '%s')", t->isolation);
+    if (t->read_only) sl_buf_printf(b, " (read-only %s)", t->read_only);
+    if (t->deferrable) sl_buf_printf(b, " (deferrable %s)", t->deferrable);
+}
+
 static void dump_insert(sl_buf_t *b, const ast_insert_t *s)
 {
     dump_head(b, "insert", 0, "", s->table);
@@ -629,9 +646,12 @@ void ast_dump_stmt(sl_buf_t *b, const ast_stmt_t *s)
         sl_buf_puts(b, "(explain ");
         ast_dump_stmt(b, s->explain);
         break;
-    case AST_STMT_BEGIN: sl_buf_puts(b, "(begin"); break;
-    case AST_STMT_COMMIT: sl_buf_puts(b, "(commit"); break;
-    case AST_STMT_ROLLBACK: sl_buf_puts(b, "(rollback"); break;
+    case AST_STMT_BEGIN:
+    case AST_STMT_COMMIT:
+    case AST_STMT_ROLLBACK:
+    case AST_STMT_SAVEPOINT:
+    case AST_STMT_RELEASE:
+    case AST_STMT_SET_TRANSACTION: dump_txn(b, s); break;
     case AST_STMT_SET:
     case AST_STMT_RESET:
     case AST_STMT_DISCARD: dump_set(b, s); break;

@@ -330,6 +330,9 @@ struct ast_select {
     X(BEGIN, "BEGIN")                                                                \
     X(COMMIT, "COMMIT")                                                              \
     X(ROLLBACK, "ROLLBACK")                                                          \
+    X(SAVEPOINT, "SAVEPOINT")                                                        \
+    X(RELEASE, "RELEASE")                                                            \
+    X(SET_TRANSACTION, "SET TRANSACTION")                                            \
     X(SET, "SET")                                                                    \
     X(RESET, "RESET")                                                                \
     X(DISCARD, "DISCARD")
@@ -437,6 +440,18 @@ typedef struct {
     ast_expr_list_t values;       /* SET: literals; identifiers and ON become strings */
 } ast_set_stmt_t;
 
+/* BEGIN/START TRANSACTION [modes], COMMIT, ROLLBACK [TO [SAVEPOINT] name],
+ * SAVEPOINT name, RELEASE [SAVEPOINT] name, SET TRANSACTION modes and SET
+ * SESSION CHARACTERISTICS AS TRANSACTION modes. Modes are kept as
+ * PostgreSQL's setting values (NULL = not given). */
+typedef struct {
+    ast_ident_t *savepoint;       /* ROLLBACK TO, SAVEPOINT, RELEASE; else NULL */
+    const char *isolation;        /* "serializable", "repeatable read", ... */
+    const char *read_only;        /* "on" (READ ONLY) or "off" (READ WRITE) */
+    const char *deferrable;       /* "on" or "off" */
+    int session;                  /* SET SESSION CHARACTERISTICS */
+} ast_txn_stmt_t;
+
 /* A statement. `start`/`pos` and `end` delimit its own text in the parsed
  * string, without the terminating ';' (the catalog keeps this exact text). */
 struct ast_stmt {
@@ -462,6 +477,8 @@ struct ast_stmt {
         } await;                          /* AWAIT_QUERY */
         ast_stmt_t *explain;              /* EXPLAIN: a SELECT or CREATE_QUERY statement */
         ast_set_stmt_t set;               /* SET, RESET, DISCARD (name "all") */
+        ast_txn_stmt_t txn;               /* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE,
+                                             SET_TRANSACTION */
     };
 };
 

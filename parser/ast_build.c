@@ -436,3 +436,10 @@ ast_output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word)
     }
     return AST_OUTPUT_DEFAULT;
 }
+
+void pb_txn_merge(ast_txn_stmt_t *into, const ast_txn_stmt_t *m)
+{
+    if (m->isolation) into->isolation = m->isolation;
+    if (m->read_only) into->read_only = m->read_only;
+    if (m->deferrable) into->deferrable = m->deferrable;
+}

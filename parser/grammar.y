@@ -39,11 +39,14 @@
        TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN.
 
 /* Every U keyword of keywords.def (checked by a unit test). */
-%fallback ID ASC AVAILABLE AWAIT BEGIN CHECKPOINT COMMIT CONTINUOUS DEFAULT DELAY
+%fallback ID ABORT ASC AVAILABLE AWAIT BEGIN CHARACTERISTICS CHECKPOINT COMMIT COMMITTED
+    CONTINUOUS DEFAULT DEFERRABLE DELAY
     DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
-    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
-    QUERIES QUERY RECENT RESET ROLLBACK SESSION SET SHOW SINK START STOP STREAM STREAMS
-    STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITH WITHIN WORK ZONE.
+    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE ONLY OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
+    QUERIES QUERY READ RECENT RELEASE REPEATABLE RESET ROLLBACK SAVEPOINT SERIALIZABLE SESSION
+    SET SHOW SINK START STOP STREAM STREAMS
+    STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNCOMMITTED UNIT VALUES WITH WITHIN
+    WORK WRITE ZONE.
 
 /* PostgreSQL's operator precedence, lowest first. NOT_LA is NOT before
  * IN/LIKE/ILIKE/BETWEEN (decided by the tokenizer), as in PostgreSQL;
@@ -395,14 +398,46 @@ cmd(A) ::= AWAIT(K) QUERY ident(N) TIMEOUT ival(T). {
 
 /* ---- transactions and settings (driver compatibility) ---------------------- */
 
-cmd(A) ::= BEGIN(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); }
-cmd(A) ::= START(K) TRANSACTION. { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); }
+cmd(A) ::= BEGIN(K) tx_opt tx_modes_opt(M). { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); A->txn = M; }
+cmd(A) ::= START(K) TRANSACTION tx_modes_opt(M). { A = pb_stmt(ctx, AST_STMT_BEGIN, K.pos); A->txn = M; }
 cmd(A) ::= COMMIT(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_COMMIT, K.pos); }
 cmd(A) ::= END(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_COMMIT, K.pos); }
 cmd(A) ::= ROLLBACK(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_ROLLBACK, K.pos); }
+cmd(A) ::= ABORT(K) tx_opt. { A = pb_stmt(ctx, AST_STMT_ROLLBACK, K.pos); }
+cmd(A) ::= ROLLBACK(K) tx_opt TO savepoint_opt ident(N). {
+    A = pb_stmt(ctx, AST_STMT_ROLLBACK, K.pos); A->txn.savepoint = N;
+}
+cmd(A) ::= SAVEPOINT(K) ident(N). { A = pb_stmt(ctx, AST_STMT_SAVEPOINT, K.pos); A->txn.savepoint = N; }
+cmd(A) ::= RELEASE(K) savepoint_opt ident(N). { A = pb_stmt(ctx, AST_STMT_RELEASE, K.pos); A->txn.savepoint = N; }
+cmd(A) ::= SET(K) TRANSACTION tx_modes(M). { A = pb_stmt(ctx, AST_STMT_SET_TRANSACTION, K.pos); A->txn = M; }
+cmd(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION tx_modes(M). {
+    A = pb_stmt(ctx, AST_STMT_SET_TRANSACTION, K.pos); A->txn = M; A->txn.session = 1;
+}
 tx_opt ::= .
 tx_opt ::= TRANSACTION.
 tx_opt ::= WORK.
+savepoint_opt ::= .
+savepoint_opt ::= SAVEPOINT.
+
+/* Transaction modes, separated by commas or spaces; a later one wins. */
+%type tx_modes_opt {ast_txn_stmt_t}
+tx_modes_opt(A) ::= . { memset(&A, 0, sizeof A); }
+tx_modes_opt(A) ::= tx_modes(M). { A = M; }
+%type tx_modes {ast_txn_stmt_t}
+tx_modes(A) ::= tx_mode(M). { A = M; }
+tx_modes(A) ::= tx_modes(A) tx_mode(M). { pb_txn_merge(&A, &M); }
+tx_modes(A) ::= tx_modes(A) COMMA tx_mode(M). { pb_txn_merge(&A, &M); }
+%type tx_mode {ast_txn_stmt_t}
+tx_mode(A) ::= ISOLATION LEVEL iso_level(L). { memset(&A, 0, sizeof A); A.isolation = L; }
+tx_mode(A) ::= READ ONLY. { memset(&A, 0, sizeof A); A.read_only = "on"; }
+tx_mode(A) ::= READ WRITE. { memset(&A, 0, sizeof A); A.read_only = "off"; }
+tx_mode(A) ::= DEFERRABLE. { memset(&A, 0, sizeof A); A.deferrable = "on"; }
+tx_mode(A) ::= NOT DEFERRABLE. { memset(&A, 0, sizeof A); A.deferrable = "off"; }
+%type iso_level {const char *}
+iso_level(A) ::= SERIALIZABLE. { A = "serializable"; }
+iso_level(A) ::= REPEATABLE READ. { A = "repeatable read"; }
+iso_level(A) ::= READ COMMITTED. { A = "read committed"; }
+iso_level(A) ::= READ UNCOMMITTED. { A = "read uncommitted"; }
 
 cmd(A) ::= SET(K) set_scope(S) dotted(D) TO|EQ set_values(V). {
     A = pb_stmt(ctx, AST_STMT_SET, K.pos);

@@ -72,6 +72,8 @@ typedef struct { ast_expr_t *limit, *offset; int has_limit, has_offset, limit_po
 /* Reports `syntax error at or near "<token text>"` (or `at end of input` for
  * a zero-length token) at the token; 42601. */
 void pb_syntax_error(parse_ctx_t *c, const parse_token_t *t);
+/* Transaction modes: the ones `m` gives replace those of `into`. */
+void pb_txn_merge(ast_txn_stmt_t *into, const ast_txn_stmt_t *m);
 /* Reports a 42601 error with the given message at byte offset `pos`. */
 void pb_error_at(parse_ctx_t *c, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reports the parser's stack overflow (54000). */

@@ -44,7 +44,7 @@ static const kw_t kw_table[] = {
 #undef KW
 };
 #define KW_COUNT ((int)(sizeof kw_table / sizeof kw_table[0]))
-#define KW_MAX_LEN 12
+#define KW_MAX_LEN 15
 
 static int lower(int ch)
 {

@@ -451,6 +451,8 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
                        ? bind_default_name(b->pc->arena, x)
                        : sl_printf(b->pc->arena, "col%d", i + 1);
     }
+    if (b->pc->settings && bind_is_settings_call(e->name->name))
+        return bind_settings_call(b->pc, e, args, n, err);
     exec_expr_t *x = exec_expr_call(b->pc->arena, e->name->name, args, names, n, err);
     return x ? x : fail_at(err, e->pos);
 }

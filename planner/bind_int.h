@@ -86,5 +86,11 @@ int bind_at(sl_error_t *err, int pos);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
 int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
                   sl_error_t *err);
+/* current_setting(name [, missing_ok]) and set_config(name, value,
+ * is_local) (bind_settings.c): true for those names. */
+int bind_is_settings_call(const char *name);
+/* The call evaluated now through pc->settings, as a text constant. */
+exec_expr_t *bind_settings_call(plan_ctx_t *pc, const ast_expr_t *e, exec_expr_t *const *args, int n,
+                                sl_error_t *err);
 
 #endif

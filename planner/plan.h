@@ -136,6 +136,17 @@ typedef struct plan_subquery_runner {
                sl_error_t *err);
 } plan_subquery_runner_t;
 
+/* The session settings that current_setting() and set_config() read and
+ * change; they are evaluated while binding, as the statement's constants.
+ * get: 1 with *value, 0 when unknown and missing_ok, -1 with err (42704).
+ * set: 0 with *value (the new value), -1 with err. */
+typedef struct plan_settings {
+    void *ctx;
+    int (*get)(void *ctx, const char *name, int missing_ok, const char **value, sl_error_t *err);
+    int (*set)(void *ctx, const char *name, const char *value, int is_local, const char **out,
+               sl_error_t *err);
+} plan_settings_t;
+
 struct plan_cte;       /* bind_int.h: the WITH queries in scope */
 struct plan_scope;     /* bind_int.h: the columns of enclosing queries */
 struct plan_subq_memo; /* bind_int.h: subquery results already computed */
@@ -162,6 +173,9 @@ typedef struct plan_ctx {
     /* Evaluates subqueries in expressions before the query runs; NULL (a
      * continuous query) refuses them with 0A000. */
     const plan_subquery_runner_t *subqueries;
+    /* current_setting() and set_config(); NULL (a continuous query): they
+     * do not exist there. */
+    const plan_settings_t *settings;
     int nrels;                     /* relations read, in plan order (filled by the binder) */
     const plan_relation_t **rels;
     /* binder state, zero at the start */

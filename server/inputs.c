@@ -9,6 +9,7 @@
 
 typedef struct static_input {
     srv_t *srv;
+    tstore_conn_t *reader;
     const plan_input_t *in;
 } static_input_t;
 
@@ -18,7 +19,7 @@ static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit
     static_input_t *si = arg;
     const plan_relation_t *rel = si->in->rel;
     if (rel->connector) return format_read_path(rel, a, emit, emit_arg, err);
-    return tstore_scan(si->srv->tstore, rel, 0, a, emit, emit_arg, err);
+    return tstore_scan(si->srv->tstore, si->reader, rel, 0, a, emit, emit_arg, err);
 }
 
 static int produce_memory(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
@@ -52,7 +53,8 @@ int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emi
     return emit(emit_arg, exec_builder_finish(&bld), err);
 }
 
-int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_input_t **out)
+int inputs_static(srv_t *srv, tstore_conn_t *reader, const plan_physical_t *p, sl_arena_t *a,
+                  exec_input_t **out)
 {
     exec_input_t *v = SL_NEW_ARRAY(a, exec_input_t, p->ninputs > 0 ? p->ninputs : 1);
     int n = 0;
@@ -61,6 +63,7 @@ int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_inpu
         if (in->kind == PLAN_INPUT_STREAM) continue;
         static_input_t *si = SL_NEW(a, static_input_t);
         si->srv = srv;
+        si->reader = reader;
         si->in = in;
         v[n].leaf = in->leaf;
         v[n].arg = in->kind == PLAN_INPUT_VALUES ? (void *)in->values : si;

@@ -10,9 +10,13 @@
 #include "planner/physical.h"
 #include "server/server.h"
 
+struct tstore_conn;
 /* Fills `out` (allocated in a) with one exec_input_t per non-stream input
- * of `p`; returns the count. Stream inputs are left to the caller. */
-int inputs_static(srv_t *srv, const plan_physical_t *p, sl_arena_t *a, exec_input_t **out);
+ * of `p`; returns the count. Stream inputs are left to the caller. Static
+ * tables are read through `reader` (a session's open transaction, which
+ * sees its own changes), or their last committed rows when NULL. */
+int inputs_static(srv_t *srv, struct tstore_conn *reader, const plan_physical_t *p, sl_arena_t *a,
+                  exec_input_t **out);
 /* The producer of constant rows: `arg` is the VALUES plan node
  * (plan_input_t.values). */
 int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err);

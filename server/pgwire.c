@@ -116,7 +116,7 @@ static void conn_free(pgw_conn_t *c)
     sl_buf_free(&c->out);
     free(c->user);
     free(c->database);
-    free(c->appname);
+    sl_buf_free(&c->gucs);
     free(c);
     server_maybe_done(ps);
 }

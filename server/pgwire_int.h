@@ -105,7 +105,7 @@ typedef struct pgw_portal {
 
 struct pgw_conn {
     uv_tcp_t tcp;         /* data = this connection */
-    uv_timer_t timer;     /* authentication timeout, then the closing deadline */
+    uv_timer_t timer;     /* authentication timeout, the idle timeouts, then the closing deadline */
     pgw_server_t *srv;
     struct pgw_conn *prev, *next; /* in srv->conns */
     pgw_state_t state;
@@ -123,7 +123,8 @@ struct pgw_conn {
     size_t in_off;
     sl_buf_t out;         /* plaintext output not yet handed to the socket */
     size_t writes_pending; /* uv_write requests in flight */
-    char *user, *database, *appname;
+    char *user, *database;
+    sl_buf_t gucs;        /* settings of the startup packet and its options: name\0value\0 ... */
     int32_t pid;          /* BackendKeyData */
     uint32_t secret;
     auth_scram_t scram;
@@ -198,6 +199,10 @@ void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len);
 int pgw_query_resume(pgw_conn_t *c);
 /* Frees statements, portals and any reply in progress. */
 void pgw_query_release(pgw_conn_t *c);
+/* ParameterStatus for each reported setting that changed, then
+ * ReadyForQuery with the session's transaction status; at idle every
+ * portal is closed (the transaction they belonged to ended). */
+void pgw_query_ready(pgw_conn_t *c);
 
 /* ---- pgwire_msg.c ---- */
 size_t pgw_msg_begin(sl_buf_t *b, char type);
@@ -206,7 +211,8 @@ void pgw_msg_cstr(sl_buf_t *b, const char *s);
 /* ErrorResponse ("ERROR", "FATAL") or NoticeResponse ("NOTICE", "WARNING"). */
 void pgw_msg_error(sl_buf_t *b, const char *severity, const sl_error_t *e);
 void pgw_msg_simple(sl_buf_t *b, char type); /* a message with an empty body */
-void pgw_msg_ready(sl_buf_t *b);
+/* ReadyForQuery with the transaction status ('I', 'T' or 'E'). */
+void pgw_msg_ready(sl_buf_t *b, char status);
 void pgw_msg_command_complete(sl_buf_t *b, const char *tag);
 void pgw_msg_row_description(sl_buf_t *b, int ncols, const sess_col_t *cols);
 /* RowDescription with Bind's result format codes (pgw_bin_format_of). */

@@ -56,10 +56,10 @@ void pgw_msg_simple(sl_buf_t *b, char type)
     pgw_msg_end(b, pgw_msg_begin(b, type));
 }
 
-void pgw_msg_ready(sl_buf_t *b)
+void pgw_msg_ready(sl_buf_t *b, char status)
 {
     size_t at = pgw_msg_begin(b, 'Z');
-    sl_buf_putc(b, 'I'); /* no transactions: always idle */
+    sl_buf_putc(b, status);
     pgw_msg_end(b, at);
 }
 

@@ -10,8 +10,11 @@
  *    that follows sends from it, so Describe+Execute runs a statement once.
  *  - Execute with a row limit sends PortalSuspended and continues from the
  *    kept reply on the next Execute.
- *  - After an error every message up to Sync is discarded; Sync closes all
- *    portals (the implicit transaction ends) and sends ReadyForQuery.
+ *  - After an error every message up to Sync is discarded, and a
+ *    transaction block becomes failed. Portals live until their transaction
+ *    ends: Sync closes them all outside a block (the implicit transaction
+ *    ends) and keeps them inside one, so that Execute with a row limit can
+ *    go on after a Sync (a driver's fetch size with autocommit off).
  *  - Parameters and results may be text or binary (pgwire_binary.c): a
  *    binary parameter is decoded into text at Bind, a binary result column
  *    is encoded from its text as its DataRow goes out; the types Parse
@@ -93,6 +96,7 @@ static void ext_error(pgw_conn_t *c, const sl_error_t *err)
 {
     pgw_msg_error(&c->out, "ERROR", err);
     c->skip_till_sync = 1;
+    sess_txn_error(c->sess);
 }
 
 static void ext_errorf(pgw_conn_t *c, const char *sqlstate, const char *fmt, ...)
@@ -199,10 +203,46 @@ void pgw_query_release(pgw_conn_t *c)
 
 /* ---- encoding replies -------------------------------------------------------- */
 
+static void send_result_notices(pgw_conn_t *c, const sess_result_t *r)
+{
+    for (int i = 0; i < r->nnotices; i++) {
+        const sl_error_t *n = &r->notices[i];
+        int warning = strcmp(n->sqlstate, SL_ERR_SUCCESS) != 0;
+        if (sess_wants_notice(c->sess, warning))
+            pgw_msg_error(&c->out, warning ? "WARNING" : "NOTICE", n);
+    }
+}
+
 static void send_notices(pgw_conn_t *c, const sess_reply_t *reply)
 {
-    for (const sess_result_t *r = reply->first; r; r = r->next)
-        for (int i = 0; i < r->nnotices; i++) pgw_msg_error(&c->out, "NOTICE", &r->notices[i]);
+    for (const sess_result_t *r = reply->first; r; r = r->next) send_result_notices(c, r);
+}
+
+static void report_setting(void *arg, const char *name, const char *value)
+{
+    pgw_conn_t *c = arg;
+    pgw_msg_parameter_status(&c->out, name, value);
+}
+
+/* idle_in_transaction_session_timeout / idle_session_timeout passed. */
+static void on_idle_timeout(uv_timer_t *t)
+{
+    pgw_conn_t *c = t->data;
+    if (sess_txn_status(c->sess) != 'I')
+        pgw_conn_fatal(c, SL_ERR_IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+                       "terminating connection due to idle-in-transaction timeout");
+    else
+        pgw_conn_fatal(c, SL_ERR_IDLE_SESSION_TIMEOUT, "terminating connection due to idle-session timeout");
+}
+
+void pgw_query_ready(pgw_conn_t *c)
+{
+    sess_report_settings(c->sess, report_setting, c);
+    char status = sess_txn_status(c->sess);
+    if (status == 'I') portals_drop_all(c);
+    pgw_msg_ready(&c->out, status);
+    int64_t idle_ms = sess_idle_timeout_ms(c->sess);
+    if (idle_ms > 0 && !c->closing) uv_timer_start(&c->timer, on_idle_timeout, (uint64_t)idle_ms, 0);
 }
 
 /* One DataRow with the portal's binary columns encoded; on failure the
@@ -276,7 +316,7 @@ static int query_resume(pgw_conn_t *c)
     while (cur->res) {
         sess_result_t *r = cur->res;
         if (!cur->in_rows) {
-            for (int i = 0; i < r->nnotices; i++) pgw_msg_error(&c->out, "NOTICE", &r->notices[i]);
+            send_result_notices(c, r);
             if (r->kind != SESS_RES_ROWS) {
                 send_outcome(c, r, 0);
                 cur->res = r->next;
@@ -293,7 +333,7 @@ static int query_resume(pgw_conn_t *c)
         cur->in_rows = 0;
     }
     cursor_clear(cur);
-    pgw_msg_ready(&c->out);
+    pgw_query_ready(c);
     c->job = 0;
     return 1;
 }
@@ -417,10 +457,10 @@ static void simple_query(pgw_conn_t *c, const char *body, size_t len)
         sl_error_t err;
         sl_error_set(&err, SL_ERR_PROTOCOL_VIOLATION, "invalid message format");
         pgw_msg_error(&c->out, "ERROR", &err);
-        pgw_msg_ready(&c->out);
+        pgw_query_ready(c);
         return;
     }
-    portals_drop_all(c);
+    portal_drop(c, ""); /* as PostgreSQL: a simple Query replaces the unnamed portal */
     sess_request_t req = {.sql = sql, .len = strlen(sql)};
     submit(c, &req, PGW_WAIT_QUERY);
 }
@@ -751,6 +791,11 @@ static void execute_message(pgw_conn_t *c, const char *body, size_t len)
         ext_errorf(c, SL_ERR_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
         return;
     }
+    if (p->cur.reply && sess_txn_status(c->sess) == 'E') {
+        ext_errorf(c, SL_ERR_IN_FAILED_SQL_TRANSACTION, "current transaction is aborted, commands "
+                   "ignored until end of transaction block");
+        return;
+    }
     c->xportal = p;
     c->xlimit = maxrows > 0 ? maxrows : 0;
     c->xsent = 0;
@@ -774,12 +819,12 @@ static void close_message(pgw_conn_t *c, const char *body, size_t len)
 static void sync_message(pgw_conn_t *c)
 {
     c->skip_till_sync = 0;
-    portals_drop_all(c);
-    pgw_msg_ready(&c->out);
+    pgw_query_ready(c);
 }
 
 void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len)
 {
+    if (!c->closing) uv_timer_stop(&c->timer); /* the idle timeout: the client spoke */
     if (c->skip_till_sync && type != 'S' && type != 'X') return;
     switch (type) {
     case 'Q': simple_query(c, body, len); break;
@@ -796,7 +841,7 @@ void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len)
         sl_error_t err;
         sl_error_set(&err, SL_ERR_FEATURE_NOT_SUPPORTED, "function call protocol is not supported");
         pgw_msg_error(&c->out, "ERROR", &err);
-        pgw_msg_ready(&c->out);
+        pgw_query_ready(c);
         break;
     }
     default:

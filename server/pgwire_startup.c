@@ -82,7 +82,57 @@ static void cancel_request(pgw_conn_t *c, const char *body, size_t len)
 
 /* ---- the startup message --------------------------------------------------- */
 
-/* Reads name/value pairs; returns -1 on a malformed layout. */
+static void startup_guc(pgw_conn_t *c, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+    sl_buf_append(&c->gucs, name, nlen);
+    sl_buf_putc(&c->gucs, '\0');
+    sl_buf_append(&c->gucs, value, vlen);
+    sl_buf_putc(&c->gucs, '\0');
+}
+
+/* One word of `options`, with backslash escapes; returns the end of it. */
+static const char *options_word(const char *p, sl_buf_t *w)
+{
+    sl_buf_clear(w);
+    while (*p && *p != ' ' && *p != '\t') {
+        if (*p == '\\' && p[1]) p++;
+        sl_buf_putc(w, *p++);
+    }
+    sl_buf_putc(w, '\0');
+    return p;
+}
+
+/* `options`: command-line switches, of which sluice takes PostgreSQL's
+ * setting ones: -c name=value and --name=value. Returns -1 on another. */
+static int startup_options(pgw_conn_t *c, const char *p)
+{
+    sl_buf_t w = SL_BUF_INIT;
+    int rc = 0, want_setting = 0;
+    while (rc == 0 && *p) {
+        if (*p == ' ' || *p == '\t') {
+            p++;
+            continue;
+        }
+        p = options_word(p, &w);
+        const char *s = w.data;
+        if (!want_setting && !strcmp(s, "-c")) {
+            want_setting = 1;
+            continue;
+        }
+        if (!want_setting && !strncmp(s, "--", 2)) s += 2;
+        else if (!want_setting && !strncmp(s, "-c", 2)) s += 2;
+        else if (!want_setting) rc = -1;
+        const char *eq = strchr(s, '=');
+        if (rc == 0 && (!eq || eq == s)) rc = -1;
+        if (rc == 0) startup_guc(c, s, (size_t)(eq - s), eq + 1, strlen(eq + 1));
+        want_setting = 0;
+    }
+    if (want_setting) rc = -1;
+    sl_buf_free(&w);
+    return rc;
+}
+
+/* Reads name/value pairs; returns -1 on a malformed layout, -2 on bad options. */
 static int startup_params(pgw_conn_t *c, const char *p, const char *end)
 {
     while (p < end && *p) {
@@ -90,13 +140,14 @@ static int startup_params(pgw_conn_t *c, const char *p, const char *end)
         if (!nul || nul + 1 >= end) return -1;
         const char *value = nul + 1, *vnul = memchr(value, '\0', (size_t)(end - value));
         if (!vnul) return -1;
-        char **slot = !strcmp(name, "user") ? &c->user
-                      : !strcmp(name, "database") ? &c->database
-                      : !strcmp(name, "application_name") ? &c->appname
-                                                          : NULL;
+        char **slot = !strcmp(name, "user") ? &c->user : !strcmp(name, "database") ? &c->database : NULL;
         if (slot) {
             free(*slot);
             *slot = sl_xstrdup(value);
+        } else if (!strcmp(name, "options")) {
+            if (startup_options(c, value) < 0) return -2;
+        } else if (strcmp(name, "replication") && strncmp(name, "_pq_.", 5)) {
+            startup_guc(c, name, (size_t)(nul - name), value, (size_t)(vnul - value));
         }
         p = vnul + 1;
     }
@@ -127,7 +178,14 @@ static void auth_ok(pgw_conn_t *c);
 static void startup_message(pgw_conn_t *c, const char *body, size_t len)
 {
     pgw_server_t *ps = c->srv;
-    if (startup_params(c, body + 4, body + len) < 0) {
+    int rc = startup_params(c, body + 4, body + len);
+    if (rc == -2) {
+        pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION,
+                       "invalid command-line argument for server process in the options of the "
+                       "startup packet");
+        return;
+    }
+    if (rc < 0) {
         pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION,
                        "invalid startup packet layout: expected terminator as last byte");
         return;
@@ -141,7 +199,6 @@ static void startup_message(pgw_conn_t *c, const char *body, size_t len)
         free(c->database);
         c->database = sl_xstrdup(c->user);
     }
-    if (!c->appname) c->appname = sl_xstrdup("");
     if (!strcmp(ps->srv->conf->ssl, "require") && !c->tls) {
         sl_error_t err;
         sl_error_set(&err, SL_ERR_INVALID_AUTHORIZATION,
@@ -310,19 +367,27 @@ void pgw_auth_message(pgw_conn_t *c, char type, const char *body, size_t len)
 
 /* ---- after authentication --------------------------------------------------- */
 
-static void send_parameters(pgw_conn_t *c)
+/* The startup packet's settings, applied as SET would (PostgreSQL ends the
+ * connection with FATAL on a bad one). */
+static int apply_settings(pgw_conn_t *c)
 {
-    static const char *const fixed[][2] = {
-        {"server_version", SL_PG_SERVER_VERSION}, {"server_encoding", "UTF8"},
-        {"client_encoding", "UTF8"},            {"DateStyle", "ISO, MDY"},
-        {"TimeZone", "UTC"},                    {"integer_datetimes", "on"},
-        {"standard_conforming_strings", "on"},  {"IntervalStyle", "postgres"},
-        {"is_superuser", "on"},
-    };
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        pgw_msg_parameter_status(&c->out, fixed[i][0], fixed[i][1]);
-    pgw_msg_parameter_status(&c->out, "application_name", c->appname);
-    pgw_msg_parameter_status(&c->out, "session_authorization", c->user);
+    const char *p = c->gucs.data, *end = p + c->gucs.len;
+    while (p && p < end) {
+        const char *name = p, *value = name + strlen(name) + 1;
+        sl_error_t err;
+        if (sess_startup_setting(c->sess, name, value, &err) < 0) {
+            pgw_conn_fatal_err(c, &err);
+            return -1;
+        }
+        p = value + strlen(value) + 1;
+    }
+    return 0;
+}
+
+static void report_setting(void *arg, const char *name, const char *value)
+{
+    pgw_conn_t *c = arg;
+    pgw_msg_parameter_status(&c->out, name, value);
 }
 
 /* A pseudo process id no live connection uses, and a random secret. */
@@ -343,16 +408,17 @@ static void auth_ok(pgw_conn_t *c)
         c->scram_active = 0;
     }
     pgw_msg_auth(&c->out, AUTH_REQ_OK, NULL, 0);
-    send_parameters(c);
+    uv_timer_stop(&c->timer);
+    c->sess = sess_new(c->srv->srv, c->user, c->database);
+    if (apply_settings(c) < 0) return;
+    sess_report_settings(c->sess, report_setting, c);
     assign_backend_key(c);
     size_t at = pgw_msg_begin(&c->out, 'K');
     sl_buf_put_u32be(&c->out, (uint32_t)c->pid);
     sl_buf_put_u32be(&c->out, c->secret);
     pgw_msg_end(&c->out, at);
-    pgw_msg_ready(&c->out);
+    pgw_msg_ready(&c->out, 'I');
     c->state = PGW_ST_READY;
-    uv_timer_stop(&c->timer);
-    c->sess = sess_new(c->srv->srv, c->user, c->database);
     SL_DEBUG("pgwire", "connection authorized peer=%s user=%s database=%s pid=%d tls=%s", c->peer,
              c->user, c->database, (int)c->pid, c->tls ? tls_conn_version(c->tls) : "off");
 }

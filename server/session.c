@@ -12,14 +12,13 @@
 #include "common/log.h"
 #include "common/sl_assert.h"
 #include "parser/parser.h"
+#include "server/guc.h"
 #include "server/qm.h"
 #include "server/stmt.h"
+#include "server/txn.h"
 
-typedef struct sess_setting {
-    char *name;
-    char *value;
-    struct sess_setting *next;
-} sess_setting_t;
+/* Values of the cancel flag: why the running statement must stop. */
+enum { CANCEL_NONE, CANCEL_USER, CANCEL_TIMEOUT };
 
 struct sess {
     srv_t *srv;
@@ -28,8 +27,12 @@ struct sess {
     uv_work_t work;
     int in_flight;            /* a submission is queued, running or awaiting */
     int closing;              /* sess_close() called while in flight */
-    atomic_int cancel;
-    sess_setting_t *settings; /* SET values, touched only by the running statement */
+    atomic_int cancel;        /* CANCEL_* */
+    guc_t *guc;               /* settings, used by the running statement (guc.h) */
+    txn_t *txn;               /* transaction state, likewise */
+    uv_timer_t stimer;        /* statement_timeout of the submission in flight */
+    int stimer_init;
+    int handles;              /* timer handles not yet closed */
     /* the submission in flight */
     char *sql;
     size_t len;
@@ -63,6 +66,8 @@ sess_t *sess_new(srv_t *srv, const char *user, const char *database)
     s->user = sl_xstrdup(user ? user : "");
     s->database = sl_xstrdup(database ? database : "");
     s->work.data = s;
+    s->guc = guc_new(s->user);
+    s->txn = txn_new(srv, s->guc, &s->cancel);
     return s;
 }
 
@@ -90,13 +95,8 @@ static void submission_free(sess_t *s)
 static void sess_free_now(sess_t *s)
 {
     submission_free(s);
-    while (s->settings) {
-        sess_setting_t *n = s->settings->next;
-        free(s->settings->name);
-        free(s->settings->value);
-        free(s->settings);
-        s->settings = n;
-    }
+    txn_free(s->txn);
+    guc_free(s->guc);
     free(s->user);
     free(s->database);
     free(s);
@@ -104,14 +104,17 @@ static void sess_free_now(sess_t *s)
 
 static void on_timer_closed(uv_handle_t *h)
 {
-    sess_free_now(h->data);
+    sess_t *s = h->data;
+    if (--s->handles == 0) sess_free_now(s);
 }
 
-/* Frees the session, after closing its timer handle when it has one. Loop thread. */
+/* Frees the session, after closing its timer handles. Loop thread. */
 static void sess_free(sess_t *s)
 {
+    s->handles = s->timer_init + s->stimer_init;
     if (s->timer_init) uv_close((uv_handle_t *)&s->timer, on_timer_closed);
-    else sess_free_now(s);
+    if (s->stimer_init) uv_close((uv_handle_t *)&s->stimer, on_timer_closed);
+    if (!s->handles) sess_free_now(s);
 }
 
 void sess_reply_free(sess_reply_t *reply)
@@ -138,6 +141,11 @@ static void result_error(sess_t *s, sess_result_t *r, const sl_error_t *err)
     r->nrows = 0;
     r->kind = SESS_RES_ERROR;
     sl_error_copy(&r->error, err);
+    if (!strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) && atomic_load(&s->cancel) == CANCEL_TIMEOUT) {
+        sl_error_clear(&r->error);
+        sl_error_set(&r->error, SL_ERR_QUERY_CANCELED, "canceling statement due to statement timeout");
+    }
+    txn_fail(s->txn);
     if (err->position > 0)
         r->error.position = parse_char_position(s->sql, s->len, (size_t)err->position - 1);
     if (!r->error.sqlstate[0]) snprintf(r->error.sqlstate, 6, "%s", SL_ERR_INTERNAL_ERROR);
@@ -160,7 +168,9 @@ static void run_statements(sess_t *s)
         ctx.await_query = NULL;
         if (atomic_load(&s->cancel))
             sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
-        if (sl_error_isset(&err) || stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) < 0) {
+        int ok = !sl_error_isset(&err) && stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) == 0;
+        if (txn_statement_end(s->txn, ok, &err) < 0) ok = 0;
+        if (!ok) {
             result_error(s, r, &err);
             s->next_stmt = s->list.n;
             break;
@@ -186,6 +196,7 @@ static void parse_submission(sess_t *s)
         sess_result_t *r = result_append(s);
         r->kind = SESS_RES_ERROR;
         sl_error_copy(&r->error, &err); /* the parser reports character positions */
+        txn_fail(s->txn);
         s->list.n = 0;
     } else if (s->list.n == 0) {
         result_append(s)->kind = SESS_RES_EMPTY;
@@ -239,6 +250,7 @@ static void finish_submission(sess_t *s)
     sess_reply_t *reply = s->reply;
     s->reply = NULL;
     s->in_flight = 0;
+    if (s->stimer_init) uv_timer_stop(&s->stimer);
     submission_free(s);
     if (s->closing) {
         sess_reply_free(reply);
@@ -319,6 +331,33 @@ static void after_work_cb(uv_work_t *w, int status)
     continue_submission(s);
 }
 
+/* True when the submission waits in AWAIT on the loop thread, not on a
+ * worker (which reads the cancel flag itself). Loop thread. */
+static void on_statement_timeout(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    atomic_store(&s->cancel, CANCEL_TIMEOUT);
+    if (!s->awaiting) return; /* a statement on a worker sees the flag */
+    qm_await_cancel(s->srv->qm, s->wait_id);
+    sl_error_t err;
+    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to statement timeout");
+    await_done(s, &err);
+}
+
+/* statement_timeout covers the whole submission, from the value in force
+ * when it starts. Loop thread. */
+static void start_statement_timer(sess_t *s)
+{
+    int64_t ms = guc_int(s->guc, GUC_STATEMENT_TIMEOUT);
+    if (ms <= 0) return;
+    if (!s->stimer_init) {
+        uv_timer_init(s->srv->loop, &s->stimer);
+        s->stimer.data = s;
+        s->stimer_init = 1;
+    }
+    uv_timer_start(&s->stimer, on_statement_timeout, (uint64_t)ms, 0);
+}
+
 int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg)
 {
     if (s->in_flight || s->closing) return -1;
@@ -346,14 +385,15 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
     s->cb = cb;
     s->cb_arg = arg;
     s->in_flight = 1;
-    atomic_store(&s->cancel, 0);
+    atomic_store(&s->cancel, CANCEL_NONE);
+    if (!req->describe_only) start_statement_timer(s);
     uv_queue_work(s->srv->loop, &s->work, work_cb, after_work_cb);
     return 0;
 }
 
 void sess_cancel(sess_t *s)
 {
-    atomic_store(&s->cancel, 1);
+    atomic_store(&s->cancel, CANCEL_USER);
     if (!s->awaiting) return; /* a statement on a worker sees the flag */
     /* The session is parked in AWAIT, not on a worker. */
     qm_await_cancel(s->srv->qm, s->wait_id);
@@ -382,7 +422,7 @@ void sess_close(sess_t *s)
     }
     if (s->in_flight) {
         s->closing = 1;
-        atomic_store(&s->cancel, 1);
+        atomic_store(&s->cancel, CANCEL_USER);
         return;
     }
     sess_free(s);
@@ -405,22 +445,49 @@ void sess_result_add_row(sess_result_t *r, int ncols, const char *const *vals, c
 
 const char *sess_setting_get(sess_t *s, const char *name)
 {
-    for (sess_setting_t *p = s->settings; p; p = p->next)
-        if (!strcmp(p->name, name)) return p->value;
-    return NULL;
+    return guc_get(s->guc, name);
 }
 
-void sess_setting_set(sess_t *s, const char *name, const char *value)
+guc_t *sess_guc(sess_t *s)
 {
-    for (sess_setting_t *p = s->settings; p; p = p->next)
-        if (!strcmp(p->name, name)) {
-            free(p->value);
-            p->value = sl_xstrdup(value);
-            return;
-        }
-    sess_setting_t *p = sl_xcalloc(1, sizeof *p);
-    p->name = sl_xstrdup(name);
-    p->value = sl_xstrdup(value);
-    p->next = s->settings;
-    s->settings = p;
+    return s->guc;
+}
+
+txn_t *sess_txn(sess_t *s)
+{
+    return s->txn;
+}
+
+char sess_txn_status(const sess_t *s)
+{
+    return txn_status(s->txn);
+}
+
+int64_t sess_idle_timeout_ms(const sess_t *s)
+{
+    return guc_int(s->guc, txn_state(s->txn) == TXN_IDLE ? GUC_IDLE_SESSION_TIMEOUT
+                                                         : GUC_IDLE_IN_TRANSACTION_SESSION_TIMEOUT);
+}
+
+int sess_wants_notice(const sess_t *s, int warning)
+{
+    const char *min = guc_value(s->guc, GUC_CLIENT_MIN_MESSAGES);
+    if (!strcmp(min, "error")) return 0;
+    return warning || strcmp(min, "warning");
+}
+
+void sess_txn_error(sess_t *s)
+{
+    txn_fail(s->txn);
+}
+
+int sess_startup_setting(sess_t *s, const char *name, const char *value, sl_error_t *err)
+{
+    return guc_set(s->guc, name, value, 0, 0, err) < 0 ? -1 : 0;
+}
+
+void sess_report_settings(sess_t *s, void (*cb)(void *arg, const char *name, const char *value),
+                          void *arg)
+{
+    guc_report_changes(s->guc, cb, arg);
 }

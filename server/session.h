@@ -5,8 +5,9 @@
  * A submission is the text of a simple Query message (one or more statements
  * separated by ';') or one statement of the extended protocol with its text
  * parameters ($1, $2, ...). Statements run in order; the first error stops
- * the submission (PostgreSQL's implicit-transaction behaviour). There are no
- * transactions: BEGIN, COMMIT and ROLLBACK are accepted and do nothing. */
+ * the submission. Transactions and settings are the session's own
+ * (server/txn.h, server/guc.h): outside a block each statement commits on
+ * its own; BEGIN ... COMMIT groups statements as PostgreSQL does. */
 #ifndef SL_SESSION_H
 #define SL_SESSION_H
 
@@ -57,7 +58,8 @@ typedef struct sess_result {
      * followed by that many bytes of PostgreSQL text format. */
     sl_buf_t rows;
     sl_error_t error;      /* SESS_RES_ERROR: position counts characters of the submitted text */
-    int nnotices;          /* NoticeResponses sent before this result (severity NOTICE) */
+    int nnotices;          /* NoticeResponses sent before this result: severity NOTICE
+                              for SQLSTATE 00000, WARNING for any other */
     sl_error_t *notices;
     struct sess_result *next;
 } sess_result_t;
@@ -105,6 +107,27 @@ int sess_busy(const sess_t *s);
  * is dropped, and the session is freed afterwards. Loop thread. */
 void sess_close(sess_t *s);
 void sess_reply_free(sess_reply_t *reply);
+
+/* ReadyForQuery's transaction status: 'I' idle, 'T' in a block, 'E' in a
+ * failed block. Loop thread, between submissions. */
+char sess_txn_status(const sess_t *s);
+/* An error outside any statement (the extended protocol's own): a block
+ * becomes failed. Loop thread. */
+void sess_txn_error(sess_t *s);
+/* A setting of the startup packet (or its options); 42704/22023/55P02 as
+ * SET. Loop thread, before the first submission. */
+int sess_startup_setting(sess_t *s, const char *name, const char *value, sl_error_t *err);
+/* How long the session may stay idle between statements (0: no limit):
+ * idle_in_transaction_session_timeout inside a block, idle_session_timeout
+ * outside. Loop thread, between submissions. */
+int64_t sess_idle_timeout_ms(const sess_t *s);
+/* Whether client_min_messages lets a NOTICE (warning 0) or a WARNING
+ * (warning 1) through. Loop thread, between submissions. */
+int sess_wants_notice(const sess_t *s, int warning);
+/* ParameterStatus: calls `cb` for each reported setting whose value changed
+ * since the last call (every one on the first). Loop thread. */
+void sess_report_settings(sess_t *s, void (*cb)(void *arg, const char *name, const char *value),
+                          void *arg);
 
 /* Appends one row (ncols values, NULL = SQL NULL) to a ROWS result. */
 void sess_result_add_row(sess_result_t *r, int ncols, const char *const *vals, const int *lens);

@@ -28,6 +28,9 @@ static const stmt_handler_fn handlers[AST_STMT__COUNT] = {
     [AST_STMT_BEGIN] = stmt_transaction,
     [AST_STMT_COMMIT] = stmt_transaction,
     [AST_STMT_ROLLBACK] = stmt_transaction,
+    [AST_STMT_SAVEPOINT] = stmt_transaction,
+    [AST_STMT_RELEASE] = stmt_transaction,
+    [AST_STMT_SET_TRANSACTION] = stmt_transaction,
     [AST_STMT_SET] = stmt_set,
     [AST_STMT_RESET] = stmt_set,
     [AST_STMT_DISCARD] = stmt_set,
@@ -42,6 +45,7 @@ int stmt_execute(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl
         err->position = stmt->pos + 1;
         return -1;
     }
+    if (stmt_txn_check(ctx, stmt, err) < 0) return -1;
     return fn(ctx, stmt, res, err);
 }
 
@@ -96,15 +100,29 @@ void stmt_result_select_tag(sess_result_t *res)
     snprintf(res->tag, sizeof res->tag, "SELECT %llu", (unsigned long long)res->nrows);
 }
 
-void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ...)
+/* Appends a notice with the given SQLSTATE (00000 = NOTICE, else WARNING). */
+static void result_notice_v(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt,
+                            va_list ap)
 {
     sl_error_t *grown = SL_NEW_ARRAY(ctx->reply_arena, sl_error_t, res->nnotices + 1);
     if (res->nnotices) memcpy(grown, res->notices, sizeof *grown * (size_t)res->nnotices);
-    sl_error_t *n = &grown[res->nnotices];
-    va_list ap;
-    va_start(ap, fmt);
-    sl_error_setv(n, SL_ERR_SUCCESS, fmt, ap);
-    va_end(ap);
+    sl_error_setv(&grown[res->nnotices], sqlstate, fmt, ap);
     res->notices = grown;
     res->nnotices++;
+}
+
+void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    result_notice_v(ctx, res, SL_ERR_SUCCESS, fmt, ap);
+    va_end(ap);
+}
+
+void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    result_notice_v(ctx, res, sqlstate, fmt, ap);
+    va_end(ap);
 }

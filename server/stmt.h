@@ -46,14 +46,22 @@ void stmt_result_columns(stmt_ctx_t *ctx, sess_result_t *res, int ncols, const c
                          const uint32_t *oids);
 /* Adds a row of text values (NULL = SQL NULL) to a ROWS result. */
 void stmt_result_row(sess_result_t *res, const char *const *vals);
-/* Adds a notice (severity NOTICE) shown before the result. */
+/* Adds a notice (severity NOTICE, SQLSTATE 00000) shown before the result. */
 void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Adds a warning (severity WARNING, the given SQLSTATE) shown before the result. */
+void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Sets the tag "SELECT n" from the row count. */
 void stmt_result_select_tag(sess_result_t *res);
 
-/* Session settings (SET/SHOW name): value or NULL. */
+/* A session setting's current value (server/guc.h; search_path, ...), or
+ * NULL for an unknown name. */
 const char *sess_setting_get(sess_t *s, const char *name);
-void sess_setting_set(sess_t *s, const char *name, const char *value);
+struct guc;
+struct txn;
+/* The session's settings and transaction state, for statement handlers. */
+struct guc *sess_guc(sess_t *s);
+struct txn *sess_txn(sess_t *s);
 
 #endif

@@ -8,6 +8,7 @@
 #include "server/objects.h"
 #include "server/stmt_int.h"
 #include "server/table_store.h"
+#include "server/txn.h"
 #include "connectors/validate.h"
 
 /* The statement's own text, for the catalog. */
@@ -78,11 +79,13 @@ STMT_HANDLER(stmt_create_table)
     if (cat_create(ctx->srv->cat, CAT_TABLE, ct->name->name, stmt_text(ctx, stmt), NULL, NULL, 0,
                    err) < 0)
         return at_name(err, ct->name);
-    if (!rel.connector && tstore_create(ctx->srv->tstore, &rel, err) < 0) {
+    tstore_conn_t *w = rel.connector ? NULL : txn_ddl_conn(sess_txn(ctx->sess), err);
+    if (!rel.connector && (!w || tstore_create(ctx->srv->tstore, w, &rel, err) < 0)) {
         sl_error_t ignored;
         cat_drop(ctx->srv->cat, CAT_TABLE, ct->name->name, &ignored);
         return -1;
     }
+    txn_created_table(sess_txn(ctx->sess), ct->name->name);
     stmt_result_command(res, "CREATE TABLE");
     return 0;
 }
@@ -110,7 +113,11 @@ STMT_HANDLER(stmt_drop)
     }
     if (kind == CAT_QUERY) return stmt_drop_query(ctx, stmt, res, err);
     if (cat_drop(ctx->srv->cat, kind, d->name->name, err) < 0) return at_name(err, d->name);
-    if (kind == CAT_TABLE) tstore_drop(ctx->srv->tstore, d->name->name);
+    if (kind == CAT_TABLE) {
+        sl_error_t ignored;
+        tstore_drop(ctx->srv->tstore, txn_ddl_conn(sess_txn(ctx->sess), &ignored), d->name->name);
+        txn_dropped_table(sess_txn(ctx->sess), d->name->name);
+    }
     stmt_result_command(res, tags[kind]);
     return 0;
 }

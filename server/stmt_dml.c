@@ -13,6 +13,7 @@
 #include "server/objects.h"
 #include "server/stmt_int.h"
 #include "server/table_store.h"
+#include "server/txn.h"
 
 /* The catalog-stored table `id` names, or an error saying why it cannot be changed. */
 static int writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *verb,
@@ -121,8 +122,9 @@ static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t 
     if (!p) return -1;
     exec_result_t r;
     if (stmt_run_plan(ctx, p, &r, err) < 0) return -1;
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < r.nbatches; i++) rc = tstore_insert(ctx->srv->tstore, rel, r.batches[i], err);
+    tstore_conn_t *w = r.nrows > 0 ? txn_writer(sess_txn(ctx->sess), "INSERT", err) : NULL;
+    int rc = r.nrows > 0 && !w ? -1 : 0;
+    for (int i = 0; rc == 0 && i < r.nbatches; i++) rc = tstore_insert(ctx->srv->tstore, w, rel, r.batches[i], err);
     *count = r.nrows;
     exec_result_free(&r);
     return rc;
@@ -162,7 +164,7 @@ STMT_HANDLER(stmt_insert)
     int64_t n = 0;
     if (!ctx->describe_only) {
         if (insert_rows(ctx, &rel, q, &n, err) < 0) return -1;
-        if (n > 0) cat_touch(ctx->srv->cat, rel.name, err);
+        if (n > 0) txn_touched(sess_txn(ctx->sess), rel.name);
     }
     snprintf(res->tag, sizeof res->tag, "INSERT 0 %lld", (long long)n);
     res->kind = SESS_RES_COMMAND;
@@ -208,9 +210,12 @@ STMT_HANDLER(stmt_delete)
         if (!w || !(d.pred = exec_expr_compile(ctx->arena, w, err))) return -1;
     }
     if (!ctx->describe_only) {
-        if (tstore_scan(ctx->srv->tstore, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0) return -1;
-        if (d.n && tstore_delete(ctx->srv->tstore, rel.name, d.ids, d.n, err) < 0) return -1;
-        if (d.n) cat_touch(ctx->srv->cat, rel.name, err);
+        /* the write lock first, so that the rows found are the rows deleted */
+        tstore_conn_t *w = txn_writer(sess_txn(ctx->sess), "DELETE", err);
+        if (!w) return -1;
+        if (tstore_scan(ctx->srv->tstore, w, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0) return -1;
+        if (d.n && tstore_delete(ctx->srv->tstore, w, rel.name, d.ids, d.n, err) < 0) return -1;
+        if (d.n) txn_touched(sess_txn(ctx->sess), rel.name);
     }
     snprintf(res->tag, sizeof res->tag, "DELETE %lld", (long long)d.n);
     res->kind = SESS_RES_COMMAND;

@@ -30,6 +30,14 @@ struct cat_entry;
 int stmt_describe_query(stmt_ctx_t *ctx, const struct cat_entry *e, sess_result_t *res,
                         sl_error_t *err);
 
+/* The transaction rules, before any statement runs: 25P02 in a failed
+ * block (but ROLLBACK and COMMIT), 25001 for the statements a block cannot
+ * hold (stream and query statements). */
+int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err);
+struct plan_settings;
+/* The session settings current_setting() and set_config() reach (in ctx->arena). */
+const struct plan_settings *stmt_settings(stmt_ctx_t *ctx);
+
 /* Sets err with a position at byte offset `byte_pos` of the statement text. Returns -1. */
 int stmt_error_at(sl_error_t *err, int byte_pos, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

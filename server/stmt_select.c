@@ -12,6 +12,7 @@
 #include "server/objects.h"
 #include "server/pgwire_binary.h"
 #include "server/stmt_int.h"
+#include "server/txn.h"
 
 /* RowDescription columns from the plan's output schema. */
 static void select_columns(stmt_ctx_t *ctx, sess_result_t *res, const plan_physical_t *p)
@@ -91,7 +92,7 @@ void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
                        .params = ctx->params, .param_types = stmt_param_types(ctx),
                        .params_unbound = ctx->describe_only, .param_inferred = ctx->param_inferred,
-                       .subqueries = run};
+                       .subqueries = run, .settings = stmt_settings(ctx)};
 }
 
 /* Binds and plans a SELECT for batch execution. */
@@ -111,7 +112,7 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
 int stmt_run_plan(stmt_ctx_t *ctx, const plan_physical_t *p, exec_result_t *out, sl_error_t *err)
 {
     exec_input_t *inputs;
-    int n = inputs_static(ctx->srv, p, ctx->arena, &inputs);
+    int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->arena, &inputs);
     op_ctx_t base = {.batch_id = 0, .mode = EXEC_MODE_COMPLETE, .npartitions = ctx->srv->worker_threads};
     return exec_run(p->root, &base, sl_now_ms(), ctx->cancel, ctx->srv->pool, inputs, n, out, err);
 }

@@ -1,5 +1,8 @@
-/* Static table storage in SQLite: creation and removal of the per-table
- * SQLite tables; reading and writing rows is in table_store_rows.c. */
+/* Static table storage in SQLite: opening tables.db, creation and removal
+ * of the per-table SQLite tables; reading and writing rows is in
+ * table_store_rows.c, the connections and transactions of sessions in
+ * table_store_conn.c, the move of tables out of catalog.db (where older
+ * versions kept them) in table_store_move.c. */
 #include "server/table_store.h"
 
 #include <pthread.h>
@@ -14,8 +17,9 @@
 tstore_t *tstore_open(const char *dir, sl_error_t *err)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/catalog.db", dir);
+    snprintf(path, sizeof path, "%s/tables.db", dir);
     tstore_t *t = sl_xcalloc(1, sizeof *t);
+    t->path = sl_xstrdup(path);
     pthread_mutex_init(&t->lock, NULL);
     if (sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
@@ -25,7 +29,11 @@ tstore_t *tstore_open(const char *dir, sl_error_t *err)
         return NULL;
     }
     sqlite3_busy_timeout(t->db, 10000);
-    sqlite3_exec(t->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+    sqlite3_exec(t->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", NULL, NULL, NULL);
+    if (tstore_move_from_catalog(t, dir, err) < 0) {
+        tstore_close(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -34,6 +42,7 @@ void tstore_close(tstore_t *t)
     if (!t) return;
     if (t->db) sqlite3_close(t->db);
     pthread_mutex_destroy(&t->lock);
+    free(t->path);
     free(t);
 }
 
@@ -61,7 +70,18 @@ void tstore_table_name(sl_buf_t *b, const char *name)
     sl_buf_putc(b, '"');
 }
 
-int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
+/* Runs DDL through the session's connection (in its transaction when one
+ * is open; its lock wait ends as the session's does), or the store's. */
+static int run_ddl(tstore_t *t, tstore_conn_t *c, const char *sql, char **msg)
+{
+    pthread_mutex_t *lock = c ? &c->lock : &t->lock;
+    pthread_mutex_lock(lock);
+    int rc = sqlite3_exec(c ? c->db : t->db, sql, NULL, NULL, msg);
+    pthread_mutex_unlock(lock);
+    return rc;
+}
+
+int tstore_create(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, sl_error_t *err)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "DROP TABLE IF EXISTS ");
@@ -72,10 +92,8 @@ int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
     for (int i = 0; i < rel->ncols; i++)
         sl_buf_printf(&sql, "%sc%d %s", i ? ", " : "", i, tstore_affinity(rel->col_types[i]));
     sl_buf_puts(&sql, ")");
-    pthread_mutex_lock(&t->lock);
     char *msg = NULL;
-    int rc = sqlite3_exec(t->db, sql.data, NULL, NULL, &msg);
-    pthread_mutex_unlock(&t->lock);
+    int rc = run_ddl(t, c, sql.data, &msg);
     sl_buf_free(&sql);
     if (rc != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not create storage of table \"%s\": %s",
@@ -86,14 +104,14 @@ int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
     return 0;
 }
 
-void tstore_drop(tstore_t *t, const char *name)
+void tstore_drop(tstore_t *t, tstore_conn_t *c, const char *name)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "DROP TABLE IF EXISTS ");
     tstore_table_name(&sql, name);
-    pthread_mutex_lock(&t->lock);
-    if (sqlite3_exec(t->db, sql.data, NULL, NULL, NULL) != SQLITE_OK)
-        SL_WARN("tables", "could not drop storage of table %s: %s", name, sqlite3_errmsg(t->db));
-    pthread_mutex_unlock(&t->lock);
+    char *msg = NULL;
+    if (run_ddl(t, c, sql.data, &msg) != SQLITE_OK)
+        SL_WARN("tables", "could not drop storage of table %s: %s", name, msg ? msg : "unknown error");
+    sqlite3_free(msg);
     sl_buf_free(&sql);
 }

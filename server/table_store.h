@@ -1,9 +1,25 @@
 /* Static tables kept in SQLite (CREATE TABLE without USING): one SQLite table
- * per sluice table inside catalog.db, named "table:<name>", with columns
+ * per sluice table in <data_directory>/tables.db (WAL mode; a file of its
+ * own, so that a transaction holding its write lock never holds the
+ * catalog's), named "table:<name>", with columns
  * c0..cN in the declared order and rows in insertion order (rowid). Values
  * are stored as SQLite integers (BOOLEAN, INT, BIGINT, DATE, TIMESTAMP),
  * reals (DOUBLE), blobs (BINARY) or PostgreSQL text (DECIMAL, STRING,
- * INTERVAL, STRUCT as JSON). Thread-safe: one connection behind a mutex. */
+ * INTERVAL, STRUCT as JSON).
+ *
+ * Connections and transactions (the rule): the store's own connection,
+ * behind a mutex, serves reads and the writes of callers without a
+ * connection of their own (conn NULL: each call is its own transaction).
+ * A session writes through a tstore_conn_t of its own, always inside a
+ * transaction that holds SQLite's write lock (BEGIN IMMEDIATE) from its
+ * first change until COMMIT or ROLLBACK: a statement outside a transaction
+ * block commits when it ends, a block when it commits. In WAL mode other
+ * sessions keep reading the last committed rows while a transaction is
+ * open, and other writers wait for the lock; the wait of a session's own connection ends with its cancel
+ * flag or its lock timeout. Reads of a session inside its transaction go
+ * through its connection, so that it sees its own changes. A connection is
+ * used by one session's statement at a time; its mutex lets the partitions
+ * of one statement read through it in parallel. */
 #ifndef SL_TABLE_STORE_H
 #define SL_TABLE_STORE_H
 
@@ -14,24 +30,53 @@ typedef struct tstore tstore_t;
 
 tstore_t *tstore_open(const char *dir, sl_error_t *err);
 void tstore_close(tstore_t *t);
-/* Creates the storage of a new table (replacing leftovers of an old one). */
-int tstore_create(tstore_t *t, const plan_relation_t *rel, sl_error_t *err);
-/* Removes a table's storage; a missing one is not an error. */
-void tstore_drop(tstore_t *t, const char *name);
-
-
+#include <stdatomic.h>
 
 #include "exec/batch.h"
 
-/* Appends the present rows of `b` (columns in the table's order and types)
- * in one transaction. */
-int tstore_insert(tstore_t *t, const plan_relation_t *rel, const exec_batch_t *b, sl_error_t *err);
+typedef struct tstore_conn tstore_conn_t;
+
+/* Creates the storage of a new table (replacing leftovers of an old one):
+ * through a session's connection `c` (in its transaction when one is
+ * open), or the store's when c is NULL. */
+int tstore_create(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, sl_error_t *err);
+/* Removes a table's storage, likewise; a missing one is not an error, a
+ * failure is logged (the storage is left over, and a CREATE TABLE of the
+ * name replaces it). */
+void tstore_drop(tstore_t *t, tstore_conn_t *c, const char *name);
+
+/* A connection of a session's own. Any thread. */
+tstore_conn_t *tstore_conn_open(tstore_t *t, sl_error_t *err);
+/* Rolls back an open transaction and closes. */
+void tstore_conn_close(tstore_conn_t *c);
+/* What ends a wait for the write lock: `cancel` set (57014), or
+ * `lock_timeout_ms` passed (55P03; 0 = no limit). */
+void tstore_conn_set_wait(tstore_conn_t *c, const atomic_int *cancel, int64_t lock_timeout_ms);
+/* BEGIN IMMEDIATE: waits for the write lock. */
+int tstore_conn_begin(tstore_conn_t *c, sl_error_t *err);
+int tstore_conn_in_txn(const tstore_conn_t *c);
+/* COMMIT (on failure the transaction is rolled back) and ROLLBACK. */
+int tstore_conn_commit(tstore_conn_t *c, sl_error_t *err);
+void tstore_conn_rollback(tstore_conn_t *c);
+/* Savepoints by nesting level (0 = outermost) inside the transaction. */
+int tstore_conn_savepoint(tstore_conn_t *c, int level, sl_error_t *err);
+int tstore_conn_release(tstore_conn_t *c, int level, sl_error_t *err);
+int tstore_conn_rollback_to(tstore_conn_t *c, int level, sl_error_t *err);
+
+/* Appends the present rows of `b` (columns in the table's order and types):
+ * through `c` (in its transaction), or on the store's connection in a
+ * transaction of its own when c is NULL. */
+int tstore_insert(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, const exec_batch_t *b,
+                  sl_error_t *err);
 /* Hands the table's rows to `emit` in batches of up to EXEC_BATCH_ROWS rows
  * (in insertion order, allocated in `a`). With `with_rowid` each batch has
- * one more BIGINT column: the row's id for tstore_delete. */
-int tstore_scan(tstore_t *t, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
+ * one more BIGINT column: the row's id for tstore_delete. Reads through `c`
+ * when it is in a transaction, else the last committed rows. */
+int tstore_scan(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
                 int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
                 sl_error_t *err);
-/* Deletes rows by id in one transaction. */
-int tstore_delete(tstore_t *t, const char *name, const int64_t *rowids, int64_t n, sl_error_t *err);
+/* Deletes rows by id: through `c` (in its transaction), or in a
+ * transaction of its own when c is NULL. */
+int tstore_delete(tstore_t *t, tstore_conn_t *c, const char *name, const int64_t *rowids, int64_t n,
+                  sl_error_t *err);
 #endif

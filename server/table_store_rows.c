@@ -1,5 +1,5 @@
 /* Static table rows in SQLite: inserting batches, scanning into batches,
- * deleting by row id. */
+ * deleting by row id, each on the connection table_store.h's rule picks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,10 +8,10 @@
 #include "server/table_store.h"
 #include "server/table_store_int.h"
 
-static int sqlite_error(tstore_t *t, const char *name, sl_error_t *err)
+static int sqlite_error(sqlite3 *db, const char *name, sl_error_t *err)
 {
     return sl_error_set(err, SL_ERR_IO_ERROR, "table \"%s\": storage error: %s", name,
-                        sqlite3_errmsg(t->db));
+                        sqlite3_errmsg(db));
 }
 
 /* Binds cell `row` of vector `v` to parameter `param`. */
@@ -41,7 +41,7 @@ static void bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t
     }
 }
 
-static sqlite3_stmt *prepare_insert(tstore_t *t, const plan_relation_t *rel)
+static sqlite3_stmt *prepare_insert(sqlite3 *db, const plan_relation_t *rel)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "INSERT INTO ");
@@ -50,30 +50,29 @@ static sqlite3_stmt *prepare_insert(tstore_t *t, const plan_relation_t *rel)
     for (int i = 0; i < rel->ncols; i++) sl_buf_puts(&sql, i ? ", ?" : "?");
     sl_buf_puts(&sql, ")");
     sqlite3_stmt *st = NULL;
-    sqlite3_prepare_v2(t->db, sql.data, -1, &st, NULL);
+    sqlite3_prepare_v2(db, sql.data, -1, &st, NULL);
     sl_buf_free(&sql);
     return st;
 }
 
-int tstore_insert(tstore_t *t, const plan_relation_t *rel, const exec_batch_t *b, sl_error_t *err)
+int tstore_insert(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, const exec_batch_t *b,
+                  sl_error_t *err)
 {
+    tstore_use_t u;
+    if (tstore_use_write(t, conn, &u, err) < 0) return -1;
     sl_buf_t tmp = SL_BUF_INIT;
     int rc = 0;
-    pthread_mutex_lock(&t->lock);
-    sqlite3_exec(t->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-    sqlite3_stmt *st = prepare_insert(t, rel);
-    if (!st) rc = sqlite_error(t, rel->name, err);
+    sqlite3_stmt *st = prepare_insert(u.db, rel);
+    if (!st) rc = sqlite_error(u.db, rel->name, err);
     for (uint32_t k = 0; rc == 0 && k < exec_batch_count(b); k++) {
         uint32_t row = exec_batch_row(b, k);
         for (int c = 0; c < rel->ncols; c++) bind_cell(st, c + 1, &b->cols[c], row, &tmp);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(t, rel->name, err);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, rel->name, err);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    sqlite3_exec(t->db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-    pthread_mutex_unlock(&t->lock);
     sl_buf_free(&tmp);
-    return rc;
+    return tstore_use_end(&u, rc == 0, err);
 }
 
 /* Reads column `c` of the current SQLite row into the builder. */
@@ -100,7 +99,7 @@ static int read_cell(sqlite3_stmt *st, int c, exec_builder_t *bld, int col, uint
     }
 }
 
-static sqlite3_stmt *prepare_scan(tstore_t *t, const plan_relation_t *rel)
+static sqlite3_stmt *prepare_scan(sqlite3 *db, const plan_relation_t *rel)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "SELECT rowid");
@@ -109,12 +108,12 @@ static sqlite3_stmt *prepare_scan(tstore_t *t, const plan_relation_t *rel)
     tstore_table_name(&sql, rel->name);
     sl_buf_puts(&sql, " ORDER BY rowid");
     sqlite3_stmt *st = NULL;
-    sqlite3_prepare_v2(t->db, sql.data, -1, &st, NULL);
+    sqlite3_prepare_v2(db, sql.data, -1, &st, NULL);
     sl_buf_free(&sql);
     return st;
 }
 
-int tstore_scan(tstore_t *t, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
+int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
                 int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
                 sl_error_t *err)
 {
@@ -126,9 +125,12 @@ int tstore_scan(tstore_t *t, const plan_relation_t *rel, int with_rowid, sl_aren
      * consumer may itself use the store (INSERT INTO t SELECT ... FROM t). */
     int nbatches = 0, cap = 4;
     exec_batch_t **batches = SL_NEW_ARRAY(a, exec_batch_t *, cap);
-    pthread_mutex_lock(&t->lock);
-    sqlite3_stmt *st = prepare_scan(t, rel);
-    int rc = st ? 0 : sqlite_error(t, rel->name, err), step = SQLITE_DONE;
+    int own = tstore_conn_in_txn(conn);
+    sqlite3 *db = own ? conn->db : t->db;
+    pthread_mutex_t *lock = own ? &conn->lock : &t->lock;
+    pthread_mutex_lock(lock);
+    sqlite3_stmt *st = prepare_scan(db, rel);
+    int rc = st ? 0 : sqlite_error(db, rel->name, err), step = SQLITE_DONE;
     exec_builder_t bld;
     exec_builder_init(&bld, a, ncols, types, EXEC_BATCH_ROWS);
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -145,33 +147,32 @@ int tstore_scan(tstore_t *t, const plan_relation_t *rel, int with_rowid, sl_aren
         batches[nbatches++] = exec_builder_finish(&bld);
         exec_builder_init(&bld, a, ncols, types, EXEC_BATCH_ROWS);
     }
-    if (rc == 0 && step != SQLITE_DONE) rc = sqlite_error(t, rel->name, err);
+    if (rc == 0 && step != SQLITE_DONE) rc = sqlite_error(db, rel->name, err);
     sqlite3_finalize(st);
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_unlock(lock);
     for (int i = 0; rc == 0 && i < nbatches; i++) rc = emit(arg, batches[i], err);
     if (rc == 0 && bld.batch->nrows > 0) rc = emit(arg, exec_builder_finish(&bld), err);
     return rc;
 }
 
-int tstore_delete(tstore_t *t, const char *name, const int64_t *rowids, int64_t n, sl_error_t *err)
+int tstore_delete(tstore_t *t, tstore_conn_t *conn, const char *name, const int64_t *rowids, int64_t n,
+                  sl_error_t *err)
 {
+    tstore_use_t u;
+    if (tstore_use_write(t, conn, &u, err) < 0) return -1;
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "DELETE FROM ");
     tstore_table_name(&sql, name);
     sl_buf_puts(&sql, " WHERE rowid = ?");
     int rc = 0;
-    pthread_mutex_lock(&t->lock);
-    sqlite3_exec(t->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(t->db, sql.data, -1, &st, NULL) != SQLITE_OK) rc = sqlite_error(t, name, err);
+    if (sqlite3_prepare_v2(u.db, sql.data, -1, &st, NULL) != SQLITE_OK) rc = sqlite_error(u.db, name, err);
     for (int64_t i = 0; rc == 0 && i < n; i++) {
         sqlite3_bind_int64(st, 1, rowids[i]);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(t, name, err);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, name, err);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    sqlite3_exec(t->db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-    pthread_mutex_unlock(&t->lock);
     sl_buf_free(&sql);
-    return rc;
+    return tstore_use_end(&u, rc == 0, err);
 }

@@ -1,0 +1,107 @@
+/* Unit tests of server/table_store*.c: a session's transaction and
+ * savepoints through its own connection, what other readers see meanwhile,
+ * and the lock wait that a lock timeout ends. */
+#include "unit.h"
+
+#include <stdlib.h>
+
+#include "server/table_store.h"
+
+static plan_relation_t rel_t(void)
+{
+    static exec_type_t types[1];
+    static const char *names[] = {"id"};
+    types[0] = exec_type_of(EXEC_TYPE_INT);
+    return (plan_relation_t){.kind = PLAN_REL_TABLE, .name = "t", .ncols = 1, .col_names = names,
+                             .col_types = types};
+}
+
+static exec_batch_t *ints(sl_arena_t *a, int from, int n)
+{
+    exec_type_t type = exec_type_of(EXEC_TYPE_INT);
+    exec_builder_t b;
+    exec_builder_init(&b, a, 1, &type, (uint32_t)n);
+    for (int i = 0; i < n; i++) exec_builder_set_int(&b, 0, exec_builder_add_row(&b), from + i);
+    return exec_builder_finish(&b);
+}
+
+static int add_rows(void *arg, exec_batch_t *b, sl_error_t *err)
+{
+    (void)err;
+    *(int *)arg += (int)exec_batch_count(b);
+    return 0;
+}
+
+/* Rows of t as `c` sees them (NULL: the committed ones). */
+static int count(tstore_t *t, tstore_conn_t *c)
+{
+    plan_relation_t rel = rel_t();
+    sl_arena_t *a = sl_arena_new("scan");
+    sl_error_t e;
+    int n = 0;
+    if (tstore_scan(t, c, &rel, 0, a, add_rows, &n, &e) < 0) n = -1;
+    sl_arena_free(a);
+    return n;
+}
+
+static tstore_t *store_with_table(void)
+{
+    static char dir[] = "/tmp/sluice-tstore-XXXXXX";
+    sl_error_t e;
+    tstore_t *t = tstore_open(mkdtemp(dir), &e);
+    plan_relation_t rel = rel_t();
+    if (t && tstore_create(t, NULL, &rel, &e) < 0) return NULL;
+    return t;
+}
+
+TEST(transaction_and_savepoints)
+{
+    tstore_t *t = store_with_table();
+    CHECK(t);
+    sl_error_t e;
+    sl_arena_t *a = sl_arena_new("rows");
+    plan_relation_t rel = rel_t();
+    tstore_conn_t *c = tstore_conn_open(t, &e);
+    CHECK(c && tstore_conn_begin(c, &e) == 0);
+    CHECK(tstore_insert(t, c, &rel, ints(a, 0, 3), &e) == 0);
+    CHECK_INT(count(t, c), 3);
+    CHECK_INT(count(t, NULL), 0); /* not committed */
+    CHECK(tstore_conn_savepoint(c, 0, &e) == 0);
+    CHECK(tstore_insert(t, c, &rel, ints(a, 3, 2), &e) == 0);
+    CHECK_INT(count(t, c), 5);
+    CHECK(tstore_conn_rollback_to(c, 0, &e) == 0);
+    CHECK_INT(count(t, c), 3);
+    CHECK(tstore_conn_release(c, 0, &e) == 0);
+    CHECK(tstore_conn_commit(c, &e) == 0);
+    CHECK_INT(count(t, NULL), 3);
+    CHECK(tstore_conn_begin(c, &e) == 0);
+    CHECK(tstore_insert(t, c, &rel, ints(a, 9, 1), &e) == 0);
+    tstore_conn_rollback(c);
+    CHECK_INT(count(t, NULL), 3);
+    tstore_conn_close(c);
+    sl_arena_free(a);
+    tstore_close(t);
+}
+
+TEST(a_second_writer_waits_until_its_lock_timeout)
+{
+    tstore_t *t = store_with_table();
+    CHECK(t);
+    sl_error_t e;
+    tstore_conn_t *first = tstore_conn_open(t, &e), *second = tstore_conn_open(t, &e);
+    CHECK(first && second);
+    CHECK(tstore_conn_begin(first, &e) == 0);
+    tstore_conn_set_wait(second, NULL, 50);
+    CHECK(tstore_conn_begin(second, &e) < 0);
+    CHECK_STR(e.sqlstate, "55P03");
+    atomic_int cancel = 1;
+    tstore_conn_set_wait(second, &cancel, 0);
+    CHECK(tstore_conn_begin(second, &e) < 0);
+    CHECK_STR(e.sqlstate, "57014");
+    CHECK(tstore_conn_commit(first, &e) == 0);
+    tstore_conn_set_wait(second, NULL, 0);
+    CHECK(tstore_conn_begin(second, &e) == 0);
+    tstore_conn_close(second); /* rolls back */
+    tstore_conn_close(first);
+    tstore_close(t);
+}
