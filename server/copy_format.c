@@ -153,20 +153,11 @@ int copy_is_end_marker(const char *rec, size_t n)
 
 /* ---- decoding fields ------------------------------------------------------------- */
 
-/* Grows a malloc'd array of `used` elements of `size` bytes to `cap`. */
-static void *array_grow(void *p, size_t used, size_t cap, size_t size)
-{
-    void *q = sl_xmalloc(cap * size);
-    if (used) memcpy(q, p, used * size);
-    free(p);
-    return q;
-}
-
 static copy_field_t *field_add(copy_field_t **fields, int *cap, int n)
 {
     if (n == *cap) {
         *cap = *cap ? *cap * 2 : 16;
-        *fields = array_grow(*fields, (size_t)n, (size_t)*cap, sizeof **fields);
+        *fields = sl_xrealloc(*fields, sizeof **fields * (size_t)*cap);
     }
     copy_field_t *f = &(*fields)[n];
     memset(f, 0, sizeof *f);
@@ -303,7 +294,7 @@ static int decode_csv(const copy_opts_t *o, const copy_null_rules_t *rules, cons
     for (;;) {
         copy_field_t *f = field_add(fields, cap, nf);
         if (nf == *ocap) {
-            *offs = array_grow(*offs, (size_t)nf, (size_t)*cap, sizeof **offs);
+            *offs = sl_xrealloc(*offs, sizeof **offs * (size_t)*cap);
             *ocap = *cap;
         }
         size_t off = scratch->len, raw_len, start = i;
@@ -326,7 +317,7 @@ static int decode_text(const copy_opts_t *o, const char *rec, size_t n, sl_buf_t
     for (;;) {
         copy_field_t *f = field_add(fields, cap, nf);
         if (nf == *ocap) {
-            *offs = array_grow(*offs, (size_t)nf, (size_t)*cap, sizeof **offs);
+            *offs = sl_xrealloc(*offs, sizeof **offs * (size_t)*cap);
             *ocap = *cap;
         }
         size_t end = text_field_end(o, rec, i, n);
