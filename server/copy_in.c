@@ -41,7 +41,8 @@ struct copy_in {
     int fields_cap;
     /* the job */
     uv_work_t work;
-    int busy, closed, last;
+    int busy, closed, last;     /* closed: loop thread only */
+    int cleanup;                /* the job only drops the staged rows (set before it is queued) */
     sl_error_t err;
     int failed;
     int64_t added;
@@ -268,7 +269,7 @@ static void commit_load(copy_in_t *ci)
 static void work_cb(uv_work_t *w)
 {
     copy_in_t *ci = w->data;
-    if (ci->closed) { /* abandoned: only the cleanup is left */
+    if (ci->cleanup) { /* abandoned: only the cleanup is left */
         drop_load(ci);
         return;
     }
@@ -330,5 +331,6 @@ void copy_in_close(copy_in_t *ci)
         return;
     }
     ci->busy = 1; /* drop the staged rows on the pool, then free */
+    ci->cleanup = 1;
     uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
 }

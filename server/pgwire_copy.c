@@ -171,6 +171,13 @@ static void on_job_done(void *arg, const sl_error_t *err, uint64_t nrows)
     pgw_conn_process(c);
 }
 
+void pgw_copy_cancel(pgw_conn_t *c)
+{
+    if (c->copy->last_sent) return;
+    copy_failf(c, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+    pgw_conn_process(c);
+}
+
 void pgw_copy_message(pgw_conn_t *c, char type, const char *body, size_t len)
 {
     pgw_copy_t *cp = c->copy;

@@ -210,6 +210,9 @@ int pgw_copy_out_resume(pgw_conn_t *c, pgw_cursor_t *cur);
 void pgw_copy_in_start(pgw_conn_t *c, sess_result_t *r, int extended);
 /* A frontend message while c->copy is set. */
 void pgw_copy_message(pgw_conn_t *c, char type, const char *body, size_t len);
+/* A CancelRequest for a connection in COPY FROM STDIN: ends it with 57014
+ * (nothing added) unless its commit already runs. */
+void pgw_copy_cancel(pgw_conn_t *c);
 /* Abandons a COPY FROM STDIN in progress (nothing of it is added). */
 void pgw_copy_release(pgw_conn_t *c);
 

@@ -74,6 +74,52 @@ with psycopg.connect(sys.argv[1], autocommit=True) as conn:
 print("psycopg 3: ok")
 PYEOF
 
+# ---- the extended protocol (libpq through psycopg.pq), statements after a
+# COPY in one Query, and a CancelRequest during COPY FROM STDIN ----
+$PY - "$DSN" <<'PYEOF' || fail "extended protocol / multi-statement / cancel"
+import sys, psycopg
+from psycopg import pq
+conn = psycopg.connect(sys.argv[1], autocommit=True)
+pg, cur = conn.pgconn, conn.cursor()
+cur.execute("CREATE TABLE x (a INT, b STRING)")
+pg.send_query_params(b"COPY x FROM STDIN", [])          # Parse/Bind/Describe/Execute/Sync
+r = pg.get_result()
+assert r.status == pq.ExecStatus.COPY_IN, r.status
+pg.put_copy_data(b"1\tone\n2\ttwo\n")
+pg.put_copy_end()
+r = pg.get_result()
+assert r.status == pq.ExecStatus.COMMAND_OK and r.command_status == b"COPY 2", (r.status, r.command_status)
+assert pg.get_result() is None
+pg.send_query_params(b"COPY x FROM STDIN", [])
+assert pg.get_result().status == pq.ExecStatus.COPY_IN
+pg.put_copy_data(b"3\tthree\nfour\t4\n")
+pg.put_copy_end()
+r = pg.get_result()
+assert r.status == pq.ExecStatus.FATAL_ERROR and r.error_field(pq.DiagnosticField.SQLSTATE) == b"22P02"
+assert pg.get_result() is None
+# one Query: the statements after the COPY run once it ended
+pg.send_query(b"COPY x FROM STDIN; SELECT count(*) FROM x")
+assert pg.get_result().status == pq.ExecStatus.COPY_IN
+pg.put_copy_data(b"5\tfive\n")
+pg.put_copy_end()
+assert pg.get_result().command_status == b"COPY 1"
+r = pg.get_result()
+assert r.status == pq.ExecStatus.TUPLES_OK and r.get_value(0, 0) == b"3", r.get_value(0, 0)
+assert pg.get_result() is None
+# a cancel ends the COPY with 57014; the client never ends it itself
+try:
+    with cur.copy("COPY x FROM STDIN") as copy:
+        copy.write(b"9\tcancelled\n" * 1000)
+        conn.cancel()
+        for _ in range(5000):
+            copy.write(b"9\tcancelled\n" * 1000)
+    raise SystemExit("the COPY was not cancelled")
+except psycopg.errors.QueryCanceled as e:
+    assert "canceling statement due to user request" in str(e), str(e)
+assert cur.execute("SELECT count(*) FROM x").fetchone()[0] == 3
+print("extended protocol, multi-statement, cancel: ok")
+PYEOF
+
 # ---- psycopg2 copy_expert ----
 $PY - "$DSN" <<'PYEOF' || fail "psycopg2 copy_expert"
 import io, sys, psycopg2
