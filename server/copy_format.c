@@ -117,15 +117,6 @@ static size_t next_text_record(const char *p, size_t n, int eof, size_t *rec_len
     return n;
 }
 
-/* True when p[i..n) starts with the line "\." (PostgreSQL ends the data
- * there even inside an open quote). */
-static int end_marker_at(const char *p, size_t i, size_t n, int eof)
-{
-    if (n - i < 2 || p[i] != '\\' || p[i + 1] != '.') return 0;
-    if (n - i == 2) return eof;
-    return p[i + 2] == '\n' || (p[i + 2] == '\r' && n - i > 3 && p[i + 3] == '\n');
-}
-
 static size_t next_csv_record(const copy_opts_t *o, const char *p, size_t n, int eof,
                               size_t *rec_len)
 {
@@ -138,7 +129,7 @@ static size_t next_csv_record(const copy_opts_t *o, const char *p, size_t n, int
         }
         if (c == o->quote && !last_was_esc) in_quote = !in_quote;
         last_was_esc = 0;
-        if (c == '\n' && (!in_quote || end_marker_at(p, i + 1, n, eof))) {
+        if (c == '\n' && !in_quote) {
             *rec_len = line_len(p, i);
             return i + 1;
         }

@@ -129,10 +129,11 @@ static int check_encoding(copy_in_t *ci, const char *rec, size_t n)
 {
     size_t bad = copy_utf8_check(rec, n, 0);
     if (bad == n) return 0;
-    char byte[8];
-    snprintf(byte, sizeof byte, "0x%02x", (unsigned char)rec[bad]);
-    return fail_line(ci, rec, n, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE,
-                     "invalid byte sequence for encoding \"UTF8\": %s", byte);
+    sl_error_set(&ci->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, "invalid byte sequence for encoding \"UTF8\": 0x%02x",
+                 (unsigned char)rec[bad]);
+    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.name, (unsigned long long)ci->line); /* no text: it is not UTF-8 */
+    ci->failed = 1;
+    return -1;
 }
 
 /* HEADER MATCH: the names must be the columns', in order. */

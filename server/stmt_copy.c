@@ -15,6 +15,7 @@
 #include "exec/stage.h"
 #include "planner/physical.h"
 #include "server/copy_in.h"
+#include "server/objects.h"
 #include "server/stmt_int.h"
 
 typedef struct copy_plan {
@@ -108,7 +109,7 @@ static int read_header(copy_plan_t *cp, int from, sl_error_t *err)
         return 0;
     }
     if (b < 0 || o->star || o->has_cols)
-        return opt_error(err, SL_ERR_INVALID_PARAMETER_VALUE, "header requires a Boolean value or \"match\"");
+        return opt_error(err, SL_ERR_SYNTAX_ERROR, "header requires a Boolean value or \"match\"");
     cp->opts.header = b ? COPY_HEADER_TRUE : COPY_HEADER_NONE;
     return 0;
 }
@@ -218,10 +219,24 @@ static int plan_options(const ast_copy_t *c, copy_plan_t *cp, sl_error_t *err)
     return check_modes(cp, c->from, err);
 }
 
-/* Per-column flags of a FORCE_* option: flags[i] for the i-th of `names`.
- * A name outside them is 42P10, as in PostgreSQL. */
+/* The error for a FORCE_* column outside the copied ones, as PostgreSQL
+ * words it: 42P10 for a column of the table left out, else 42703. */
+static int column_error(const plan_relation_t *rel, const char *label, const char *name, sl_error_t *err)
+{
+    if (rel && plan_relation_column(rel, name) >= 0)
+        return sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "%s column \"%s\" not referenced by COPY",
+                            label, name);
+    if (rel)
+        return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
+                            name, rel->name);
+    return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
+}
+
+/* Per-column flags of a FORCE_* option: flags[i] for the i-th of `names`
+ * (columns of `rel`, or of a query when rel is NULL). */
 static int column_flags(stmt_ctx_t *ctx, const ast_copy_opt_t *o, const char *label, int n,
-                        const char *const *names, unsigned char **flags, sl_error_t *err)
+                        const char *const *names, const plan_relation_t *rel, unsigned char **flags,
+                        sl_error_t *err)
 {
     *flags = NULL;
     if (!o) return 0;
@@ -232,12 +247,18 @@ static int column_flags(stmt_ctx_t *ctx, const ast_copy_opt_t *o, const char *la
         int found = -1;
         for (int i = 0; i < n && found < 0; i++)
             if (!strcmp(names[i], id->name)) found = i;
-        if (found < 0)
-            return stmt_error_at(err, id->pos, SL_ERR_INVALID_COLUMN_REFERENCE,
-                                 "%s column \"%s\" not referenced by COPY", label, id->name);
+        if (found < 0) return column_error(rel, label, id->name, err);
         (*flags)[found] = 1;
     }
     return 0;
+}
+
+/* PostgreSQL points at no part of a COPY for errors about its table and
+ * columns. Returns -1. */
+static int no_position(sl_error_t *err)
+{
+    err->position = 0;
+    return -1;
 }
 
 /* ---- the target ------------------------------------------------------------------- */
@@ -357,10 +378,14 @@ static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *c
 {
     const ast_copy_t *c = &stmt->copy;
     plan_physical_t *p = stmt_plan_select(ctx, c->query ? c->query : table_query(ctx, c), err);
-    if (!p) return -1;
+    if (!p) return c->query ? -1 : no_position(err);
     unsigned char *force;
-    if (column_flags(ctx, cp->force_quote, "FORCE_QUOTE", p->ncols, (const char *const *)p->names, &force,
-                     err) < 0)
+    plan_relation_t rel;
+    sl_error_t ignored;
+    int have_rel = c->table && cp->force_quote && obj_lookup(ctx->srv->cat, c->table->name, ctx->arena, &rel,
+                                                              &ignored) == 1;
+    if (column_flags(ctx, cp->force_quote, "FORCE_QUOTE", p->ncols, (const char *const *)p->names,
+                     have_rel ? &rel : NULL, &force, err) < 0)
         return -1;
     if (ctx->describe_only) {
         stmt_result_command(res, "COPY");
@@ -417,15 +442,15 @@ static int copy_from(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t 
     const ast_copy_t *c = &stmt->copy;
     plan_relation_t rel;
     if (check_schema(c, err) < 0 || stmt_writable_table(ctx, c->table, "copy to", &rel, err) < 0)
-        return -1;
+        return no_position(err);
     int *target;
     const char **names;
     int n = load_targets(ctx, c, &rel, &target, &names, err);
-    if (n < 0) return -1;
+    if (n < 0) return no_position(err);
     copy_in_spec_t spec = {.table = rel.name, .nfields = n, .target = target, .opts = cp->opts};
     unsigned char *fnn, *fn;
-    if (column_flags(ctx, cp->force_not_null, "FORCE_NOT_NULL", n, names, &fnn, err) < 0 ||
-        column_flags(ctx, cp->force_null, "FORCE_NULL", n, names, &fn, err) < 0)
+    if (column_flags(ctx, cp->force_not_null, "FORCE_NOT_NULL", n, names, &rel, &fnn, err) < 0 ||
+        column_flags(ctx, cp->force_null, "FORCE_NULL", n, names, &rel, &fn, err) < 0)
         return -1;
     spec.force_not_null = fnn;
     spec.force_null = fn;

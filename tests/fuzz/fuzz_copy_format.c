@@ -21,18 +21,12 @@ static void pick_options(uint8_t b, copy_opts_t *o)
     }
 }
 
-/* Values PostgreSQL's formats cannot carry either, left out of the round
- * trip: a CSV value holding a line "\." inside quotes (it ends the data),
- * and a text-format value equal to the null string (text output does not
- * escape it). */
+/* A text-format value equal to the null string reads back as NULL (text
+ * output does not escape it, as in PostgreSQL): left out of the round trip. */
 static int ambiguous(const copy_opts_t *o, const copy_field_t *f, int n)
 {
     for (int i = 0; i < n && o->fmt == COPY_FMT_TEXT; i++)
         if (!f[i].null && f[i].n == o->null_len && !memcmp(f[i].p, o->null_str, o->null_len)) return 1;
-    for (int i = 0; i < n && o->fmt == COPY_FMT_CSV; i++)
-        for (size_t k = 0; !f[i].null && k + 2 < f[i].n; k++)
-            if ((f[i].p[k] == '\n' || f[i].p[k] == '\r') && f[i].p[k + 1] == '\\' && f[i].p[k + 2] == '.')
-                return 1;
     return 0;
 }
 

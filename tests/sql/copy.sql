@@ -64,6 +64,8 @@ COPY loaded FROM STDIN (FORMAT csv);
 COPY loaded FROM STDIN;
 23	too	few	columns	here
 \.
+\! printf '30\tnot \377 utf8\t1\n' > $TESTDIR/bad.txt
+\copy loaded FROM 'bad.txt'
 SELECT count(*) AS rows_after_errors FROM loaded;
 COPY missing TO STDOUT;
 COPY missing FROM STDIN;
@@ -79,6 +81,7 @@ COPY loaded TO STDOUT (QUOTE '"');
 COPY loaded TO STDOUT (FORMAT csv, FORCE_NOT_NULL (a));
 COPY loaded FROM STDIN (FORMAT csv, FORCE_QUOTE (a));
 COPY loaded TO STDOUT (FORMAT csv, FORCE_QUOTE (nope));
+COPY loaded (a) TO STDOUT (FORMAT csv, FORCE_QUOTE (b));
 COPY loaded TO STDOUT (DELIMITER 'ab');
 COPY loaded TO STDOUT (HEADER maybe);
 COPY loaded TO STDOUT (FORMAT csv, FORMAT text);
