@@ -275,6 +275,7 @@ static void work_cb(uv_work_t *w)
         return;
     }
     if (!ci->ended) parse_pending(ci);
+    if (ci->ended) sl_buf_clear(&ci->pending); /* what follows "\." is ignored */
     if (ci->failed) drop_load(ci);
     else if (ci->last) commit_load(ci);
 }
