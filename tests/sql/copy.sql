@@ -70,6 +70,7 @@ SELECT count(*) AS rows_after_errors FROM loaded;
 COPY missing TO STDOUT;
 COPY missing FROM STDIN;
 COPY nums FROM STDIN;
+COPY nums TO STDOUT;
 COPY big_nums FROM STDIN;
 COPY loaded (a, nope) FROM STDIN;
 COPY loaded TO '/tmp/sluice-copy-out.txt';
