@@ -98,13 +98,16 @@ void pgw_copy_in_start(pgw_conn_t *c, sess_result_t *r, int extended)
     copy_response(c, 'G', r->ncols);
 }
 
-/* The COPY ended with an error: nothing was added. */
+/* The COPY ended with an error: nothing was added. `err` may live in the
+ * load, which goes first: it is copied. */
 static void copy_fail(pgw_conn_t *c, const sl_error_t *err)
 {
     int extended = c->copy->extended;
+    sl_error_t e;
+    sl_error_copy(&e, err);
     pgw_copy_release(c);
     c->wait = PGW_WAIT_NONE;
-    pgw_msg_error(&c->out, "ERROR", err);
+    pgw_msg_error(&c->out, "ERROR", &e);
     if (extended) c->skip_till_sync = 1;
     else pgw_msg_ready(&c->out);
 }
