@@ -49,12 +49,18 @@ static void encode_text(const copy_opts_t *o, const char *s, size_t n, sl_buf_t 
     sl_buf_append(out, s + run, n - run);
 }
 
+/* True when a[0..an) and b[0..bn) hold the same bytes (either may be NULL when empty). */
+static int same_bytes(const char *a, size_t an, const char *b, size_t bn)
+{
+    return an == bn && (an == 0 || !memcmp(a, b, an));
+}
+
 /* PostgreSQL's rule: quote when forced, when the value reads as the null
  * string, when it holds the delimiter, the quote, CR or LF, or when a lone
  * column's value is "\." (the end-of-data line). */
 static int csv_needs_quote(const copy_opts_t *o, const char *s, size_t n, int single)
 {
-    if (n == o->null_len && !memcmp(s, o->null_str, n)) return 1;
+    if (same_bytes(s, n, o->null_str, o->null_len)) return 1;
     if (single && n == 2 && s[0] == '\\' && s[1] == '.') return 1;
     for (size_t i = 0; i < n; i++)
         if (s[i] == o->delim || s[i] == o->quote || s[i] == '\n' || s[i] == '\r') return 1;
@@ -217,7 +223,7 @@ static void text_field(const copy_opts_t *o, const char *s, size_t start, size_t
 {
     size_t n = end - start;
     *off = scratch->len;
-    if (n == o->null_len && !memcmp(s + start, o->null_str, n)) {
+    if (same_bytes(s + start, n, o->null_str, o->null_len)) {
         f->null = 1;
         return;
     }
@@ -280,9 +286,8 @@ static int csv_is_null(const copy_opts_t *o, const copy_null_rules_t *r, int idx
 {
     int in_rules = r && idx < r->n;
     if (in_rules && r->force_not_null && r->force_not_null[idx]) return 0;
-    if (!quoted) return raw_len == o->null_len && !memcmp(raw, o->null_str, raw_len);
-    return in_rules && r->force_null && r->force_null[idx] && n == o->null_len &&
-           !memcmp(val, o->null_str, n);
+    if (!quoted) return same_bytes(raw, raw_len, o->null_str, o->null_len);
+    return in_rules && r->force_null && r->force_null[idx] && same_bytes(val, n, o->null_str, o->null_len);
 }
 
 static int decode_csv(const copy_opts_t *o, const copy_null_rules_t *rules, const char *rec,

@@ -362,7 +362,7 @@ static void encode_lines(stmt_ctx_t *ctx, const copy_plan_t *cp, const exec_resu
                 lens[c] = cells.len - at;
             }
             for (int c = 0; c < ncols; c++)
-                if (vals[c]) vals[c] = cells.data + starts[c];
+                if (vals[c]) vals[c] = cells.data ? cells.data + starts[c] : "";
             sl_buf_clear(&line);
             copy_encode_row(&cp->opts, ncols, vals, lens, force, &line);
             put_line(res, &line);
