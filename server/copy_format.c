@@ -306,7 +306,8 @@ static int decode_csv(const copy_opts_t *o, const copy_null_rules_t *rules, cons
         if (csv_field(o, rec, &i, n, f, scratch, &raw_len) < 0)
             return sl_error_set(err, SL_ERR_BAD_COPY_FILE_FORMAT, "unterminated CSV quoted field");
         f->n = scratch->len - off;
-        f->null = csv_is_null(o, rules, nf, rec + start, raw_len, scratch->data + off, f->n, f->quoted);
+        const char *val = scratch->data ? scratch->data + off : "";
+        f->null = csv_is_null(o, rules, nf, rec + start, raw_len, val, f->n, f->quoted);
         (*offs)[nf++] = off;
         if (i >= n) break;
         i++; /* the delimiter */
