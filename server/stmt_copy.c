@@ -8,6 +8,7 @@
  * Server files and programs are refused as PostgreSQL refuses them to a
  * role without pg_read/write_server_files (42501): \copy and STDIN/STDOUT
  * do the same from the client's side. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -20,7 +21,6 @@
 
 typedef struct copy_plan {
     copy_opts_t opts;
-    int explicit_delim, explicit_null, explicit_quote, explicit_escape;
     const ast_copy_opt_t *format, *header, *delimiter, *null, *quote, *escape, *encoding,
         *freeze, *force_quote, *force_not_null, *force_null;
 } copy_plan_t;
@@ -342,6 +342,17 @@ static void put_line(sess_result_t *res, const sl_buf_t *line)
     sl_buf_append(&res->rows, line->data, line->len);
 }
 
+/* The HEADER line: the output column names, encoded like values. */
+static void put_header(stmt_ctx_t *ctx, const copy_plan_t *cp, const plan_physical_t *p, sess_result_t *res)
+{
+    size_t *lens = SL_NEW_ARRAY(ctx->arena, size_t, p->ncols > 0 ? p->ncols : 1);
+    for (int i = 0; i < p->ncols; i++) lens[i] = strlen(p->names[i]);
+    sl_buf_t line = SL_BUF_INIT;
+    copy_encode_row(&cp->opts, p->ncols, (const char *const *)p->names, lens, NULL, &line);
+    put_line(res, &line);
+    sl_buf_free(&line);
+}
+
 /* Encodes the result rows as lines; cells are the PostgreSQL text forms. */
 static void encode_lines(stmt_ctx_t *ctx, const copy_plan_t *cp, const exec_result_t *r, int ncols,
                          const unsigned char *force, sess_result_t *res)
@@ -395,14 +406,7 @@ static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *c
     if (stmt_run_plan(ctx, p, &r, err) < 0) return -1;
     res->kind = SESS_RES_COPY_OUT;
     res->ncols = p->ncols;
-    if (cp->opts.header) {
-        size_t *lens = SL_NEW_ARRAY(ctx->arena, size_t, p->ncols > 0 ? p->ncols : 1);
-        for (int i = 0; i < p->ncols; i++) lens[i] = strlen(p->names[i]);
-        sl_buf_t line = SL_BUF_INIT;
-        copy_encode_row(&cp->opts, p->ncols, (const char *const *)p->names, lens, NULL, &line);
-        put_line(res, &line);
-        sl_buf_free(&line);
-    }
+    if (cp->opts.header) put_header(ctx, cp, p, res);
     encode_lines(ctx, cp, &r, p->ncols, force, res);
     exec_result_free(&r);
     snprintf(res->tag, sizeof res->tag, "COPY %llu", (unsigned long long)res->nrows);
