@@ -1,8 +1,9 @@
 /* Bulk loads into static tables (COPY FROM): a TEMP staging table per load
  * on the store's connection, filled batch by batch with one prepared INSERT
  * (each batch a savepoint, the store's lock held only for the batch), then
- * one transaction that copies the staged rows into the table in order and
- * drops the staging table. A crash or an abort leaves nothing behind:
+ * one savepoint (a transaction, unless the connection has one open) that
+ * copies the staged rows into the table in order and drops the staging
+ * table. A crash or an abort leaves nothing behind:
  * TEMP tables vanish with the connection. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,13 +108,17 @@ int tstore_load_commit(tstore_load_t *l, int64_t *nrows, sl_error_t *err)
     pthread_mutex_lock(&l->t->lock);
     sqlite3_finalize(l->ins);
     l->ins = NULL;
-    int rc = sqlite3_exec(l->t->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : load_error(l, err);
+    /* A savepoint is a transaction of its own, or nests in one the
+     * connection has open (it then takes effect with that one). */
+    int rc = sqlite3_exec(l->t->db, "SAVEPOINT load_commit", NULL, NULL, NULL) == SQLITE_OK ? 0 : load_error(l, err);
     if (rc == 0 && sqlite3_exec(l->t->db, sql.data, NULL, NULL, NULL) != SQLITE_OK) rc = load_error(l, err);
     if (rc == 0) *nrows = sqlite3_changes64(l->t->db);
     load_drop(l);
-    if (rc == 0 && sqlite3_exec(l->t->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) rc = load_error(l, err);
+    if (rc == 0 && sqlite3_exec(l->t->db, "RELEASE load_commit", NULL, NULL, NULL) != SQLITE_OK)
+        rc = load_error(l, err);
     if (rc < 0) {
-        sqlite3_exec(l->t->db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_exec(l->t->db, "ROLLBACK TO load_commit", NULL, NULL, NULL);
+        sqlite3_exec(l->t->db, "RELEASE load_commit", NULL, NULL, NULL);
         load_drop(l);
         *nrows = 0;
     }
