@@ -606,6 +606,33 @@ static void dump_drop(sl_buf_t *b, const ast_drop_t *s)
     put_ident(b, s->name);
 }
 
+/* (copy from|to t|(select) (columns a b) client|(file 'x')|(program 'x') (opt name value|*|(a b))...) */
+static void dump_copy(sl_buf_t *b, const ast_copy_t *s)
+{
+    sl_buf_printf(b, "(copy %s ", s->from ? "from" : "to");
+    if (s->query) ast_dump_select(b, s->query);
+    else put_ident(b, s->table);
+    if (s->columns.n) {
+        sl_buf_puts(b, " (columns ");
+        put_idents(b, &s->columns, " ");
+        sl_buf_putc(b, ')');
+    }
+    if (s->target == AST_COPY_CLIENT) sl_buf_puts(b, " client");
+    else sl_buf_printf(b, " (%s '%s')", s->target == AST_COPY_FILE ? "file" : "program", s->file);
+    for (int i = 0; i < s->options.n; i++) {
+        const ast_copy_opt_t *o = s->options.items[i];
+        sl_buf_printf(b, " (opt %s", o->name);
+        if (o->value) sl_buf_printf(b, " %s", o->value);
+        if (o->star) sl_buf_puts(b, " *");
+        if (o->has_cols) {
+            sl_buf_puts(b, " (");
+            put_idents(b, &o->cols, " ");
+            sl_buf_putc(b, ')');
+        }
+        sl_buf_putc(b, ')');
+    }
+}
+
 /* Statements whose dump is "(tag name ...)". */
 static int dump_named(sl_buf_t *b, const ast_stmt_t *s)
 {
@@ -655,6 +682,7 @@ void ast_dump_stmt(sl_buf_t *b, const ast_stmt_t *s)
     case AST_STMT_SET:
     case AST_STMT_RESET:
     case AST_STMT_DISCARD: dump_set(b, s); break;
+    case AST_STMT_COPY: dump_copy(b, &s->copy); break;
     default: sl_buf_puts(b, "(?"); break;
     }
     sl_buf_putc(b, ')');

@@ -335,7 +335,8 @@ struct ast_select {
     X(SET_TRANSACTION, "SET TRANSACTION")                                            \
     X(SET, "SET")                                                                    \
     X(RESET, "RESET")                                                                \
-    X(DISCARD, "DISCARD")
+    X(DISCARD, "DISCARD")                                                            \
+    X(COPY, "COPY")
 
 typedef enum {
 #define X(k, s) AST_STMT_##k,
@@ -451,6 +452,40 @@ typedef struct {
     const char *deferrable;       /* "on" or "off" */
     int session;                  /* SET SESSION CHARACTERISTICS */
 } ast_txn_stmt_t;
+/* ---- COPY ---------------------------------------------------------------- */
+
+/* Where COPY reads or writes: the client (STDIN / STDOUT, either word in
+ * either direction, as PostgreSQL's grammar allows), a server file, or a
+ * program's pipe. */
+typedef enum { AST_COPY_CLIENT = 1, AST_COPY_FILE, AST_COPY_PROGRAM } ast_copy_target_t;
+
+/* One COPY option. The old spelling is kept in the new one's words: CSV is
+ * format 'csv', BINARY format 'binary', FORCE QUOTE a, b is force_quote
+ * (a, b), FORCE NOT NULL is force_not_null, FORCE NULL force_null. */
+typedef struct ast_copy_opt {
+    char *name;                   /* folded: "format", "header", "delimiter", "null", ... */
+    char *value;                  /* the argument's text ('x', csv, true, 5), NULL when none */
+    int star;                     /* force_quote * */
+    int has_cols;                 /* a column list was given (cols) */
+    ast_ident_list_t cols;
+    int pos, end;
+} ast_copy_opt_t;
+
+typedef struct { int n; ast_copy_opt_t **items; } ast_copy_opt_list_t;
+
+/* COPY name [(cols)] {FROM | TO} target [[WITH] options] and
+ * COPY (query) TO target [[WITH] options]. */
+typedef struct {
+    int from;                     /* COPY ... FROM (into a table); else TO */
+    ast_ident_t *schema;          /* schema.name, or NULL */
+    ast_ident_t *table;           /* NULL for COPY (query) TO */
+    ast_ident_list_t columns;     /* n == 0 when no column list */
+    ast_select_t *query;          /* COPY (query) TO, else NULL */
+    ast_copy_target_t target;
+    char *file;                   /* FILE / PROGRAM: the string, else NULL */
+    int target_pos;
+    ast_copy_opt_list_t options;
+} ast_copy_t;
 
 /* A statement. `start`/`pos` and `end` delimit its own text in the parsed
  * string, without the terminating ';' (the catalog keeps this exact text). */
@@ -479,6 +514,7 @@ struct ast_stmt {
         ast_set_stmt_t set;               /* SET, RESET, DISCARD (name "all") */
         ast_txn_stmt_t txn;               /* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE,
                                              SET_TRANSACTION */
+        ast_copy_t copy;                  /* COPY */
     };
 };
 

@@ -46,7 +46,8 @@
     QUERIES QUERY READ RECENT RELEASE REPEATABLE RESET ROLLBACK SAVEPOINT SERIALIZABLE SESSION
     SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNCOMMITTED UNIT VALUES WITH WITHIN
-    WORK WRITE ZONE.
+    WORK WRITE ZONE
+    COPY FORCE PROGRAM STDIN STDOUT.
 
 /* PostgreSQL's operator precedence, lowest first. NOT_LA is NOT before
  * IN/LIKE/ILIKE/BETWEEN (decided by the tokenizer), as in PostgreSQL;
@@ -486,6 +487,96 @@ cmd(A) ::= RESET(K) dotted(D). { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set
 cmd(A) ::= RESET(K) ALL. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = "all"; }
 cmd(A) ::= RESET(K) TIME ZONE. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = "timezone"; }
 cmd(A) ::= DISCARD(K) ALL. { A = pb_stmt(ctx, AST_STMT_DISCARD, K.pos); A->set.name = "all"; }
+
+/* ---- COPY ------------------------------------------------------------------ */
+/* PostgreSQL's COPY with both option syntaxes: the list in parentheses
+ * (`(FORMAT csv, HEADER)`, any option name, checked by the statement) and
+ * the old words (`CSV HEADER DELIMITER AS ','`), spelled here as the new
+ * options. Which target and options a direction allows is the statement's
+ * business (server/stmt_copy.c). */
+
+cmd(A) ::= COPY(K) dotted(R) copy_cols(C) FROM copy_target(T) copy_opts(O). {
+    A = pb_copy(ctx, &K, &R, NULL, 1, &T, O);
+    A->copy.columns = C;
+}
+cmd(A) ::= COPY(K) dotted(R) copy_cols(C) TO copy_target(T) copy_opts(O). {
+    A = pb_copy(ctx, &K, &R, NULL, 0, &T, O);
+    A->copy.columns = C;
+}
+cmd(A) ::= COPY(K) LP select(Q) RP TO copy_target(T) copy_opts(O). {
+    A = pb_copy(ctx, &K, NULL, Q, 0, &T, O);
+}
+
+%type copy_cols {ast_ident_list_t}
+copy_cols(A) ::= . { memset(&A, 0, sizeof A); }
+copy_cols(A) ::= LP identlist(L) RP. { A = L; }
+
+%type copy_target {pb_copy_target_t}
+copy_target(A) ::= STDIN|STDOUT(T). { A.kind = AST_COPY_CLIENT; A.file = NULL; A.pos = T.pos; }
+copy_target(A) ::= STRING(T). { A.kind = AST_COPY_FILE; A.file = (char *)T.text; A.pos = T.pos; }
+copy_target(A) ::= PROGRAM(K) STRING(T). { A.kind = AST_COPY_PROGRAM; A.file = (char *)T.text; A.pos = K.pos; }
+
+%type copy_opts {ast_copy_opt_list_t}
+copy_opts(A) ::= copy_with copy_olist(L). { A = L; }
+copy_opts(A) ::= copy_with LP copy_glist(L) RP. { A = L; }
+copy_with ::= .
+copy_with ::= WITH.
+
+/* The old words, one after another. */
+%type copy_olist {ast_copy_opt_list_t}
+copy_olist(A) ::= . { memset(&A, 0, sizeof A); }
+copy_olist(A) ::= copy_olist(A) copy_oitem(I). { PB_ADD(ctx, A, I); }
+
+%type copy_oitem {ast_copy_opt_t *}
+copy_oitem(A) ::= ident(K). { A = pb_copy_old_word(ctx, K); }
+copy_oitem(A) ::= ident(K) copy_as STRING(V). { A = pb_copy_opt(ctx, K->name, K->pos, &V); }
+copy_oitem(A) ::= NULL(K) copy_as STRING(V). { A = pb_copy_opt(ctx, "null", K.pos, &V); }
+copy_oitem(A) ::= FORCE(K) ident(W) STAR(S). {
+    A = pb_copy_force(ctx, &K, W);
+    A->star = 1;
+    A->end = pb_tok_end(&S);
+}
+copy_oitem(A) ::= FORCE(K) ident(W) identlist(L). {
+    A = pb_copy_force(ctx, &K, W);
+    A->has_cols = 1;
+    A->cols = L;
+    A->end = ctx->prev_end;
+}
+copy_oitem(A) ::= FORCE(K) NOT NULL identlist(L). {
+    A = pb_copy_opt(ctx, "force_not_null", K.pos, NULL);
+    A->has_cols = 1;
+    A->cols = L;
+    A->end = ctx->prev_end;
+}
+copy_oitem(A) ::= FORCE(K) NULL identlist(L). {
+    A = pb_copy_opt(ctx, "force_null", K.pos, NULL);
+    A->has_cols = 1;
+    A->cols = L;
+    A->end = ctx->prev_end;
+}
+copy_as ::= .
+copy_as ::= AS.
+
+/* The list in parentheses: name [argument], ... */
+%type copy_glist {ast_copy_opt_list_t}
+copy_glist(A) ::= copy_gitem(I). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, I); }
+copy_glist(A) ::= copy_glist(A) COMMA copy_gitem(I). { PB_ADD(ctx, A, I); }
+
+%type copy_gitem {ast_copy_opt_t *}
+copy_gitem(A) ::= label(K). { A = pb_copy_opt(ctx, K->name, K->pos, NULL); A->end = K->end; }
+copy_gitem(A) ::= label(K) STRING|INTEGER|FLOAT|TRUE|FALSE|ON(V). { A = pb_copy_opt(ctx, K->name, K->pos, &V); }
+copy_gitem(A) ::= label(K) ident(V). {
+    A = pb_copy_opt(ctx, K->name, K->pos, NULL);
+    A->value = V->name;
+    A->end = V->end;
+}
+copy_gitem(A) ::= label(K) STAR(S). { A = pb_copy_opt(ctx, K->name, K->pos, NULL); A->star = 1; A->end = pb_tok_end(&S); }
+copy_gitem(A) ::= label(K) LP identlist(L) RP(R). {
+    A = pb_copy_opt(ctx, K->name, K->pos, NULL);
+    A->has_cols = 1;
+    A->cols = L;
+    A->end = pb_tok_end(&R);
+}
 
 /* ---- SELECT ---------------------------------------------------------------- */
 

@@ -160,6 +160,19 @@ int pb_qclause_dup(parse_ctx_t *c, int already, const char *clause, const parse_
 /* OUTPUT MODE <ident>: maps the word, or reports an error at it. */
 ast_output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word);
 
+/* --- COPY (parser/ast_copy.c) --- */
+typedef struct { ast_copy_target_t kind; char *file; int pos; } pb_copy_target_t;
+/* A COPY statement: `rel` (schema.name or name) for a table, else `q`. */
+ast_stmt_t *pb_copy(parse_ctx_t *c, const parse_token_t *kw, const ast_ident_list_t *rel,
+                    ast_select_t *q, int from, const pb_copy_target_t *t, ast_copy_opt_list_t opts);
+/* An option `name [value]` starting at `pos`; val may be NULL. */
+ast_copy_opt_t *pb_copy_opt(parse_ctx_t *c, const char *name, int pos, const parse_token_t *val);
+/* An old-style word without argument: CSV, BINARY, HEADER, FREEZE, or any
+ * other word as an option of that name (the statement refuses it). */
+ast_copy_opt_t *pb_copy_old_word(parse_ctx_t *c, const ast_ident_t *word);
+/* FORCE QUOTE ...: `word` must be QUOTE. */
+ast_copy_opt_t *pb_copy_force(parse_ctx_t *c, const parse_token_t *kw, const ast_ident_t *word);
+
 /* --- Lemon's generated entry points (%name parse_lemon) --- */
 void *parse_lemonAlloc(void *(*malloc_fn)(size_t), parse_ctx_t *ctx);
 void parse_lemon(void *p, int major, parse_token_t minor);

@@ -7,6 +7,8 @@
  *   pgwire_query.c    simple and extended query, result encoding with
  *                     output backpressure
  *   pgwire_msg.c      encoders of backend messages
+ *   pgwire_copy.c     the COPY sub-protocol (CopyOut to the client, CopyIn
+ *                     from it with flow control)
  *
  * Everything runs on the loop thread. A connection processes one message at
  * a time; while a session submission runs, or while its output backlog is
@@ -63,8 +65,12 @@ typedef enum {
     PGW_WAIT_QUERY,     /* simple Query */
     PGW_WAIT_PARSE,     /* Parse: describe_only run of the new statement */
     PGW_WAIT_DESCRIBE,  /* Describe portal: the portal runs now */
-    PGW_WAIT_EXECUTE    /* Execute of a portal not yet run */
+    PGW_WAIT_EXECUTE,   /* Execute of a portal not yet run */
+    PGW_WAIT_COPY       /* COPY FROM STDIN: a load job runs and no more input fits, or the
+                           last job (the commit) runs */
 } pgw_wait_t;
+
+typedef struct pgw_copy pgw_copy_t;
 
 /* Position in a reply being encoded. */
 typedef struct pgw_cursor {
@@ -144,6 +150,7 @@ struct pgw_conn {
     int skip_till_sync;        /* an extended-protocol error happened */
     pgw_stmt_t *stmts;
     pgw_portal_t *portals;
+    pgw_copy_t *copy;          /* COPY FROM STDIN in progress (pgwire_copy.c), or NULL */
 };
 
 struct pgw_server {
@@ -203,6 +210,23 @@ void pgw_query_release(pgw_conn_t *c);
  * ReadyForQuery with the session's transaction status; at idle every
  * portal is closed (the transaction they belonged to ended). */
 void pgw_query_ready(pgw_conn_t *c);
+/* Runs `sql` as a simple Query whose reply ends with ReadyForQuery. */
+void pgw_query_run(pgw_conn_t *c, const char *sql);
+
+/* ---- pgwire_copy.c ---- */
+/* Sends a COPY_OUT result from the cursor (CopyOutResponse, CopyData per
+ * line, CopyDone, CommandComplete); 0 when it paused on backpressure. */
+int pgw_copy_out_resume(pgw_conn_t *c, pgw_cursor_t *cur);
+/* Enters COPY FROM STDIN for a COPY_IN result (taking its load): sends
+ * CopyInResponse; the client's CopyData then go to pgw_copy_message. */
+void pgw_copy_in_start(pgw_conn_t *c, sess_result_t *r, int extended);
+/* A frontend message while c->copy is set. */
+void pgw_copy_message(pgw_conn_t *c, char type, const char *body, size_t len);
+/* A CancelRequest for a connection in COPY FROM STDIN: ends it with 57014
+ * (nothing added) unless its commit already runs. */
+void pgw_copy_cancel(pgw_conn_t *c);
+/* Abandons a COPY FROM STDIN in progress (nothing of it is added). */
+void pgw_copy_release(pgw_conn_t *c);
 
 /* ---- pgwire_msg.c ---- */
 size_t pgw_msg_begin(sl_buf_t *b, char type);

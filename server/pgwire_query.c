@@ -199,6 +199,7 @@ void pgw_query_release(pgw_conn_t *c)
     cursor_clear(&c->qcur);
     if (c->wait_stmt) stmt_free(c->wait_stmt);
     c->wait_stmt = NULL;
+    pgw_copy_release(c);
 }
 
 /* ---- encoding replies -------------------------------------------------------- */
@@ -315,6 +316,18 @@ static int query_resume(pgw_conn_t *c)
     pgw_cursor_t *cur = &c->qcur;
     while (cur->res) {
         sess_result_t *r = cur->res;
+        if (r->kind == SESS_RES_COPY_OUT || r->kind == SESS_RES_COPY_IN) {
+            if (!cur->in_rows) send_result_notices(c, r);
+            if (r->kind == SESS_RES_COPY_IN) { /* ReadyForQuery comes when the COPY ends */
+                pgw_copy_in_start(c, r, 0);
+                cursor_clear(cur);
+                c->job = 0;
+                return 1;
+            }
+            if (!pgw_copy_out_resume(c, cur)) return 0;
+            cur->res = r->next;
+            continue;
+        }
         if (!cur->in_rows) {
             send_result_notices(c, r);
             if (r->kind != SESS_RES_ROWS) {
@@ -358,7 +371,13 @@ static int execute_resume(pgw_conn_t *c)
 {
     pgw_portal_t *p = c->xportal;
     sess_result_t *r = p->cur.res;
-    if (r && r->kind == SESS_RES_ROWS) {
+    if (r && r->kind == SESS_RES_COPY_OUT) { /* a row limit does not apply to COPY */
+        if (!pgw_copy_out_resume(c, &p->cur)) return 0;
+        p->cur.res = r->next;
+    } else if (r && r->kind == SESS_RES_COPY_IN) {
+        pgw_copy_in_start(c, r, 1);
+        p->cur.res = r->next;
+    } else if (r && r->kind == SESS_RES_ROWS) {
         int rc = send_rows(c, &p->cur, p, c->xlimit, &c->xsent);
         if (rc == 0) return 0;
         if (rc > 0) execute_rows_end(c, p, r);
@@ -461,6 +480,12 @@ static void simple_query(pgw_conn_t *c, const char *body, size_t len)
         return;
     }
     portal_drop(c, ""); /* as PostgreSQL: a simple Query replaces the unnamed portal */
+    sess_request_t req = {.sql = sql, .len = strlen(sql)};
+    submit(c, &req, PGW_WAIT_QUERY);
+}
+
+void pgw_query_run(pgw_conn_t *c, const char *sql)
+{
     sess_request_t req = {.sql = sql, .len = strlen(sql)};
     submit(c, &req, PGW_WAIT_QUERY);
 }
@@ -825,6 +850,10 @@ static void sync_message(pgw_conn_t *c)
 void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len)
 {
     if (!c->closing) uv_timer_stop(&c->timer); /* the idle timeout: the client spoke */
+    if (c->copy) {
+        pgw_copy_message(c, type, body, len);
+        return;
+    }
     if (c->skip_till_sync && type != 'S' && type != 'X') return;
     switch (type) {
     case 'Q': simple_query(c, body, len); break;

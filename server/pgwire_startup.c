@@ -74,6 +74,7 @@ static void cancel_request(pgw_conn_t *c, const char *body, size_t len)
     if (target && auth_ct_equal(key, want, 4)) {
         SL_DEBUG("pgwire", "cancel request for pid=%d", (int)pid);
         if (target->sess) sess_cancel(target->sess);
+        if (target->copy) pgw_copy_cancel(target);
     } else {
         SL_INFO("pgwire", "cancel request peer=%s names no backend (pid=%d)", c->peer, (int)pid);
     }

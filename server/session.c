@@ -13,6 +13,7 @@
 #include "common/sl_assert.h"
 #include "parser/parser.h"
 #include "server/guc.h"
+#include "server/copy_in.h"
 #include "server/qm.h"
 #include "server/stmt.h"
 #include "server/txn.h"
@@ -120,7 +121,10 @@ static void sess_free(sess_t *s)
 void sess_reply_free(sess_reply_t *reply)
 {
     if (!reply) return;
-    for (sess_result_t *r = reply->first; r; r = r->next) sl_buf_free(&r->rows);
+    for (sess_result_t *r = reply->first; r; r = r->next) {
+        sl_buf_free(&r->rows);
+        if (r->copy_in) copy_in_close(r->copy_in);
+    }
     sl_arena_free(reply->arena);
     free(reply);
 }
@@ -172,6 +176,14 @@ static void run_statements(sess_t *s)
         if (txn_statement_end(s->txn, ok, &err) < 0) ok = 0;
         if (!ok) {
             result_error(s, r, &err);
+            s->next_stmt = s->list.n;
+            break;
+        }
+        if (r->kind == SESS_RES_COPY_IN) { /* the connection runs the COPY, then the rest */
+            if (s->next_stmt < s->list.n) {
+                int at = s->list.items[s->next_stmt]->pos;
+                r->rest = sl_strndup(s->reply->arena, s->sql + at, s->len - (size_t)at);
+            }
             s->next_stmt = s->list.n;
             break;
         }

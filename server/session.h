@@ -44,8 +44,15 @@ typedef enum {
     SESS_RES_COMMAND, /* CommandComplete(tag) only */
     SESS_RES_ROWS,    /* RowDescription(cols), one DataRow per row, CommandComplete(tag) */
     SESS_RES_EMPTY,   /* EmptyQueryResponse: the text held no statement */
-    SESS_RES_ERROR    /* ErrorResponse(error); the submission stopped here */
+    SESS_RES_ERROR,   /* ErrorResponse(error); the submission stopped here */
+    SESS_RES_COPY_OUT,/* CopyOutResponse(ncols), one CopyData per line of `rows`, CopyDone,
+                         CommandComplete(tag) */
+    SESS_RES_COPY_IN  /* CopyInResponse(ncols); the connection feeds `copy_in` with the
+                         client's CopyData and ends with CommandComplete or an error. The
+                         submission stops here; `rest` runs after the COPY. */
 } sess_res_kind_t;
+
+struct copy_in;
 
 typedef struct sess_result {
     sess_res_kind_t kind;
@@ -56,7 +63,9 @@ typedef struct sess_result {
     /* Rows back to back, each exactly the body of a DataRow message:
      * uint16be column count, then per column int32be length (-1 = NULL)
      * followed by that many bytes of PostgreSQL text format. */
-    sl_buf_t rows;
+    sl_buf_t rows;         /* COPY_OUT: each line as uint32be length + bytes */
+    struct copy_in *copy_in; /* COPY_IN: the load, closed with the reply unless taken (NULLed) */
+    const char *rest;      /* COPY_IN: the statements after it in the submission, or NULL */
     sl_error_t error;      /* SESS_RES_ERROR: position counts characters of the submitted text */
     int nnotices;          /* NoticeResponses sent before this result: severity NOTICE
                               for SQLSTATE 00000, WARNING for any other */

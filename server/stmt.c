@@ -34,6 +34,7 @@ static const stmt_handler_fn handlers[AST_STMT__COUNT] = {
     [AST_STMT_SET] = stmt_set,
     [AST_STMT_RESET] = stmt_set,
     [AST_STMT_DISCARD] = stmt_set,
+    [AST_STMT_COPY] = stmt_copy,
 };
 
 int stmt_execute(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)

@@ -41,6 +41,12 @@ static int writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *ve
     return 0;
 }
 
+int stmt_writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *verb,
+                        plan_relation_t *rel, sl_error_t *err)
+{
+    return writable_table(ctx, id, verb, rel, err);
+}
+
 int bind_error_at(sl_error_t *err, int pos)
 {
     if (!err->position) err->position = pos + 1;

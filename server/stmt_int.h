@@ -24,6 +24,7 @@ STMT_HANDLER(stmt_await_query);
 STMT_HANDLER(stmt_transaction);
 STMT_HANDLER(stmt_set);
 STMT_HANDLER(stmt_drop_query);
+STMT_HANDLER(stmt_copy);
 int stmt_show_queries(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
 int stmt_show_progress(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
 struct cat_entry;
@@ -41,6 +42,12 @@ const struct plan_settings *stmt_settings(stmt_ctx_t *ctx);
 /* Sets err with a position at byte offset `byte_pos` of the statement text. Returns -1. */
 int stmt_error_at(sl_error_t *err, int byte_pos, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+struct plan_relation;
+/* The catalog-stored table `id` names (described into rel), or an error
+ * saying why rows cannot be added ("cannot <verb> stream ..."). */
+int stmt_writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *verb,
+                        struct plan_relation *rel, sl_error_t *err);
 
 /* Sets err->position (1-based bytes) when unset; returns -1. */
 int bind_error_at(sl_error_t *err, int pos);

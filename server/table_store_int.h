@@ -12,6 +12,7 @@ struct tstore {
     char *path;           /* tables.db, for the connections of sessions */
     sqlite3 *db;
     pthread_mutex_t lock;
+    uint64_t next_load;   /* names the staging table of the next bulk load (under lock) */
 };
 
 struct tstore_conn {
@@ -41,6 +42,8 @@ int tstore_use_end(tstore_use_t *u, int ok, sl_error_t *err);
 int tstore_move_from_catalog(tstore_t *t, const char *dir, sl_error_t *err);
 /* SQLite column affinity used for a sluice type. */
 const char *tstore_affinity(exec_type_t type);
+/* Binds cell `row` of vector `v` to parameter `param` (tmp: scratch for text). */
+void tstore_bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t row, sl_buf_t *tmp);
 /* Appends the quoted SQLite name of a table's storage. */
 void tstore_table_name(sl_buf_t *b, const char *name);
 

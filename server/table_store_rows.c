@@ -14,8 +14,7 @@ static int sqlite_error(sqlite3 *db, const char *name, sl_error_t *err)
                         sqlite3_errmsg(db));
 }
 
-/* Binds cell `row` of vector `v` to parameter `param`. */
-static void bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t row, sl_buf_t *tmp)
+void tstore_bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t row, sl_buf_t *tmp)
 {
     if (exec_vec_is_null(v, row)) {
         sqlite3_bind_null(st, param);
@@ -66,7 +65,7 @@ int tstore_insert(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, 
     if (!st) rc = sqlite_error(u.db, rel->name, err);
     for (uint32_t k = 0; rc == 0 && k < exec_batch_count(b); k++) {
         uint32_t row = exec_batch_row(b, k);
-        for (int c = 0; c < rel->ncols; c++) bind_cell(st, c + 1, &b->cols[c], row, &tmp);
+        for (int c = 0; c < rel->ncols; c++) tstore_bind_cell(st, c + 1, &b->cols[c], row, &tmp);
         if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, rel->name, err);
         sqlite3_reset(st);
     }

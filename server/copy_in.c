@@ -1,0 +1,338 @@
+/* COPY FROM STDIN's load (the contract is in copy_in.h): jobs that split
+ * the bytes received so far into records, turn each field into a value of
+ * its column (exec_builder_set_text: INSERT's conversions and errors),
+ * stage full batches, and commit after the last chunk. Errors carry
+ * PostgreSQL's COPY context ("COPY t, line 3, column a: "x"") as detail.
+ *
+ * Memory: the object's arena holds the relation and the options for its
+ * whole life; each job's batches live in a job arena reset per batch. */
+#include "server/copy_in.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "exec/batch.h"
+#include "server/catalog.h"
+#include "server/objects.h"
+#include "server/table_store.h"
+
+#define COPY_CONTEXT_MAX 100 /* bytes of a line or value quoted in an error, as PostgreSQL */
+
+struct copy_in {
+    srv_t *srv;
+    sl_arena_t *arena;          /* relation, options, names */
+    plan_relation_t rel;
+    copy_opts_t opts;
+    copy_null_rules_t rules;
+    int nfields;
+    int *target;
+    unsigned char *is_target;   /* per table column: some field fills it */
+    /* parsing state, touched by the job only */
+    sl_buf_t pending;           /* bytes received and not yet parsed (a partial record) */
+    uint64_t line;              /* records read, the header included */
+    int header_left;            /* the header line is still to be skipped */
+    int ended;                  /* the "\." line was read: the rest is ignored */
+    uint64_t staged;
+    tstore_load_t *load;        /* NULL until the first rows; NULL again once ended */
+    sl_buf_t scratch;
+    copy_field_t *fields;
+    int fields_cap;
+    /* the job */
+    uv_work_t work;
+    int busy, closed, last;     /* closed: loop thread only */
+    int cleanup;                /* the job only drops the staged rows (set before it is queued) */
+    sl_error_t err;
+    int failed;
+    int64_t added;
+    copy_in_cb cb;
+    void *cb_arg;
+};
+
+/* ---- creation ---------------------------------------------------------------- */
+
+static unsigned char *copy_flags(sl_arena_t *a, const unsigned char *src, int n)
+{
+    if (!src) return NULL;
+    unsigned char *f = SL_NEW_ARRAY(a, unsigned char, n > 0 ? n : 1);
+    memcpy(f, src, (size_t)n);
+    return f;
+}
+
+copy_in_t *copy_in_new(srv_t *srv, const copy_in_spec_t *spec, sl_error_t *err)
+{
+    copy_in_t *ci = sl_xcalloc(1, sizeof *ci);
+    ci->srv = srv;
+    ci->arena = sl_arena_new("copy in");
+    ci->work.data = ci;
+    if (obj_lookup(srv->cat, spec->table, ci->arena, &ci->rel, err) != 1) {
+        if (!sl_error_isset(err))
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", spec->table);
+        copy_in_close(ci);
+        return NULL;
+    }
+    ci->opts = spec->opts;
+    ci->opts.null_str = sl_strdup(ci->arena, spec->opts.null_str);
+    ci->nfields = spec->nfields;
+    ci->target = SL_NEW_ARRAY(ci->arena, int, spec->nfields > 0 ? spec->nfields : 1);
+    ci->is_target = SL_NEW_ARRAY(ci->arena, unsigned char, ci->rel.ncols > 0 ? ci->rel.ncols : 1);
+    for (int i = 0; i < spec->nfields; i++) {
+        ci->target[i] = spec->target[i];
+        ci->is_target[spec->target[i]] = 1;
+    }
+    ci->rules.n = spec->nfields;
+    ci->rules.force_not_null = copy_flags(ci->arena, spec->force_not_null, spec->nfields);
+    ci->rules.force_null = copy_flags(ci->arena, spec->force_null, spec->nfields);
+    ci->header_left = spec->opts.header != COPY_HEADER_NONE;
+    return ci;
+}
+
+/* ---- errors with COPY's context ------------------------------------------------ */
+
+/* Appends `"text"`, cut at COPY_CONTEXT_MAX bytes with "...". */
+static void quote_limited(char *out, size_t cap, const char *p, size_t n)
+{
+    int cut = n > COPY_CONTEXT_MAX;
+    snprintf(out, cap, "\"%.*s%s\"", (int)(cut ? COPY_CONTEXT_MAX : n), p, cut ? "..." : "");
+}
+
+/* Detail "COPY t, line N: "<record>"". */
+static void context_line(copy_in_t *ci, const char *rec, size_t n)
+{
+    char q[COPY_CONTEXT_MAX + 8];
+    quote_limited(q, sizeof q, rec, n);
+    sl_error_detail(&ci->err, "COPY %s, line %llu: %s", ci->rel.name, (unsigned long long)ci->line, q);
+}
+
+/* Detail "COPY t, line N, column c: "<value>"". */
+static void context_column(copy_in_t *ci, int field, const copy_field_t *f)
+{
+    char q[COPY_CONTEXT_MAX + 8];
+    quote_limited(q, sizeof q, f->p, f->n);
+    sl_error_detail(&ci->err, "COPY %s, line %llu, column %s: %s", ci->rel.name,
+                    (unsigned long long)ci->line, ci->rel.col_names[ci->target[field]], q);
+}
+
+static int fail_line(copy_in_t *ci, const char *rec, size_t n, const char *sqlstate, const char *msg,
+                     const char *arg)
+{
+    sl_error_set(&ci->err, sqlstate, msg, arg);
+    context_line(ci, rec, n);
+    ci->failed = 1;
+    return -1;
+}
+
+/* ---- one record ------------------------------------------------------------------ */
+
+static int check_encoding(copy_in_t *ci, const char *rec, size_t n)
+{
+    size_t bad = copy_utf8_check(rec, n, 0);
+    if (bad == n) return 0;
+    sl_error_set(&ci->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, "invalid byte sequence for encoding \"UTF8\": 0x%02x",
+                 (unsigned char)rec[bad]);
+    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.name, (unsigned long long)ci->line); /* no text: it is not UTF-8 */
+    ci->failed = 1;
+    return -1;
+}
+
+/* HEADER MATCH: the names must be the columns', in order. */
+static int check_header(copy_in_t *ci, const char *rec, size_t n, int nf)
+{
+    if (nf != ci->nfields) {
+        sl_error_set(&ci->err, SL_ERR_BAD_COPY_FILE_FORMAT,
+                     "wrong number of fields in header line: got %d, expected %d", nf, ci->nfields);
+        context_line(ci, rec, n);
+        ci->failed = 1;
+        return -1;
+    }
+    for (int i = 0; i < nf; i++) {
+        const copy_field_t *f = &ci->fields[i];
+        const char *want = ci->rel.col_names[ci->target[i]];
+        if (!f->null && f->n == strlen(want) && !memcmp(f->p, want, f->n)) continue;
+        sl_error_set(&ci->err, SL_ERR_BAD_COPY_FILE_FORMAT,
+                     "column name mismatch in header line field %d: got \"%.*s\", expected \"%s\"",
+                     i + 1, f->null ? 0 : (int)f->n, f->p, want);
+        context_line(ci, rec, n);
+        ci->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills one builder row from the decoded fields. */
+static int record_to_row(copy_in_t *ci, exec_builder_t *bld, const char *rec, size_t n, int nf)
+{
+    if (nf > ci->nfields)
+        return fail_line(ci, rec, n, SL_ERR_BAD_COPY_FILE_FORMAT, "%s",
+                         "extra data after last expected column");
+    if (nf < ci->nfields)
+        return fail_line(ci, rec, n, SL_ERR_BAD_COPY_FILE_FORMAT, "missing data for column \"%s\"",
+                         ci->rel.col_names[ci->target[nf]]);
+    uint32_t row = exec_builder_add_row(bld);
+    for (int c = 0; c < ci->rel.ncols; c++)
+        if (!ci->is_target[c]) exec_builder_set_null(bld, c, row);
+    for (int i = 0; i < nf; i++) {
+        const copy_field_t *f = &ci->fields[i];
+        if (f->null) {
+            exec_builder_set_null(bld, ci->target[i], row);
+            continue;
+        }
+        if (exec_builder_set_text(bld, ci->target[i], row, f->p, f->n, &ci->err) < 0) {
+            context_column(ci, i, f);
+            ci->failed = 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int handle_record(copy_in_t *ci, exec_builder_t *bld, const char *rec, size_t n)
+{
+    ci->line++;
+    if (copy_is_end_marker(rec, n)) {
+        ci->ended = 1;
+        return 0;
+    }
+    if (check_encoding(ci, rec, n) < 0) return -1;
+    int nf = copy_decode_record(&ci->opts, &ci->rules, rec, n, &ci->scratch, &ci->fields,
+                                &ci->fields_cap, &ci->err);
+    if (nf < 0) {
+        context_line(ci, rec, n);
+        ci->failed = 1;
+        return -1;
+    }
+    if (ci->header_left) {
+        ci->header_left = 0;
+        return ci->opts.header == COPY_HEADER_MATCH ? check_header(ci, rec, n, nf) : 0;
+    }
+    return record_to_row(ci, bld, rec, n, nf);
+}
+
+/* ---- jobs --------------------------------------------------------------------------- */
+
+/* Stages the builder's rows, if any, and starts a new batch. */
+static int flush_batch(copy_in_t *ci, exec_builder_t *bld, sl_arena_t *a)
+{
+    if (bld->batch->nrows == 0) return 0;
+    if (!ci->load && !(ci->load = tstore_load_begin(ci->srv->tstore, &ci->rel, &ci->err))) {
+        ci->failed = 1;
+        return -1;
+    }
+    exec_batch_t *b = exec_builder_finish(bld);
+    ci->staged += b->nrows;
+    if (tstore_load_rows(ci->load, b, &ci->err) < 0) {
+        ci->failed = 1;
+        return -1;
+    }
+    sl_arena_reset(a);
+    exec_builder_init(bld, a, ci->rel.ncols, ci->rel.col_types, EXEC_BATCH_ROWS);
+    return 0;
+}
+
+/* Parses the whole records of ci->pending (all of it when last). */
+static void parse_pending(copy_in_t *ci)
+{
+    sl_arena_t *a = sl_arena_new("copy batch");
+    exec_builder_t bld;
+    exec_builder_init(&bld, a, ci->rel.ncols, ci->rel.col_types, EXEC_BATCH_ROWS);
+    size_t off = 0, len, used;
+    const char *p = ci->pending.data;
+    while (!ci->failed && !ci->ended &&
+           (used = copy_next_record(&ci->opts, p + off, ci->pending.len - off, ci->last, &len)) > 0) {
+        if (handle_record(ci, &bld, p + off, len) < 0) break;
+        off += used;
+        if (bld.batch->nrows >= EXEC_BATCH_ROWS && flush_batch(ci, &bld, a) < 0) break;
+    }
+    if (!ci->failed) flush_batch(ci, &bld, a);
+    if (ci->ended) off = ci->pending.len;
+    sl_buf_consume(&ci->pending, off);
+    sl_arena_free(a);
+}
+
+static void drop_load(copy_in_t *ci)
+{
+    if (ci->load) tstore_load_abort(ci->load);
+    ci->load = NULL;
+}
+
+/* Commits after the last chunk; a load with no rows adds nothing. */
+static void commit_load(copy_in_t *ci)
+{
+    ci->added = 0;
+    if (!ci->load) return;
+    tstore_load_t *l = ci->load;
+    ci->load = NULL;
+    if (tstore_load_commit(l, &ci->added, &ci->err) < 0) ci->failed = 1;
+    else if (ci->added > 0 && cat_touch(ci->srv->cat, ci->rel.name, &ci->err) < 0) ci->failed = 1;
+}
+
+static void work_cb(uv_work_t *w)
+{
+    copy_in_t *ci = w->data;
+    if (ci->cleanup) { /* abandoned: only the cleanup is left */
+        drop_load(ci);
+        return;
+    }
+    if (!ci->ended) parse_pending(ci);
+    if (ci->ended) sl_buf_clear(&ci->pending); /* what follows "\." is ignored */
+    if (ci->failed) drop_load(ci);
+    else if (ci->last) commit_load(ci);
+}
+
+static void copy_in_free(copy_in_t *ci)
+{
+    sl_buf_free(&ci->pending);
+    sl_buf_free(&ci->scratch);
+    free(ci->fields);
+    sl_arena_free(ci->arena);
+    free(ci);
+}
+
+static void after_work_cb(uv_work_t *w, int status)
+{
+    (void)status;
+    copy_in_t *ci = w->data;
+    ci->busy = 0;
+    if (ci->closed) {
+        copy_in_close(ci);
+        return;
+    }
+    ci->cb(ci->cb_arg, ci->failed ? &ci->err : NULL, (uint64_t)ci->added);
+}
+
+int copy_in_busy(const copy_in_t *ci)
+{
+    return ci->busy;
+}
+
+void copy_in_feed(copy_in_t *ci, sl_buf_t *data, int last, copy_in_cb cb, void *arg)
+{
+    if (ci->pending.len == 0) {
+        sl_buf_free(&ci->pending);
+        ci->pending = *data;
+        *data = (sl_buf_t)SL_BUF_INIT;
+    } else {
+        sl_buf_append(&ci->pending, data->data, data->len);
+        sl_buf_clear(data);
+    }
+    ci->last = last;
+    ci->cb = cb;
+    ci->cb_arg = arg;
+    ci->busy = 1;
+    uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
+}
+
+void copy_in_close(copy_in_t *ci)
+{
+    if (!ci) return;
+    ci->closed = 1;
+    if (ci->busy) return; /* after_work_cb comes back here */
+    if (!ci->load) {
+        copy_in_free(ci);
+        return;
+    }
+    ci->busy = 1; /* drop the staged rows on the pool, then free */
+    ci->cleanup = 1;
+    uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
+}
