@@ -88,6 +88,10 @@ typedef struct exec_func {
 
 /* The entry named `name` (case-insensitive), or NULL. */
 const exec_func_t *exec_func_find(const char *name);
+/* The catalogue's entries, for listing (pg_catalog.pg_proc): their
+ * number and entry i (0 <= i < count). */
+int exec_func_count(void);
+const exec_func_t *exec_func_at(int i);
 /* True for the aggregate names (count, sum, avg, min, max, first, last,
  * approx_count_distinct). */
 bool exec_func_is_aggregate(const char *name);

@@ -112,7 +112,9 @@ typedef struct { int n; ast_column_def_t **items; } ast_column_def_list_t;
                                 escape, negated, icase */                              \
     X(FIELD, "field")        /* (arg).name or f(..).name: arg, field */               \
     X(SUBQUERY, "subquery")  /* (SELECT ...) as a value: query */                     \
-    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */
+    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */                          \
+    X(COLLATE, "collate")    /* arg COLLATE name: arg, names (the collation, dotted) */ \
+    X(ARRAY, "array")        /* ARRAY(SELECT ...): query */
 
 typedef enum {
 #define X(k, s) AST_EXPR_##k,
@@ -139,7 +141,8 @@ typedef enum {
     X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") X(CONCAT, "||")      \
     X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")             \
     X(AND, "AND") X(OR, "OR")                                                        \
-    X(IS_DISTINCT, "IS DISTINCT FROM") X(IS_NOT_DISTINCT, "IS NOT DISTINCT FROM")
+    X(IS_DISTINCT, "IS DISTINCT FROM") X(IS_NOT_DISTINCT, "IS NOT DISTINCT FROM")    \
+    X(REGEX, "~") X(NREGEX, "!~") X(IREGEX, "~*") X(NIREGEX, "!~*")
 
 typedef enum {
 #define X(k, s) AST_OP_##k,
@@ -172,7 +175,8 @@ struct ast_expr {
 
     ast_ident_list_t names;   /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
                                  the binder decides table, column or struct field.
-                                 FUNC: the qualifier of schema.f(...) (n == 0 for f(...)) */
+                                 FUNC: the qualifier of schema.f(...) (n == 0 for f(...)).
+                                 COLLATE: the collation's name parts */
     int param;                /* PARAM: n of $n (>= 0; $0 is left to the binder) */
 
     ast_ident_t *name;        /* FUNC: function name (the last part when qualified) */
@@ -222,7 +226,7 @@ typedef struct ast_select_item {
 
 typedef struct { int n; ast_select_item_t **items; } ast_select_item_list_t;
 
-typedef enum { AST_FROM_TABLE = 1, AST_FROM_SUBQUERY, AST_FROM_JOIN } ast_from_kind_t;
+typedef enum { AST_FROM_TABLE = 1, AST_FROM_SUBQUERY, AST_FROM_JOIN, AST_FROM_FUNCTION } ast_from_kind_t;
 typedef enum {
     AST_JOIN_INNER = 1, AST_JOIN_LEFT, AST_JOIN_RIGHT, AST_JOIN_FULL, AST_JOIN_CROSS
 } ast_join_t;
@@ -242,6 +246,7 @@ struct ast_from {
     ast_from_t *left, *right;  /* JOIN */
     ast_expr_t *on;            /* JOIN ... ON expr, or NULL */
     ast_ident_list_t using_cols; /* JOIN ... USING (cols) */
+    ast_expr_list_t func_args; /* FUNCTION: [schema.]name(func_args) */
 };
 
 typedef struct { int n; ast_from_t **items; } ast_from_list_t;

@@ -36,12 +36,12 @@
 /* Tokens made by the tokenizer alone (punctuation and literals); keyword
  * tokens are declared by their use below. */
 %token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE
-       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN.
+       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN REGEX LBRACKET RBRACKET.
 
 /* Every U keyword of keywords.def (checked by a unit test). */
 %fallback ID ASC AVAILABLE AWAIT BEGIN CHECKPOINT COMMIT CONTINUOUS DEFAULT DELAY
     DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
-    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
+    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPERATOR OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
     QUERIES QUERY RECENT RESET ROLLBACK SESSION SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITH WITHIN WORK ZONE.
 
@@ -59,9 +59,10 @@
 %nonassoc EQ NE LT GT LE GE.
 %nonassoc BETWEEN IN LIKE ILIKE NOT_LA.
 %nonassoc ESCAPE.
-%left CONCAT.
+%left CONCAT REGEX OPERATOR.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
+%left COLLATE.
 %right UMINUS.
 %left TYPECAST.
 %nonassoc SUBQ_EXPR.
@@ -175,6 +176,11 @@ watermark_opt(A) ::= watermark(A).
 
 %type typename {ast_type_t *}
 typename(A) ::= ident(I). { A = pb_type(ctx, I->name, I->quoted, I->pos, I->end); }
+/* pg_catalog.text, as PostgreSQL clients qualify type names (ast_pg.c) */
+typename(A) ::= ident(S) DOT ident(I). { A = pb_qualified_type(ctx, S, I); }
+/* int2[]: an array type (sluice keeps arrays in their text form) */
+typename(A) ::= ident(I) LBRACKET RBRACKET(R). { A = pb_array_type(ctx, NULL, I, &R); }
+typename(A) ::= ident(S) DOT ident(I) LBRACKET RBRACKET(R). { A = pb_array_type(ctx, S, I, &R); }
 typename(A) ::= ident(I) LP INTEGER(P) RP(E). {
     A = pb_type(ctx, I->name, I->quoted, I->pos, pb_tok_end(&E));
     A->nmods = 1;
@@ -622,6 +628,9 @@ table_primary(A) ::= ident(S) DOT ident(N) talias_opt(L) watermark_opt(W). {
     A->alias_cols = L.cols;
     A->watermark = W;
 }
+/* [schema.]f(args) [alias]: a set-returning function (bind_srf.c) */
+table_primary(A) ::= ident(N) LP exprlist(X) RP talias_opt(L). { A = pb_from_function(ctx, NULL, N, X, &L); }
+table_primary(A) ::= ident(S) DOT ident(N) LP exprlist(X) RP talias_opt(L). { A = pb_from_function(ctx, S, N, X, &L); }
 table_primary(A) ::= LP(P) select(Q) RP talias(L) watermark_opt(W). {
     A = pb_from(ctx, AST_FROM_SUBQUERY, P.pos, ctx->prev_end);
     A->subquery = Q;
@@ -751,6 +760,21 @@ expr(A) ::= expr(E) NOT_LA LIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(c
 expr(A) ::= expr(E) ILIKE expr(P) ESCAPE expr(C). [LIKE] { A = pb_like(ctx, E, P, C, 0, 1); }
 expr(A) ::= expr(E) NOT_LA ILIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(ctx, E, P, C, 1, 1); }
 expr(A) ::= expr(E) TYPECAST typename(T). { A = pb_cast(ctx, E, T, 1, E->pos, T->end); }
+
+/* ---- PostgreSQL catalog-query syntax (parser/ast_pg.c) ----
+ * The regular expression matches (~ ~* !~ !~*: one REGEX token), spelled
+ * as operators or as OPERATOR(pg_catalog.~), the precedence of PostgreSQL's
+ * other operators; and expr COLLATE name. */
+expr(A) ::= expr(L) REGEX(O) expr(R). { A = pb_regex(ctx, NULL, &O, L, R); }
+expr(A) ::= expr(L) OPERATOR LP REGEX(O) RP expr(R). [REGEX] { A = pb_regex(ctx, NULL, &O, L, R); }
+expr(A) ::= expr(L) OPERATOR LP ident(S) DOT REGEX(O) RP expr(R). [REGEX] { A = pb_regex(ctx, S, &O, L, R); }
+expr(A) ::= expr(E) COLLATE dotted(N). { A = pb_collate(ctx, E, N); }
+/* x = ANY (SELECT ...) is x IN (SELECT ...); x = ANY (array) tests membership */
+expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
+expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
+primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
+/* a[i]: an element of an array (or vector) column, element_at(a, i) */
+primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, D, I, &R); }
 
 %type primary {ast_expr_t *}
 primary(A) ::= INTEGER(T). { A = pb_literal(ctx, AST_LIT_INTEGER, &T); }

@@ -29,6 +29,8 @@ const struct plan_cte *plan_cte_find(const plan_ctx_t *pc, const char *name);
 /* Binds a reference to a WITH query: its query, in its definition's scope,
  * with its column list applied (bind_cte.c). */
 plan_node_t *plan_bind_cte_ref(plan_ctx_t *pc, const struct plan_cte *cte, sl_error_t *err);
+/* A set-returning function in FROM, as constant rows (bind_srf.c). */
+plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err);
 /* Binds a select with a WITH clause (bind_cte.c). */
 plan_node_t *plan_bind_with(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err);
 

@@ -53,4 +53,9 @@ void stmt_result_select_tag(sess_result_t *res);
 const char *sess_setting_get(sess_t *s, const char *name);
 void sess_setting_set(sess_t *s, const char *name, const char *value);
 
+/* The session's settings as SHOW ALL lists them, one call of `row` each
+ * (pg_catalog.pg_settings reads them through this). */
+typedef void (*stmt_setting_cb)(void *arg, const char *name, const char *setting, const char *doc);
+void stmt_session_settings(sess_t *s, stmt_setting_cb row, void *arg);
+
 #endif

@@ -10,6 +10,8 @@
 #include "planner/physical.h"
 #include "server/inputs.h"
 #include "server/objects.h"
+#include "server/pgcatalog.h"
+#include "server/session.h"
 #include "server/stmt_int.h"
 
 /* RowDescription columns from the plan's output schema. */
@@ -76,10 +78,16 @@ static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_val
 void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
 {
     obj_plan_catalog(ctx->srv, cat);
+    pgcat_session_t *sys = SL_NEW(ctx->arena, pgcat_session_t);
+    *sys = (pgcat_session_t){ctx->srv, ctx->sess, sess_user(ctx->sess), sess_database(ctx->sess)};
+    cat->lookup_system = pgcat_lookup;
+    cat->regclass = pgcat_regclass_cb;
+    cat->sys_ctx = sys;
     plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
     *run = (plan_subquery_runner_t){ctx, run_subquery};
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                       .params = ctx->params, .params_unbound = ctx->describe_only, .subqueries = run};
+                       .params = ctx->params, .params_unbound = ctx->describe_only, .subqueries = run,
+                       .user = sys->user, .database = sys->database};
 }
 
 /* Binds and plans a SELECT for batch execution. */

@@ -136,3 +136,13 @@ int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *r
     snprintf(res->tag, sizeof res->tag, "SHOW");
     return 0;
 }
+
+/* ---- settings as rows (pg_catalog.pg_settings) ---- */
+
+void stmt_session_settings(sess_t *s, stmt_setting_cb row, void *arg)
+{
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const char *v = sess_setting_get(s, session_params[i].name);
+        row(arg, session_params[i].name, v ? v : session_params[i].value, session_params[i].doc);
+    }
+}

@@ -1,0 +1,237 @@
+/* Binding what PostgreSQL clients' catalog queries need beyond sluice's
+ * own SQL: the session's SQL value functions (current_user, session_user,
+ * user, current_role, current_catalog, current_schema, current_date,
+ * localtimestamp) and functions (current_database(), current_schema(),
+ * current_schemas(bool), pg_get_userbyid(oid)); the casts to oid and the
+ * reg* types (a constant name becomes its OID: 'pg_class'::regclass,
+ * 'numeric'::regtype; x::regtype::text names the type); the regular
+ * expression operators; and COLLATE (sluice compares strings by bytes, so
+ * the collations it knows — default, C, POSIX — change nothing). */
+#include <string.h>
+
+#include "exec/pgtype.h"
+#include "planner/bind_int.h"
+#include "planner/bind_pg.h"
+
+static const char *session_user_name(const binder_t *b)
+{
+    return b->pc->user ? b->pc->user : "sluice";
+}
+
+static exec_expr_t *const_text(binder_t *b, const char *s)
+{
+    exec_value_t v = exec_value_cstr(b->pc->arena, s);
+    return exec_expr_const(b->pc->arena, &v);
+}
+
+static exec_expr_t *const_oid(binder_t *b, int64_t oid)
+{
+    exec_value_t v = exec_value_bigint(oid);
+    return exec_expr_const(b->pc->arena, &v);
+}
+
+static exec_expr_t *const_null(binder_t *b, exec_type_id_t t)
+{
+    exec_value_t v = exec_value_null(exec_type_of(t));
+    return exec_expr_const(b->pc->arena, &v);
+}
+
+/* ---- session values ---- */
+
+exec_expr_t *bind_pg_value(binder_t *b, const char *name, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    if (!strcmp(name, "current_user") || !strcmp(name, "session_user") || !strcmp(name, "user") ||
+        !strcmp(name, "current_role"))
+        return const_text(b, session_user_name(b));
+    if (!strcmp(name, "current_catalog")) return const_text(b, b->pc->database ? b->pc->database : "sluice");
+    if (!strcmp(name, "current_schema")) return const_text(b, "public");
+    if (!strcmp(name, "localtimestamp")) return exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
+    if (!strcmp(name, "current_date")) {
+        exec_expr_t *now = exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
+        return now ? exec_expr_cast(a, now, exec_type_of(EXEC_TYPE_DATE), err) : NULL;
+    }
+    return NULL;
+}
+
+/* ---- session functions ---- */
+
+/* pg_get_userbyid(oid): the connected role for its OID (10), else
+ * PostgreSQL's "unknown (OID=n)". */
+static exec_expr_t *bind_userbyid(binder_t *b, exec_expr_t *x, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    if (!(x = exec_expr_cast(a, x, exec_type_of(EXEC_TYPE_BIGINT), err))) return NULL;
+    exec_expr_t *when = const_oid(b, 10), *then = const_text(b, session_user_name(b));
+    exec_expr_t *unknown = exec_expr_arith(a, EXEC_OP_CONCAT, const_text(b, "unknown (OID="), x, err);
+    if (unknown) unknown = exec_expr_arith(a, EXEC_OP_CONCAT, unknown, const_text(b, ")"), err);
+    return unknown ? exec_expr_case(a, x, &when, &then, 1, unknown, err) : NULL;
+}
+
+int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err)
+{
+    const char *name = e->name->name;
+    int n = e->args.n;
+    *out = NULL;
+    if (e->names.n) { /* schema.f(...): sluice's functions are in pg_catalog, on the path of public */
+        const char *schema = e->names.items[e->names.n - 1]->name;
+        if (e->names.n > 1 || (strcmp(schema, "pg_catalog") && strcmp(schema, "public"))) {
+            sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
+            return -1;
+        }
+    }
+    if (!strcmp(name, "current_database") && n == 0) {
+        *out = const_text(b, b->pc->database ? b->pc->database : "sluice");
+    } else if (!strcmp(name, "current_schema") && n == 0) {
+        *out = const_text(b, "public");
+    } else if ((!strcmp(name, "current_user") || !strcmp(name, "session_user")) && n == 0) {
+        *out = const_text(b, session_user_name(b));
+    } else if (!strcmp(name, "current_schemas") && n == 1) {
+        exec_expr_t *x = bind_expr(b, e->args.items[0], err);
+        exec_expr_t *cond = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_BOOLEAN), err) : NULL;
+        if (!cond) return -1;
+        /* with the implicit schemas: pg_catalog, then public */
+        exec_expr_t *then = const_text(b, "{pg_catalog,public}");
+        *out = exec_expr_case(b->pc->arena, NULL, &cond, &then, 1, const_text(b, "{public}"), err);
+    } else if (!strcmp(name, "pg_get_userbyid") && n == 1) {
+        exec_expr_t *x = bind_expr(b, e->args.items[0], err);
+        *out = x ? bind_userbyid(b, x, err) : NULL;
+    } else {
+        return 0;
+    }
+    return *out ? 1 : -1;
+}
+
+/* ---- casts to oid and the reg* types ---- */
+
+typedef enum { REG_NONE, REG_OID, REG_CLASS, REG_TYPE, REG_NAMESPACE, REG_ROLE, REG_PROC } reg_kind_t;
+
+static reg_kind_t reg_kind(const char *t)
+{
+    static const struct { const char *name; reg_kind_t kind; } names[] = {
+        {"oid", REG_OID},          {"regclass", REG_CLASS}, {"regtype", REG_TYPE},
+        {"regnamespace", REG_NAMESPACE}, {"regrole", REG_ROLE}, {"regproc", REG_PROC},
+        {"regprocedure", REG_PROC},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(names[i].name, t)) return names[i].kind;
+    return REG_NONE;
+}
+
+/* The OID a name stands for; 0 with err set when there is no such object. */
+static int64_t reg_lookup(binder_t *b, reg_kind_t k, const char *name, sl_error_t *err)
+{
+    const plan_catalog_t *cat = b->pc->cat;
+    int64_t oid = 0;
+    switch (k) {
+    case REG_CLASS:
+        oid = cat->regclass ? cat->regclass(cat->sys_ctx, name, b->pc->arena) : 0;
+        if (!oid) sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+        return oid;
+    case REG_TYPE: {
+        const exec_pgtype_t *t = exec_pgtype_by_name(name);
+        if (!t) sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "type \"%s\" does not exist", name);
+        return t ? t->oid : 0;
+    }
+    case REG_NAMESPACE:
+        oid = !strcmp(name, "pg_catalog") ? 11 : !strcmp(name, "public") ? 2200
+              : !strcmp(name, "information_schema")                  ? 13000 : 0;
+        if (!oid) sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", name);
+        return oid;
+    case REG_ROLE:
+        if (!strcmp(name, session_user_name(b))) return 10;
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+        return 0;
+    default:
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function \"%s\" does not exist", name);
+        return 0;
+    }
+}
+
+/* x::oid or x::reg*: integers keep their value (as BIGINT); a constant
+ * string is a number for oid, else a name resolved now. */
+static exec_expr_t *bind_reg_cast(binder_t *b, const ast_expr_t *e, reg_kind_t k, sl_error_t *err)
+{
+    exec_expr_t *x = bind_expr(b, e->arg, err);
+    if (!x) return NULL;
+    exec_type_t oid = exec_type_of(EXEC_TYPE_BIGINT);
+    if (x->type.id != EXEC_TYPE_STRING || k == REG_OID) return exec_expr_cast(b->pc->arena, x, oid, err);
+    if (!exec_expr_is_const(x)) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot cast a non-constant string to %s", e->type->name);
+        return NULL;
+    }
+    if (x->value.is_null) return const_null(b, EXEC_TYPE_BIGINT);
+    const char *name = sl_strndup(b->pc->arena, x->value.u.str.ptr ? x->value.u.str.ptr : "", x->value.u.str.len);
+    if (name[0] >= '0' && name[0] <= '9') return exec_expr_cast(b->pc->arena, x, oid, err);
+    int64_t v = reg_lookup(b, k, name, err);
+    return v ? const_oid(b, v) : NULL;
+}
+
+/* x::regtype::text: the type's name, as format_type prints it. */
+static exec_expr_t *bind_regtype_text(binder_t *b, const ast_expr_t *inner, sl_error_t *err)
+{
+    exec_expr_t *x = bind_reg_cast(b, inner, REG_TYPE, err);
+    if (!x) return NULL;
+    exec_expr_t *args[] = {x, const_null(b, EXEC_TYPE_INT)};
+    return exec_expr_call(b->pc->arena, "format_type", args, NULL, 2, err);
+}
+
+static int is_text_type(const ast_type_t *t)
+{
+    return !t->nmods && (!strcmp(t->name, "text") || !strcmp(t->name, "varchar") || !strcmp(t->name, "name"));
+}
+
+int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err)
+{
+    const ast_type_t *t = e->type;
+    reg_kind_t k = t->nmods ? REG_NONE : reg_kind(t->name);
+    const ast_expr_t *inner = e->arg;
+    *out = NULL;
+    if (k != REG_NONE) {
+        *out = bind_reg_cast(b, e, k, err);
+    } else if (is_text_type(t) && inner->kind == AST_EXPR_CAST && !inner->type->nmods &&
+               reg_kind(inner->type->name) == REG_TYPE) {
+        *out = bind_regtype_text(b, inner, err);
+    } else if (!t->nmods && (!strcmp(t->name, "name") || (t->quoted && !strcmp(t->name, "char")) ||
+                             (strlen(t->name) > 2 && !strcmp(t->name + strlen(t->name) - 2, "[]")))) {
+        /* name and "char" are text; so are arrays, kept in their text form */
+        exec_expr_t *x = bind_expr(b, inner, err);
+        *out = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), err) : NULL;
+    } else {
+        return 0;
+    }
+    return *out ? 1 : -1;
+}
+
+/* ---- operators and COLLATE ---- */
+
+exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+{
+    const char *f = op == AST_OP_REGEX    ? "textregexeq"
+                    : op == AST_OP_NREGEX ? "textregexne"
+                    : op == AST_OP_IREGEX ? "texticregexeq"
+                                          : "texticregexne";
+    exec_expr_t *args[] = {l, r};
+    return exec_expr_call(b->pc->arena, f, args, NULL, 2, err);
+}
+
+exec_expr_t *bind_pg_collate(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    const ast_ident_list_t *n = &e->names;
+    const char *coll = n->items[n->n - 1]->name;
+    int qualified_ok = n->n == 1 || (n->n == 2 && !strcmp(n->items[0]->name, "pg_catalog"));
+    if (!qualified_ok || (strcmp(coll, "default") && strcmp(coll, "C") && strcmp(coll, "POSIX") &&
+                          strcmp(coll, "ucs_basic"))) {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "collation \"%s\" for encoding \"UTF8\" does not exist", coll);
+        bind_at(err, n->items[0]->pos);
+        return NULL;
+    }
+    exec_expr_t *x = bind_expr(b, e->arg, err);
+    if (x && x->type.id != EXEC_TYPE_STRING && x->type.id != EXEC_TYPE_NULL) {
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "collations are not supported by type %s",
+                     exec_type_pg_name(x->type));
+        bind_at(err, e->pos);
+        return NULL;
+    }
+    return x;
+}
