@@ -91,6 +91,8 @@ const exec_func_t *exec_func_find(const char *name);
 /* The catalogue's entries, for listing (pg_catalog.pg_proc): their
  * number and entry i (0 <= i < count). */
 int exec_func_count(void);
+/* pg_catalog.pg_proc's OID of entry i: EXEC_FUNC_OID_BASE + i. */
+#define EXEC_FUNC_OID_BASE 14000
 const exec_func_t *exec_func_at(int i);
 /* True for the aggregate names (count, sum, avg, min, max, first, last,
  * approx_count_distinct). */

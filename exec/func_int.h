@@ -104,6 +104,9 @@ DECLARE_FUNC(array_contains);
 DECLARE_FUNC(element_at);
 DECLARE_FUNC(array_upper);
 DECLARE_FUNC(pg_relation_is_publishable);
+DECLARE_FUNC(replace);
+DECLARE_FUNC(pg_get_serial_sequence);
+DECLARE_FUNC(pg_get_function);
 /* Type rules of the functions exec_expr_call turns into nodes (used by
  * exec_func_lookup only). */
 int exec_bind_coalesce(exec_bind_t *b, sl_error_t *err);

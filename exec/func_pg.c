@@ -596,3 +596,125 @@ int exec_fn_pg_relation_is_publishable(const exec_fcall_t *c, sl_error_t *err)
 {
     return exec_fn_pg_is_other_temp_schema(c, err);
 }
+
+/* ---- replace, pg_get_serial_sequence -------------------------------------------------- */
+
+/* replace(s, from, to): every occurrence of `from` replaced (none when empty). */
+int exec_bind_replace(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, "ttt", err)) return -1;
+    b->type = string_type;
+    return 0;
+}
+
+int exec_fn_replace(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    sl_buf_t buf = SL_BUF_INIT;
+    FOR_ROWS(c, {
+        exec_str_t s = ARG(c, 0, exec_str_t, i), from = ARG(c, 1, exec_str_t, i), to = ARG(c, 2, exec_str_t, i);
+        sl_buf_clear(&buf);
+        for (uint32_t k = 0; k < s.len;) {
+            if (from.len && k + from.len <= s.len && !memcmp(s.ptr + k, from.ptr, from.len)) {
+                sl_buf_append(&buf, to.ptr, to.len);
+                k += from.len;
+            } else {
+                sl_buf_putc(&buf, s.ptr[k++]);
+            }
+        }
+        char *z = sl_alloc(c->arena, buf.len + 1);
+        if (buf.len) memcpy(z, buf.data, buf.len);
+        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, z};
+    });
+    sl_buf_free(&buf);
+    return 0;
+}
+
+/* pg_get_serial_sequence(table, column): sluice has no sequences. */
+int exec_bind_pg_get_serial_sequence(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, "tt", err)) return -1;
+    b->type = string_type;
+    return 0;
+}
+
+int exec_fn_pg_get_serial_sequence(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    fill_null(c);
+    return 0;
+}
+
+/* ---- pg_get_function_arguments / pg_get_function_result ------------------------------ */
+
+/* The catalogue entry a pg_proc OID names, or NULL. */
+static const exec_func_t *func_of_oid(int64_t oid)
+{
+    int64_t i = oid - EXEC_FUNC_OID_BASE;
+    return i >= 0 && i < exec_func_count() ? exec_func_at((int)i) : NULL;
+}
+
+/* The argument list of an entry's first signature: "string, int[, int]". */
+static exec_str_t signature_args(const exec_func_t *f)
+{
+    const char *open = strchr(f->signatures, '(');
+    const char *close = open ? strchr(open, ')') : NULL;
+    if (!close) return (exec_str_t){0, ""};
+    return (exec_str_t){(uint32_t)(close - open - 1), open + 1};
+}
+
+/* The result type of an entry called with its first signature's argument
+ * types (the first word of each mandatory argument), or NULL when they do
+ * not name types (an aggregate, "value"). */
+static const char *result_type(const exec_func_t *f, sl_arena_t *a)
+{
+    exec_str_t s = signature_args(f);
+    exec_type_t types[16];
+    int n = 0;
+    for (uint32_t k = 0; k < s.len && n < f->min_args && n < 16;) {
+        uint32_t start = k;
+        while (k < s.len && s.ptr[k] != ' ' && s.ptr[k] != ',' && s.ptr[k] != '[') k++;
+        sl_error_t ignored = {0};
+        if (exec_type_parse(s.ptr + start, k - start, a, &types[n], &ignored) < 0) return NULL;
+        n++;
+        while (k < s.len && s.ptr[k] != ',') k++;
+        while (k < s.len && (s.ptr[k] == ',' || s.ptr[k] == ' ')) k++;
+    }
+    if (n < f->min_args) return NULL;
+    const exec_func_t *found;
+    exec_type_t ret;
+    sl_error_t ignored = {0};
+    if (f->kind != EXEC_FUNC_SCALAR || exec_func_lookup(a, f->name, n, types, &found, &ret, &ignored) < 0)
+        return NULL;
+    return exec_type_pg_name(ret);
+}
+
+/* pg_get_function_arguments(oid) and pg_get_function_result(oid) (aux
+ * marks the second): from the catalogue entry's signature; NULL for an OID
+ * that is no function. */
+int exec_bind_pg_get_function(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, "o", err)) return -1;
+    b->type = string_type;
+    b->aux = strstr(b->func->name, "result") ? (void *)b->func : NULL;
+    return 0;
+}
+
+int exec_fn_pg_get_function(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    uint8_t *nulls = NULL;
+    FOR_ROWS(c, {
+        const exec_func_t *f = func_of_oid(ARG(c, 0, int64_t, i));
+        const char *r = f && c->aux ? result_type(f, c->arena) : NULL;
+        if (f && !c->aux) {
+            OUT(c, exec_str_t, i) = signature_args(f);
+        } else if (r) {
+            OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)strlen(r), r};
+        } else {
+            if (!nulls) nulls = exec_vec_make_nulls(c->arena, c->out, c->cap);
+            nulls[i] = 1;
+        }
+    });
+    return 0;
+}

@@ -52,12 +52,12 @@ ast_type_t *pb_qualified_type(parse_ctx_t *c, const ast_ident_t *schema, const a
     return pb_type(c, name->name, name->quoted, name->pos, name->end);
 }
 
-ast_expr_t *pb_subscript(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *index, const parse_token_t *rb)
+ast_expr_t *pb_subscript(parse_ctx_t *c, ast_expr_t *a, ast_expr_t *index, const parse_token_t *rb)
 {
     ast_ident_list_t f = {0, NULL};
-    PB_ADD(c, f, pb_ident_make(c, (char *)"element_at", 0, name.items[0]->pos, name.items[0]->pos));
+    PB_ADD(c, f, pb_ident_make(c, (char *)"element_at", 0, a->pos, a->pos));
     ast_expr_list_t args = {0, NULL};
-    PB_ADD(c, args, pb_column(c, name));
+    PB_ADD(c, args, a);
     PB_ADD(c, args, index);
     return pb_func(c, f, args, 0, 0, rb);
 }

@@ -774,7 +774,8 @@ expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
 expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
 primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
 /* a[i]: an element of an array (or vector) column, element_at(a, i) */
-primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, D, I, &R); }
+primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, pb_column(ctx, D), I, &R); }
+primary(A) ::= fieldable(E) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, E, I, &R); }
 
 %type primary {ast_expr_t *}
 primary(A) ::= INTEGER(T). { A = pb_literal(ctx, AST_LIT_INTEGER, &T); }

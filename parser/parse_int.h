@@ -184,8 +184,8 @@ ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_toke
                      ast_expr_t *r);
 /* x = ANY (array): array_contains(array, x). */
 ast_expr_t *pb_any(parse_ctx_t *c, ast_expr_t *x, ast_expr_t *array, const parse_token_t *rp);
-/* name[index]: element_at(name, index). */
-ast_expr_t *pb_subscript(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *index, const parse_token_t *rb);
+/* a[index]: element_at(a, index). */
+ast_expr_t *pb_subscript(parse_ctx_t *c, ast_expr_t *a, ast_expr_t *index, const parse_token_t *rb);
 /* [schema.]name[]: the type "name[]". */
 ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name,
                           const parse_token_t *rb);

@@ -2,9 +2,11 @@
  * own SQL: the session's SQL value functions (current_user, session_user,
  * user, current_role, current_catalog, current_schema, current_date,
  * localtimestamp) and functions (current_database(), current_schema(),
- * current_schemas(bool), pg_get_userbyid(oid)); the casts to oid and the
+ * current_schemas(bool), pg_get_userbyid(oid), json_build_object(...) as
+ * to_json(named_struct(...))); the casts to oid and the
  * reg* types (a constant name becomes its OID: 'pg_class'::regclass,
- * 'numeric'::regtype; x::regtype::text names the type); the regular
+ * 'numeric'::regtype; x::regtype::text names the type; regproc stays the
+ * function's name, as the catalog relations' regproc columns are text); the regular
  * expression operators; and COLLATE (sluice compares strings by bytes, so
  * the collations it knows — default, C, POSIX — change nothing). */
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "exec/pgtype.h"
 #include "planner/bind_int.h"
 #include "planner/bind_pg.h"
+#include "planner/plan_const.h"
 
 static const char *session_user_name(const binder_t *b)
 {
@@ -68,6 +71,17 @@ static exec_expr_t *bind_userbyid(binder_t *b, exec_expr_t *x, sl_error_t *err)
     return unknown ? exec_expr_case(a, x, &when, &then, 1, unknown, err) : NULL;
 }
 
+/* json_build_object(k1, v1, ...): to_json(named_struct(k1, v1, ...)). */
+static exec_expr_t *bind_json_build_object(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    int n = e->args.n;
+    exec_expr_t **args = SL_NEW_ARRAY(b->pc->arena, exec_expr_t *, n > 0 ? n : 1);
+    for (int i = 0; i < n; i++)
+        if (!(args[i] = bind_expr(b, e->args.items[i], err))) return NULL;
+    exec_expr_t *s = exec_expr_call(b->pc->arena, "named_struct", args, NULL, n, err);
+    return s ? exec_expr_call(b->pc->arena, "to_json", &s, NULL, 1, err) : NULL;
+}
+
 int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err)
 {
     const char *name = e->name->name;
@@ -93,6 +107,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         /* with the implicit schemas: pg_catalog, then public */
         exec_expr_t *then = const_text(b, "{pg_catalog,public}");
         *out = exec_expr_case(b->pc->arena, NULL, &cond, &then, 1, const_text(b, "{public}"), err);
+    } else if (!strcmp(name, "json_build_object")) {
+        *out = bind_json_build_object(b, e, err);
     } else if (!strcmp(name, "pg_get_userbyid") && n == 1) {
         exec_expr_t *x = bind_expr(b, e->args.items[0], err);
         *out = x ? bind_userbyid(b, x, err) : NULL;
@@ -156,15 +172,19 @@ static exec_expr_t *bind_reg_cast(binder_t *b, const ast_expr_t *e, reg_kind_t k
     if (!x) return NULL;
     exec_type_t oid = exec_type_of(EXEC_TYPE_BIGINT);
     if (x->type.id != EXEC_TYPE_STRING || k == REG_OID) return exec_expr_cast(b->pc->arena, x, oid, err);
-    if (!exec_expr_is_const(x)) {
+    exec_value_t v;
+    if (!exec_expr_is_foldable(x)) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot cast a non-constant string to %s", e->type->name);
         return NULL;
     }
-    if (x->value.is_null) return const_null(b, EXEC_TYPE_BIGINT);
-    const char *name = sl_strndup(b->pc->arena, x->value.u.str.ptr ? x->value.u.str.ptr : "", x->value.u.str.len);
-    if (name[0] >= '0' && name[0] <= '9') return exec_expr_cast(b->pc->arena, x, oid, err);
-    int64_t v = reg_lookup(b, k, name, err);
-    return v ? const_oid(b, v) : NULL;
+    if (plan_eval_constant(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), &v, err) < 0) return NULL;
+    if (v.is_null) return const_null(b, k == REG_PROC ? EXEC_TYPE_STRING : EXEC_TYPE_BIGINT);
+    const char *name = sl_strndup(b->pc->arena, v.u.str.ptr ? v.u.str.ptr : "", v.u.str.len);
+    if (k == REG_PROC) /* functions are named by text in the catalog relations (typinput ...) */
+        return const_text(b, strncmp(name, "pg_catalog.", 11) ? name : name + 11);
+    if (name[0] >= '0' && name[0] <= '9') return exec_expr_cast(b->pc->arena, exec_expr_const(b->pc->arena, &v), oid, err);
+    int64_t o = reg_lookup(b, k, name, err);
+    return o ? const_oid(b, o) : NULL;
 }
 
 /* x::regtype::text: the type's name, as format_type prints it. */

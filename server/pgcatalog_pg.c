@@ -254,7 +254,7 @@ void pgcat_fill_proc(pgcat_gen_t *g)
     for (int i = 0; i < exec_func_count(); i++) {
         const exec_func_t *f = exec_func_at(i);
         pgcat_row(g);
-        pgcat_int(g, "oid", PGCAT_OID_SYSTEM_BASE + 2000 + i);
+        pgcat_int(g, "oid", EXEC_FUNC_OID_BASE + i);
         pgcat_text(g, "proname", f->name);
         pgcat_int(g, "pronamespace", PGCAT_OID_PG_CATALOG);
         pgcat_int(g, "proowner", PGCAT_OID_ROLE);
