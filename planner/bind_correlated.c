@@ -19,7 +19,6 @@
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 
-#define BIND_CORRELATED_MAX_ROWS 1000
 
 exec_expr_t *bind_outer_value(const binder_t *b, const ast_expr_t *e)
 {
@@ -56,8 +55,7 @@ static plan_node_t *bind_for_row(binder_t *b, const ast_expr_t *e, plan_scope_t 
     return q;
 }
 
-/* Every row of the binder's input as a STRUCT of its columns. */
-static int outer_rows(binder_t *b, exec_value_t **rows, int64_t *n, sl_error_t *err)
+int bind_input_rows(binder_t *b, exec_value_t **rows, int64_t *n, sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t **cols = SL_NEW_ARRAY(a, exec_expr_t *, b->ncols);
@@ -185,7 +183,7 @@ static int never_computed(binder_t *b, const ast_expr_t *e, exec_expr_t **out, s
     sl_error_t saved = *err, ignored = {0};
     exec_value_t *rows;
     int64_t n;
-    if (outer_rows(b, &rows, &n, &ignored) < 0 || n > 0) {
+    if (bind_input_rows(b, &rows, &n, &ignored) < 0 || n > 0) {
         *err = saved;
         return -1;
     }
@@ -222,7 +220,7 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
     if (e->kind == AST_EXPR_IN && !(x = bind_expr(b, e->arg, err))) return -1;
     exec_value_t *rows;
     int64_t n;
-    if (outer_rows(b, &rows, &n, err) < 0) return bind_at(err, e->pos);
+    if (bind_input_rows(b, &rows, &n, err) < 0) return bind_at(err, e->pos);
     *out = build_case(b, e, &scope, probe, x, rows, n, err);
     return *out ? 1 : bind_at(err, e->pos);
 }
