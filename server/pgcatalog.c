@@ -169,7 +169,7 @@ int pgcat_lookup(void *sys_ctx, const char *schema, const char *name, sl_arena_t
     *g = (pgcat_gen_t){.sess = sys_ctx, .a = a, .rel = r, .nobjects = -1};
     parse_cols(g);
     exec_builder_init(&g->bld, a, g->ncols, g->types, 16);
-    if (r->fill) r->fill(g);
+    if (r->fill && g->sess->sess) r->fill(g);
     flush_row(g);
     memset(out, 0, sizeof *out);
     out->kind = PLAN_REL_SYSTEM;
@@ -195,6 +195,13 @@ int64_t pgcat_regclass(const pgcat_session_t *s, const char *name, sl_arena_t *a
     if (schema && strcmp(schema, "public")) return 0;
     cat_entry_t e;
     return cat_lookup(s->srv->cat, rel, a, &e) ? PGCAT_OID_USER_BASE + e.id : 0;
+}
+
+void pgcat_plan_catalog(pgcat_session_t *s, plan_catalog_t *cat)
+{
+    cat->lookup_system = pgcat_lookup;
+    cat->regclass = pgcat_regclass_cb;
+    cat->sys_ctx = s;
 }
 
 int64_t pgcat_regclass_cb(void *sys_ctx, const char *name, sl_arena_t *a)

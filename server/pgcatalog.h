@@ -40,7 +40,8 @@ struct sess;
 /* Who is asking: the catalog relations show the connected role and database. */
 typedef struct pgcat_session {
     srv_t *srv;
-    struct sess *sess;
+    struct sess *sess;            /* NULL: no session (a continuous query's binder, which only
+                                     learns the relations exist to refuse them): no rows */
     const char *user;
     const char *database;
 } pgcat_session_t;
@@ -49,6 +50,8 @@ typedef struct pgcat_session {
  * the relation and builds its rows in `a`. 1 found, 0 not, -1 error. */
 int pgcat_lookup(void *sys_ctx, const char *schema, const char *name, sl_arena_t *a,
                  plan_relation_t *out, sl_error_t *err);
+/* Fills the system lookups of `cat` (lookup_system, regclass, sys_ctx = s). */
+void pgcat_plan_catalog(pgcat_session_t *s, plan_catalog_t *cat);
 /* The OID of a relation named `name` as 'name'::regclass resolves it
  * (pg_catalog first, then public; "schema.name" qualified), or 0. */
 int64_t pgcat_regclass(const pgcat_session_t *s, const char *name, sl_arena_t *a);

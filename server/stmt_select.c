@@ -80,9 +80,7 @@ void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
     obj_plan_catalog(ctx->srv, cat);
     pgcat_session_t *sys = SL_NEW(ctx->arena, pgcat_session_t);
     *sys = (pgcat_session_t){ctx->srv, ctx->sess, sess_user(ctx->sess), sess_database(ctx->sess)};
-    cat->lookup_system = pgcat_lookup;
-    cat->regclass = pgcat_regclass_cb;
-    cat->sys_ctx = sys;
+    pgcat_plan_catalog(sys, cat);
     plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
     *run = (plan_subquery_runner_t){ctx, run_subquery};
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
