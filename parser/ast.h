@@ -202,6 +202,7 @@ struct ast_expr {
     ast_expr_t *escape;       /* LIKE: the ESCAPE expression, or NULL */
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
+    struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
 
     int height;               /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
@@ -262,6 +263,13 @@ typedef struct ast_sort {
 } ast_sort_t;
 
 typedef struct { int n; ast_sort_t **items; } ast_sort_list_t;
+
+/* OVER ([PARTITION BY partition] [ORDER BY order]) of a window function call. */
+typedef struct ast_window {
+    ast_expr_list_t partition;
+    ast_sort_list_t order;
+    int pos, end;
+} ast_window_t;
 typedef struct { int n; ast_expr_list_t **items; } ast_row_list_t;
 typedef struct { int n; ast_select_t **items; } ast_select_list_t;
 

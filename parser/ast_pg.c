@@ -2,7 +2,7 @@
  * queries: the regular expression matches ~ ~* !~ !~* (also spelled
  * OPERATOR(pg_catalog.~)), x = ANY (array), a[i], expr COLLATE name,
  * pg_catalog-qualified and array type names in casts, and set-returning
- * functions in FROM. */
+ * functions in FROM, and window function calls (f(...) OVER (...)). */
 #include <string.h>
 
 #include "parse_int.h"
@@ -81,5 +81,17 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
     f->func_args = args;
     f->alias = alias->name;
     f->alias_cols = alias->cols;
+    return f;
+}
+
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o, const parse_token_t *rp)
+{
+    ast_window_t *w = SL_NEW(c->a, ast_window_t);
+    w->partition = p;
+    w->order = o;
+    w->pos = f->end;
+    w->end = pb_tok_end(rp);
+    f->over = w;
+    f->end = w->end;
     return f;
 }

@@ -41,7 +41,7 @@
 /* Every U keyword of keywords.def (checked by a unit test). */
 %fallback ID ASC AVAILABLE AWAIT BEGIN CHECKPOINT COMMIT CONTINUOUS DEFAULT DELAY
     DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
-    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPERATOR OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
+    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE OPERATOR OPTIONS OUTPUT OVER PARTITION PRECISION PROCESSING PROGRESS
     QUERIES QUERY RECENT RESET ROLLBACK SESSION SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNIT VALUES WITH WITHIN WORK ZONE.
 
@@ -773,6 +773,11 @@ expr(A) ::= expr(E) COLLATE dotted(N). { A = pb_collate(ctx, E, N); }
 expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
 expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
 primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
+/* f(...) OVER ([PARTITION BY ...] [ORDER BY ...]): a window function call */
+primary(A) ::= func(F) OVER LP partition_opt(P) order_opt(O) RP(R). { A = pb_over(ctx, F, P, O, &R); }
+%type partition_opt {ast_expr_list_t}
+partition_opt(A) ::= . { memset(&A, 0, sizeof A); }
+partition_opt(A) ::= PARTITION BY exprlist(X). { A = X; }
 /* a[i]: an element of an array (or vector) column, element_at(a, i) */
 primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, pb_column(ctx, D), I, &R); }
 primary(A) ::= fieldable(E) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, E, I, &R); }

@@ -192,6 +192,8 @@ ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_i
 /* [schema.]f(args) [alias] in FROM. */
 ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name, ast_expr_list_t args,
                              const pb_alias_t *alias);
+/* f(...) OVER (PARTITION BY p ORDER BY o). */
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o, const parse_token_t *rp);
 /* e COLLATE name. */
 ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name);
 /* schema.type in a cast: only pg_catalog qualifies a type. */

@@ -55,7 +55,7 @@ static plan_node_t *bind_for_row(binder_t *b, const ast_expr_t *e, plan_scope_t 
     return q;
 }
 
-int bind_input_rows(binder_t *b, exec_value_t **rows, int64_t *n, sl_error_t *err)
+int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t **cols = SL_NEW_ARRAY(a, exec_expr_t *, b->ncols);
@@ -70,13 +70,13 @@ int bind_input_rows(binder_t *b, exec_value_t **rows, int64_t *n, sl_error_t *er
     plan_node_t *p = plan_project(a, b->input, &row, &name, 1);
     plan_node_t *l = plan_node_new(a, LP_LIMIT, 1, p->pos);
     l->cols[0] = p->cols[0];
-    l->limit.limit = BIND_CORRELATED_MAX_ROWS + 1;
+    l->limit.limit = max + 1;
     plan_set_child(l, 0, p);
     if (b->pc->subqueries->run(b->pc->subqueries->ctx, l, a, rows, n, err) < 0) return -1;
-    if (*n <= BIND_CORRELATED_MAX_ROWS) return 0;
+    if (*n <= max) return 0;
     return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                        "correlated subqueries are computed for at most %d rows of the enclosing query",
-                        BIND_CORRELATED_MAX_ROWS);
+                        "correlated subqueries and select-list functions are computed for at most %lld rows "
+                        "of the enclosing query", (long long)max);
 }
 
 /* The subquery's value for one outer row, as an expression: its one value
@@ -183,7 +183,7 @@ static int never_computed(binder_t *b, const ast_expr_t *e, exec_expr_t **out, s
     sl_error_t saved = *err, ignored = {0};
     exec_value_t *rows;
     int64_t n;
-    if (bind_input_rows(b, &rows, &n, &ignored) < 0 || n > 0) {
+    if (bind_input_rows(b, BIND_CORRELATED_MAX_ROWS, &rows, &n, &ignored) < 0 || n > 0) {
         *err = saved;
         return -1;
     }
@@ -220,7 +220,7 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
     if (e->kind == AST_EXPR_IN && !(x = bind_expr(b, e->arg, err))) return -1;
     exec_value_t *rows;
     int64_t n;
-    if (bind_input_rows(b, &rows, &n, err) < 0) return bind_at(err, e->pos);
+    if (bind_input_rows(b, BIND_CORRELATED_MAX_ROWS, &rows, &n, err) < 0) return bind_at(err, e->pos);
     *out = build_case(b, e, &scope, probe, x, rows, n, err);
     return *out ? 1 : bind_at(err, e->pos);
 }

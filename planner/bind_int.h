@@ -92,11 +92,11 @@ exec_expr_t *bind_outer_value(const binder_t *b, const ast_expr_t *e);
  * subquery is not correlated. */
 int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err);
 /* The most rows of an enclosing input the binder computes a correlated
- * subquery or a select list's set-returning functions for. */
+ * subquery for (each distinct outer value binds and runs it once). */
 #define BIND_CORRELATED_MAX_ROWS 1000
 /* Every row of b->input as a STRUCT of its columns (run now, at most
- * BIND_CORRELATED_MAX_ROWS: 0A000 beyond). */
-int bind_input_rows(binder_t *b, exec_value_t **rows, int64_t *n, sl_error_t *err);
+ * `max`: 0A000 beyond). */
+int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err);
 /* True when the AST contains an aggregate call (outside nested selects). */
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */

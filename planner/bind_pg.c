@@ -71,6 +71,18 @@ static exec_expr_t *bind_userbyid(binder_t *b, exec_expr_t *x, sl_error_t *err)
     return unknown ? exec_expr_case(a, x, &when, &then, 1, unknown, err) : NULL;
 }
 
+/* nullif(a, b): CASE WHEN a = b THEN NULL ELSE a END. */
+static exec_expr_t *bind_nullif(binder_t *b, const ast_expr_t *e, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    exec_expr_t *x = bind_expr(b, e->args.items[0], err), *y = x ? bind_expr(b, e->args.items[1], err) : NULL;
+    exec_expr_t *eq = y ? exec_expr_cmp(a, EXEC_CMP_EQ, x, y, err) : NULL;
+    if (!eq) return NULL;
+    exec_value_t null = exec_value_null(x->type);
+    exec_expr_t *then = exec_expr_const(a, &null);
+    return exec_expr_case(a, NULL, &eq, &then, 1, x, err);
+}
+
 /* json_build_object(k1, v1, ...): to_json(named_struct(k1, v1, ...)). */
 static exec_expr_t *bind_json_build_object(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
@@ -94,6 +106,11 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
             return -1;
         }
     }
+    if (e->over) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window functions are supported only as select-list items");
+        sl_error_hint(err, "row_number() OVER (...) is computed as an item of a select list without GROUP BY.");
+        return -1;
+    }
     if (!strcmp(name, "current_database") && n == 0) {
         *out = const_text(b, b->pc->database ? b->pc->database : "sluice");
     } else if (!strcmp(name, "current_schema") && n == 0) {
@@ -107,6 +124,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         /* with the implicit schemas: pg_catalog, then public */
         exec_expr_t *then = const_text(b, "{pg_catalog,public}");
         *out = exec_expr_case(b->pc->arena, NULL, &cond, &then, 1, const_text(b, "{public}"), err);
+    } else if (!strcmp(name, "nullif") && n == 2) {
+        *out = bind_nullif(b, e, err);
     } else if (!strcmp(name, "json_build_object")) {
         *out = bind_json_build_object(b, e, err);
     } else if (!strcmp(name, "pg_get_userbyid") && n == 1) {

@@ -10,13 +10,14 @@
  *                                         type), as text
  * The one column is named after the alias, else the function. Other names
  * are 42883; more than BIND_SRF_MAX_ROWS rows is 54000. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 #include "planner/plan_const.h"
 
-#define BIND_SRF_MAX_ROWS 1000000
+#define BIND_SRF_MAX_ROWS 1000000 /* rows a set-returning function or select list computes */
 
 typedef struct srf_rows {
     int64_t n, cap;
@@ -142,9 +143,11 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
  *   generate_subscripts(array, 1)  its subscripts (from 1; a vector's from 0)
  *   generate_series(start, stop)   as in FROM
  *   information_schema._pg_expandarray(array)
- *                                  (x, n): each element with its 1-based index */
+ *                                  (x, n): each element with its 1-based index
+ * and the window function row_number() OVER ([PARTITION BY ...] [ORDER BY
+ * ...]) (one row per input row; not beside the set-returning ones). */
 
-typedef enum { SRF_NONE, SRF_UNNEST, SRF_SUBSCRIPTS, SRF_SERIES, SRF_EXPAND } srf_kind_t;
+typedef enum { SRF_NONE, SRF_UNNEST, SRF_SUBSCRIPTS, SRF_SERIES, SRF_EXPAND, SRF_ROW_NUMBER } srf_kind_t;
 
 /* The set-returning call an item is (possibly under one field access). */
 static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
@@ -153,6 +156,7 @@ static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
     if (!e || e->kind != AST_EXPR_FUNC) return SRF_NONE;
     *call = e;
     const char *n = e->name->name;
+    if (e->over) return SRF_ROW_NUMBER; /* the only window function; others are refused when bound */
     return !strcmp(n, "unnest")                ? SRF_UNNEST
            : !strcmp(n, "generate_subscripts") ? SRF_SUBSCRIPTS
            : !strcmp(n, "generate_series")     ? SRF_SERIES
@@ -228,7 +232,7 @@ static exec_type_t srf_type(sl_arena_t *a, srf_kind_t k)
 {
     return k == SRF_UNNEST ? exec_type_of(EXEC_TYPE_STRING)
            : k == SRF_EXPAND ? expand_type(a)
-                             : exec_type_of(k == SRF_SERIES ? EXEC_TYPE_BIGINT : EXEC_TYPE_INT);
+                             : exec_type_of(k == SRF_SERIES || k == SRF_ROW_NUMBER ? EXEC_TYPE_BIGINT : EXEC_TYPE_INT);
 }
 
 /* The field an item takes of its function's composite result, or -1. */
@@ -246,7 +250,23 @@ typedef struct srf_select {
     const ast_expr_t **calls;
     exec_type_t *types;
     srf_rows_t out;
+    srf_rows_t *wkeys;    /* per window item: per output row, a STRUCT-less key array (as a row) */
 } srf_select_t;
+
+/* A window item's partition then order values for the current outer row. */
+static int window_keys(srf_select_t *s, const ast_expr_t *call, exec_value_t **out, sl_error_t *err)
+{
+    const ast_window_t *w = call->over;
+    int n = w->partition.n + w->order.n;
+    exec_value_t *k = SL_NEW_ARRAY(s->pc->arena, exec_value_t, n > 0 ? n : 1);
+    for (int j = 0; j < n; j++) {
+        const ast_expr_t *e = j < w->partition.n ? w->partition.items[j] : w->order.items[j - w->partition.n]->expr;
+        exec_expr_t *x = plan_bind_constant(s->pc, e, err);
+        if (!x || plan_eval_constant(s->pc->arena, x, x->type, &k[j], err) < 0) return -1;
+    }
+    *out = k;
+    return 0;
+}
 
 /* Adds the rows one outer row gives (values bound in pc's outer scope). */
 static int expand_row(srf_select_t *s, sl_error_t *err)
@@ -257,6 +277,15 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     int64_t most = 0;
     for (int i = 0; i < s->nitems; i++) {
         const ast_expr_t *e = s->q->items.items[i]->expr;
+        if (s->kinds[i] == SRF_ROW_NUMBER) { /* numbered once every row is in (number_rows) */
+            exec_value_t *k;
+            if (window_keys(s, s->calls[i], &k, err) < 0) return -1;
+            add_row(a, &s->wkeys[i], exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
+            s->wkeys[i].rows[s->wkeys[i].n - 1] = k;
+            add_row(a, &sets[i], exec_value_null(exec_type_of(EXEC_TYPE_BIGINT)));
+            if (most < 1) most = 1;
+            continue;
+        }
         if (s->kinds[i] != SRF_NONE) {
             if (srf_values(s->pc, s->kinds[i], s->calls[i], &sets[i], err) < 0) return -1;
             if (sets[i].n > most) most = sets[i].n;
@@ -282,6 +311,55 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     return 0;
 }
 
+/* row_number(): sorts the rows of window item i by its partition and
+ * order keys and numbers them from 1 in each partition. */
+typedef struct window_sort {
+    const ast_window_t *w;
+    exec_value_t **keys;
+} window_sort_t;
+
+static int compare_key(const exec_value_t *x, const exec_value_t *y, int desc, ast_nulls_t nulls)
+{
+    if (x->is_null || y->is_null) {
+        if (x->is_null && y->is_null) return 0;
+        int nulls_first = nulls == AST_NULLS_FIRST || (nulls == AST_NULLS_DEFAULT && desc);
+        return (x->is_null ? -1 : 1) * (nulls_first ? 1 : -1);
+    }
+    int c = exec_value_compare(x, y);
+    return desc ? -c : c;
+}
+
+static int compare_rows(const void *pa, const void *pb, void *arg)
+{
+    const window_sort_t *ws = arg;
+    const exec_value_t *x = ws->keys[*(const int64_t *)pa], *y = ws->keys[*(const int64_t *)pb];
+    int np = ws->w->partition.n;
+    for (int j = 0; j < np + ws->w->order.n; j++) {
+        const ast_sort_t *o = j < np ? NULL : ws->w->order.items[j - np];
+        int c = compare_key(&x[j], &y[j], o && o->desc, o ? o->nulls : AST_NULLS_DEFAULT);
+        if (c) return c;
+    }
+    return *(const int64_t *)pa < *(const int64_t *)pb ? -1 : 1; /* stable */
+}
+
+static void number_rows(srf_select_t *s, int i)
+{
+    const ast_window_t *w = s->calls[i]->over;
+    int64_t n = s->out.n;
+    int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
+    for (int64_t r = 0; r < n; r++) idx[r] = r;
+    window_sort_t ws = {w, s->wkeys[i].rows};
+    qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
+    int64_t num = 0;
+    for (int64_t r = 0; r < n; r++) {
+        const exec_value_t *k = ws.keys[idx[r]], *prev = r ? ws.keys[idx[r - 1]] : NULL;
+        int same = prev != NULL;
+        for (int j = 0; same && j < w->partition.n; j++) same = !compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT);
+        num = same ? num + 1 : 1;
+        s->out.rows[idx[r]][i] = exec_value_bigint(num);
+    }
+}
+
 /* Item types and names, from binding the items once with NULL outer values. */
 static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
 {
@@ -293,6 +371,13 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             return bind_at(err, it->pos);
         }
         s->kinds[i] = item_srf(it->expr, &s->calls[i]);
+        if (s->kinds[i] == SRF_ROW_NUMBER && (strcmp(s->calls[i]->name->name, "row_number") ||
+                                              s->calls[i]->args.n || it->expr->kind != AST_EXPR_FUNC)) {
+            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
+                         s->calls[i]->name->name);
+            sl_error_hint(err, "The window function sluice computes is row_number().");
+            return bind_at(err, it->expr->pos);
+        }
         if (s->kinds[i] == SRF_NONE) {
             exec_expr_t *x = plan_bind_constant(s->pc, it->expr, err);
             if (!x) return -1;
@@ -309,6 +394,15 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
         const char *name = it->alias ? it->alias->name : bind_default_name(a, it->expr);
         v->cols[i] = (plan_col_t){.name = name, .type = s->types[i], .wm_delay_ms = -1};
     }
+    int windows = 0, sets = 0;
+    for (int i = 0; i < s->nitems; i++) {
+        windows |= s->kinds[i] == SRF_ROW_NUMBER;
+        sets |= s->kinds[i] != SRF_NONE && s->kinds[i] != SRF_ROW_NUMBER;
+    }
+    if (windows && sets) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window functions beside set-returning functions are not supported");
+        return bind_at(err, s->q->pos);
+    }
     return 0;
 }
 
@@ -319,6 +413,7 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     s.kinds = SL_NEW_ARRAY(pc->arena, srf_kind_t, s.nitems);
     s.calls = SL_NEW_ARRAY(pc->arena, const ast_expr_t *, s.nitems);
     s.types = SL_NEW_ARRAY(pc->arena, exec_type_t, s.nitems);
+    s.wkeys = SL_NEW_ARRAY(pc->arena, srf_rows_t, s.nitems);
     plan_node_t *v = plan_node_new(pc->arena, LP_VALUES, s.nitems, q->pos);
     plan_scope_t scope = {n->ncols, n->cols, pc->outer, NULL, SL_NEW_ARRAY(pc->arena, uint8_t, n->ncols + 1)};
     exec_value_t *nulls = SL_NEW_ARRAY(pc->arena, exec_value_t, n->ncols + 1);
@@ -328,13 +423,15 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     int rc = settle_types(&s, v, err);
     exec_value_t *rows = NULL;
     int64_t nrows = 0;
-    if (rc == 0) rc = bind_input_rows(&b, &rows, &nrows, err);
+    if (rc == 0) rc = bind_input_rows(&b, BIND_SRF_MAX_ROWS, &rows, &nrows, err);
     for (int64_t r = 0; rc == 0 && r < nrows; r++) {
         scope.values = rows[r].u.fields;
         rc = expand_row(&s, err);
     }
     pc->outer = scope.up;
     if (rc < 0) return NULL;
+    for (int i = 0; i < s.nitems; i++)
+        if (s.kinds[i] == SRF_ROW_NUMBER) number_rows(&s, i);
     v->values.nrows = (int)s.out.n;
     v->values.rows = s.out.n ? s.out.rows : SL_NEW_ARRAY(pc->arena, exec_value_t *, 1);
     return v;

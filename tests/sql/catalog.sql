@@ -64,6 +64,12 @@ SELECT a.attname,
        (SELECT t.typname FROM pg_type t WHERE t.oid = a.atttypid) AS typname,
        EXISTS (SELECT 1 FROM pg_attrdef d WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum) AS has_default
   FROM pg_attribute a WHERE a.attrelid = 'cat_t'::regclass ORDER BY a.attnum;
+-- window row_number() and nullif, as pgjdbc's getColumns sends them
+SELECT a.attname, row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum DESC) AS rn,
+       nullif(a.attname, 'id') AS not_id
+  FROM pg_attribute a WHERE a.attrelid = 'cat_t'::regclass ORDER BY rn;
+SELECT rank() OVER (ORDER BY relname) FROM pg_class;
+SELECT relname FROM pg_class WHERE row_number() OVER () = 1;
 -- empty where sluice has nothing
 SELECT count(*) FROM pg_index;
 SELECT count(*) FROM pg_constraint;
