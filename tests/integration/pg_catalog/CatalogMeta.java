@@ -38,7 +38,7 @@ public class CatalogMeta {
         check("getDatabaseMajorVersion", m.getDatabaseMajorVersion(), 15);
         check("getDatabaseProductVersion", m.getDatabaseProductVersion().startsWith("15.0"), true);
         step("getTables", () -> check("getTables public", column(m.getTables(null, "public", "%", null),
-                "TABLE_NAME", "TABLE_TYPE"), List.of("cat_q|MATERIALIZED VIEW", "cat_t|TABLE", "cat_s|VIEW")));
+                "TABLE_NAME", "TABLE_TYPE"), List.of("cat_q|MATERIALIZED VIEW", "cat_t|TABLE", "completion_target|TABLE", "cat_s|VIEW")));
         step("getTables system", () -> check("getTables pg_catalog.pg_type",
                 column(m.getTables(null, "pg_catalog", "pg_type", null), "TABLE_TYPE"), List.of("SYSTEM TABLE")));
         step("getColumns", () -> check("getColumns cat_t", column(m.getColumns(null, "public", "cat_t", null),
