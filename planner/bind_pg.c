@@ -106,9 +106,14 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
             return -1;
         }
     }
+    if (e->over && strcmp(name, "row_number")) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported", name);
+        sl_error_hint(err, "The window function sluice computes is row_number().");
+        return -1;
+    }
     if (e->over) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window functions are supported only as select-list items");
-        sl_error_hint(err, "row_number() OVER (...) is computed as an item of a select list without GROUP BY.");
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "row_number() OVER (...) is supported only as an item of a select list without GROUP BY");
         return -1;
     }
     if (!strcmp(name, "current_database") && n == 0) {
