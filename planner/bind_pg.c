@@ -3,9 +3,11 @@
  * user, current_role, current_catalog, current_schema, current_date,
  * localtimestamp) and functions (current_database(), current_schema(),
  * current_schemas(bool), pg_get_userbyid(oid), json_build_object(...) as
- * to_json(named_struct(...))); the casts to oid and the
+ * to_json(named_struct(...)), pg_get_viewdef(oid) — a stream's or query
+ * table's CREATE text); the casts to oid and the
  * reg* types (a constant name becomes its OID: 'pg_class'::regclass,
- * 'numeric'::regtype; x::regtype::text names the type; regproc stays the
+ * 'numeric'::regtype; x::regtype::text and x::regclass::text name the
+ * type or relation; regproc stays the
  * function's name, as the catalog relations' regproc columns are text); the regular
  * expression operators; and COLLATE (sluice compares strings by bytes, so
  * the collations it knows — default, C, POSIX — change nothing). */
@@ -55,6 +57,28 @@ exec_expr_t *bind_pg_value(binder_t *b, const char *name, sl_error_t *err)
         return now ? exec_expr_cast(a, now, exec_type_of(EXEC_TYPE_DATE), err) : NULL;
     }
     return NULL;
+}
+
+/* CASE x WHEN oid1 THEN v1 ... ELSE els END over every relation, v the
+ * relation's name (names) or its view definition (!names): x::regclass::text
+ * and pg_get_viewdef(x). */
+static exec_expr_t *by_relation(binder_t *b, exec_expr_t *x, int names, exec_expr_t *els, sl_error_t *err)
+{
+    const plan_catalog_t *cat = b->pc->cat;
+    sl_arena_t *a = b->pc->arena;
+    int64_t *oids = NULL;
+    const char **rel_names = NULL, **defs = NULL;
+    int n = cat->relations ? cat->relations(cat->sys_ctx, a, &oids, &rel_names, &defs) : 0;
+    if (!(x = exec_expr_cast(a, x, exec_type_of(EXEC_TYPE_BIGINT), err))) return NULL;
+    exec_expr_t **whens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1), **thens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const char *v = names ? rel_names[i] : defs[i];
+        if (!v) continue;
+        whens[k] = const_oid(b, oids[i]);
+        thens[k++] = const_text(b, v);
+    }
+    return k ? exec_expr_case(a, x, whens, thens, k, els, err) : els;
 }
 
 /* ---- session functions ---- */
@@ -129,6 +153,9 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         /* with the implicit schemas: pg_catalog, then public */
         exec_expr_t *then = const_text(b, "{pg_catalog,public}");
         *out = exec_expr_case(b->pc->arena, NULL, &cond, &then, 1, const_text(b, "{public}"), err);
+    } else if (!strcmp(name, "pg_get_viewdef") && (n == 1 || n == 2)) {
+        exec_expr_t *x = bind_expr(b, e->args.items[0], err);
+        *out = x ? by_relation(b, x, 0, const_null(b, EXEC_TYPE_STRING), err) : NULL;
     } else if (!strcmp(name, "nullif") && n == 2) {
         *out = bind_nullif(b, e, err);
     } else if (!strcmp(name, "json_build_object")) {
@@ -211,6 +238,14 @@ static exec_expr_t *bind_reg_cast(binder_t *b, const ast_expr_t *e, reg_kind_t k
     return o ? const_oid(b, o) : NULL;
 }
 
+/* x::regclass::text: the relation's name (its OID as text when unknown). */
+static exec_expr_t *bind_regclass_text(binder_t *b, const ast_expr_t *inner, sl_error_t *err)
+{
+    exec_expr_t *x = bind_reg_cast(b, inner, REG_CLASS, err);
+    exec_expr_t *num = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), err) : NULL;
+    return num ? by_relation(b, x, 1, num, err) : NULL;
+}
+
 /* x::regtype::text: the type's name, as format_type prints it. */
 static exec_expr_t *bind_regtype_text(binder_t *b, const ast_expr_t *inner, sl_error_t *err)
 {
@@ -236,6 +271,9 @@ int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
     } else if (is_text_type(t) && inner->kind == AST_EXPR_CAST && !inner->type->nmods &&
                reg_kind(inner->type->name) == REG_TYPE) {
         *out = bind_regtype_text(b, inner, err);
+    } else if (is_text_type(t) && inner->kind == AST_EXPR_CAST && !inner->type->nmods &&
+               reg_kind(inner->type->name) == REG_CLASS) {
+        *out = bind_regclass_text(b, inner, err);
     } else if (!t->nmods && (!strcmp(t->name, "name") || (t->quoted && !strcmp(t->name, "char")) ||
                              (strlen(t->name) > 2 && !strcmp(t->name + strlen(t->name) - 2, "[]")))) {
         /* name and "char" are text; so are arrays, kept in their text form */

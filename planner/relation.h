@@ -51,6 +51,10 @@ typedef struct plan_catalog {
     /* The OID of the relation `name` ("rel" or "schema.rel") as ::regclass
      * reads it, 0 when unknown; NULL: every name is unknown. */
     int64_t (*regclass)(void *sys_ctx, const char *name, sl_arena_t *a);
+    /* Every relation's OID, name and view definition (the CREATE text of a
+     * stream or a query table, NULL for a table), in `a`; returns the
+     * count. NULL: none. For ::regclass::text and pg_get_viewdef(). */
+    int (*relations)(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names, const char ***defs);
 } plan_catalog_t;
 
 /* Index of a column by name (case-sensitive; names are folded), or -1. */

@@ -197,10 +197,32 @@ int64_t pgcat_regclass(const pgcat_session_t *s, const char *name, sl_arena_t *a
     return cat_lookup(s->srv->cat, rel, a, &e) ? PGCAT_OID_USER_BASE + e.id : 0;
 }
 
+/* plan_catalog_t.relations: the catalog relations, then sluice's objects. */
+static int relations_cb(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names, const char ***defs)
+{
+    pgcat_gen_t g = {.sess = sys_ctx, .a = a, .nobjects = -1};
+    pgcat_object_t *o;
+    int nsys = pgcat_rel_count(), nobj = pgcat_objects(&g, &o), n = nsys + nobj;
+    *oids = SL_NEW_ARRAY(a, int64_t, n);
+    *names = SL_NEW_ARRAY(a, const char *, n);
+    *defs = SL_NEW_ARRAY(a, const char *, n);
+    for (int i = 0; i < nsys; i++) {
+        (*oids)[i] = PGCAT_OID_SYSTEM_BASE + i;
+        (*names)[i] = pgcat_rel_at(i)->name;
+    }
+    for (int i = 0; i < nobj; i++) {
+        (*oids)[nsys + i] = o[i].oid;
+        (*names)[nsys + i] = o[i].rel.name;
+        (*defs)[nsys + i] = o[i].relkind == 'r' ? NULL : o[i].entry.sql;
+    }
+    return n;
+}
+
 void pgcat_plan_catalog(pgcat_session_t *s, plan_catalog_t *cat)
 {
     cat->lookup_system = pgcat_lookup;
     cat->regclass = pgcat_regclass_cb;
+    cat->relations = relations_cb;
     cat->sys_ctx = s;
 }
 

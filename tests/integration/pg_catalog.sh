@@ -41,6 +41,7 @@ meta '\d table' '\d cat_t' 'Table "public.cat_t"' " id     | integer            
 meta '\d stream' '\d cat_s' 'View "public.cat_s"' " id     | integer |" " v      | bigint  |"
 meta '\d query table' '\d cat_q' 'Materialized view "public.cat_q"' " value  | bigint |"
 meta '\d+ table' '\d+ cat_t' " name   | text                        |           |          |         | extended |"
+meta '\d+ stream' '\d+ cat_s' 'View definition:' "CREATE STREAM cat_s (id INT, v BIGINT) USING file"
 meta '\d catalog relation' '\d pg_catalog.pg_type' 'Table "pg_catalog.pg_type"' " typname "
 meta '\l' '\l' " sluice | sluice | UTF8     | C       | C     |"
 meta '\dn' '\dn' " public | sluice" "(1 row)"

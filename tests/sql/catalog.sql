@@ -36,6 +36,9 @@ SELECT format_type(1700, 655366), format_type(1043, 24), format_type(1007, -1), 
        format_type(99999, -1), format_type(NULL, -1) IS NULL AS null_oid;
 SELECT 'numeric'::regtype, 'int4'::regtype::text, to_regtype('varchar'), to_regtype('nope') IS NULL AS unknown,
        'public'::regnamespace, 'pg_catalog.pg_class'::regclass = 'pg_class'::regclass AS same;
+SELECT c.oid::regclass::text AS rel, 'pg_class'::regclass::text AS sys, 99::regclass::text AS unknown,
+       pg_get_viewdef(c.oid) LIKE 'CREATE %' AS has_definition
+  FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1;
 -- session functions
 SELECT current_user, session_user, current_database(), current_schema(), current_schemas(true),
        current_schemas(false), pg_get_userbyid(10), pg_get_userbyid(7);
