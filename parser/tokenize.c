@@ -326,7 +326,8 @@ static void scan_regex(const src_t *s, size_t i, scan_tok_t *t)
     t->len = j - i;
 }
 
-/* Operators of one or two characters: < <= <> > >= : :: != || */
+/* Operators of one or two characters: < <= <> > >= : :: != || (and the
+ * regular expression matches, scan_regex) */
 static void scan_operator(const src_t *s, size_t i, int cc, scan_tok_t *t)
 {
     char next = i + 1 < s->n ? s->z[i + 1] : '\0';

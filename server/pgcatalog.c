@@ -143,11 +143,6 @@ int pgcat_objects(pgcat_gen_t *g, pgcat_object_t **out)
     return g->nobjects;
 }
 
-exec_pg_type_t pgcat_col_type(exec_type_t t)
-{
-    return exec_type_pg(t);
-}
-
 /* ---- lookup ---- */
 
 static const pgcat_rel_t *find_rel(const char *schema, const char *name)

@@ -68,7 +68,7 @@ static void numeric_facets(pgcat_gen_t *g, exec_pg_type_t t)
 
 static void column_row(pgcat_gen_t *g, const pgcat_object_t *o, int c)
 {
-    exec_pg_type_t t = pgcat_col_type(o->rel.col_types[c]);
+    exec_pg_type_t t = exec_type_pg(o->rel.col_types[c]);
     const exec_pgtype_t *pt = exec_pgtype_by_oid(t.oid);
     pgcat_row(g);
     pgcat_text(g, "table_catalog", g->sess->database);

@@ -62,8 +62,6 @@ void pgcat_bool(pgcat_gen_t *g, const char *col, int v);
 int pgcat_objects(pgcat_gen_t *g, pgcat_object_t **out);
 /* The sluice type that holds a column of type letter k. */
 exec_type_t pgcat_kind_type(char k);
-/* The PostgreSQL type of a column: OID, length and typmod. */
-exec_pg_type_t pgcat_col_type(exec_type_t t);
 
 /* Fill functions (pgcatalog_pg.c, pgcatalog_info.c). */
 void pgcat_fill_namespace(pgcat_gen_t *g);

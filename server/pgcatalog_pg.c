@@ -106,7 +106,7 @@ static void system_attributes(pgcat_gen_t *g, int i)
         while (*p == ' ') p++;
         const char *colon = strchr(p, ':');
         const char *name = sl_strndup(g->a, p, (size_t)(colon - p));
-        attribute_row(g, PGCAT_OID_SYSTEM_BASE + i, num, name, pgcat_col_type(pgcat_kind_type(colon[1])));
+        attribute_row(g, PGCAT_OID_SYSTEM_BASE + i, num, name, exec_type_pg(pgcat_kind_type(colon[1])));
         p = colon + 2;
     }
 }
@@ -118,7 +118,7 @@ void pgcat_fill_attribute(pgcat_gen_t *g)
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++)
         for (int c = 0; c < o[i].rel.ncols; c++)
-            attribute_row(g, o[i].oid, c + 1, o[i].rel.col_names[c], pgcat_col_type(o[i].rel.col_types[c]));
+            attribute_row(g, o[i].oid, c + 1, o[i].rel.col_names[c], exec_type_pg(o[i].rel.col_types[c]));
 }
 
 /* ---- pg_type ---- */
