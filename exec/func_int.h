@@ -107,6 +107,10 @@ DECLARE_FUNC(pg_relation_is_publishable);
 DECLARE_FUNC(replace);
 DECLARE_FUNC(pg_get_serial_sequence);
 DECLARE_FUNC(pg_get_function);
+DECLARE_FUNC(pg_size);
+DECLARE_FUNC(pg_size_pretty);
+DECLARE_FUNC(getdatabaseencoding);
+DECLARE_FUNC(pg_tablespace_location);
 /* Type rules of the functions exec_expr_call turns into nodes (used by
  * exec_func_lookup only). */
 int exec_bind_coalesce(exec_bind_t *b, sl_error_t *err);

@@ -38,11 +38,12 @@ static int bind_oid_arg(exec_bind_t *b, int i, sl_error_t *err)
 }
 
 /* Every argument converted to what the signature declares: 'o' an OID, 'i'
- * an integer, 't' text, 'b' a boolean. */
+ * an integer, 't' text, 'b' a boolean (text past the end of `kinds`). */
 static int bind_args(exec_bind_t *b, const char *kinds, sl_error_t *err)
 {
+    size_t nk = strlen(kinds);
     for (int i = 0; i < b->nargs; i++) {
-        char k = kinds[i] ? kinds[i] : 't';
+        char k = (size_t)i < nk ? kinds[i] : 't';
         int rc = k == 'o' || k == 'i' ? bind_oid_arg(b, i, err)
                  : k == 'b'            ? exec_bind_arg(b, i, bool_type, true, err)
                                        : exec_bind_arg(b, i, string_type, true, err);
@@ -716,5 +717,81 @@ int exec_fn_pg_get_function(const exec_fcall_t *c, sl_error_t *err)
             nulls[i] = 1;
         }
     });
+    return 0;
+}
+
+/* ---- sizes, encodings, tablespaces ------------------------------------------------------ */
+
+/* pg_table_size, pg_relation_size, pg_total_relation_size, pg_indexes_size,
+ * pg_database_size: sluice does not track storage sizes (NULL). */
+int exec_bind_pg_size(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, exec_bind_type(b, 0) == EXEC_TYPE_STRING ? "t" : "o", err)) return -1;
+    b->type = bigint_type;
+    return 0;
+}
+
+int exec_fn_pg_size(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    fill_null(c);
+    return 0;
+}
+
+/* pg_size_pretty(bigint): PostgreSQL's rounding to bytes, kB, MB, GB, TB. */
+int exec_bind_pg_size_pretty(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, "i", err)) return -1;
+    b->type = string_type;
+    return 0;
+}
+
+static const char *size_pretty(int64_t size, sl_arena_t *a)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+    if (llabs(size) < 10 * 1024) return sl_printf(a, "%lld bytes", (long long)size);
+    size /= 512; /* half-kB: one bit kept for rounding */
+    int u = 1;
+    for (; u < 5 && llabs(size) >= 10 * 1024 * 2 - 1; u++) size /= 1024;
+    return sl_printf(a, "%lld %s", (long long)((size + (size > 0 ? 1 : -1)) / 2), units[u]);
+}
+
+int exec_fn_pg_size_pretty(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    FOR_ROWS(c, {
+        const char *s = size_pretty(ARG(c, 0, int64_t, i), c->arena);
+        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)strlen(s), s};
+    });
+    return 0;
+}
+
+/* getdatabaseencoding(): UTF8. */
+int exec_bind_getdatabaseencoding(exec_bind_t *b, sl_error_t *err)
+{
+    (void)err;
+    b->type = string_type;
+    return 0;
+}
+
+int exec_fn_getdatabaseencoding(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    FOR_ROWS(c, OUT(c, exec_str_t, i) = ((exec_str_t){4, "UTF8"}));
+    return 0;
+}
+
+/* pg_tablespace_location(oid): '' (the default tablespace, the data directory). */
+int exec_bind_pg_tablespace_location(exec_bind_t *b, sl_error_t *err)
+{
+    if (bind_args(b, "o", err)) return -1;
+    b->type = string_type;
+    return 0;
+}
+
+int exec_fn_pg_tablespace_location(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    FOR_ROWS(c, OUT(c, exec_str_t, i) = ((exec_str_t){0, ""}));
     return 0;
 }

@@ -76,6 +76,7 @@ void pgcat_fill_settings(pgcat_gen_t *g);
 void pgcat_fill_proc(pgcat_gen_t *g);
 void pgcat_fill_collation(pgcat_gen_t *g);
 void pgcat_fill_tablespace(pgcat_gen_t *g);
+void pgcat_fill_language(pgcat_gen_t *g);
 void pgcat_fill_tables(pgcat_gen_t *g);
 void pgcat_fill_views(pgcat_gen_t *g);
 void pgcat_fill_matviews(pgcat_gen_t *g);

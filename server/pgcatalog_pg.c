@@ -1,7 +1,7 @@
 /* The rows of pg_catalog's relations: schemas, relations and their
  * columns (sluice's objects and the catalog relations themselves), types
  * (exec/pgtype.h), the database, the connected role, settings, functions
- * (the exec function catalogue), collations, the tablespace, and the
+ * (the exec function catalogue), their language, collations, the tablespace, and the
  * pg_tables / pg_views / pg_matviews views. */
 #include "server/pgcatalog_int.h"
 
@@ -303,6 +303,15 @@ void pgcat_fill_tablespace(pgcat_gen_t *g)
     pgcat_int(g, "oid", 1663);
     pgcat_text(g, "spcname", "pg_default");
     pgcat_int(g, "spcowner", PGCAT_OID_ROLE);
+}
+
+/* sluice's functions are built in: language internal (12), as pg_proc says. */
+void pgcat_fill_language(pgcat_gen_t *g)
+{
+    pgcat_row(g);
+    pgcat_int(g, "oid", 12);
+    pgcat_text(g, "lanname", "internal");
+    pgcat_int(g, "lanowner", PGCAT_OID_ROLE);
 }
 
 /* ---- pg_tables, pg_views, pg_matviews ---- */

@@ -3,7 +3,8 @@
  * function that fills it. Relations without a fill function are empty:
  * sluice has no indexes, constraints, defaults, comments, triggers, rules,
  * policies, inheritance, extensions, enums, ranges, sequences,
- * publications or dependencies between catalog rows. */
+ * publications, conversions, event triggers, foreign servers, text search
+ * configurations, per-role settings or dependencies between catalog rows. */
 #include "server/pgcatalog_int.h"
 
 #define PG "pg_catalog"
@@ -125,6 +126,18 @@ static const pgcat_rel_t rels[] = {
      "partrelid:o partstrat:c partnatts:h partdefid:o partattrs:a partclass:a partcollation:a "
      "partexprs:t",
      NULL},
+    {PG, "pg_conversion",
+     "oid:o conname:t connamespace:o conowner:o conforencoding:i contoencoding:i conproc:t condefault:b", NULL},
+    {PG, "pg_event_trigger", "oid:o evtname:t evtevent:t evtowner:o evtfoid:o evtenabled:c evttags:a", NULL},
+    {PG, "pg_language",
+     "oid:o lanname:t lanowner:o lanispl:b lanpltrusted:b lanplcallfoid:o laninline:o lanvalidator:o lanacl:a",
+     pgcat_fill_language},
+    {PG, "pg_db_role_setting", "setdatabase:o setrole:o setconfig:a", NULL},
+    {PG, "pg_foreign_server",
+     "oid:o srvname:t srvowner:o srvfdw:o srvtype:t srvversion:t srvacl:a srvoptions:a", NULL},
+    {PG, "pg_foreign_data_wrapper",
+     "oid:o fdwname:t fdwowner:o fdwhandler:o fdwvalidator:o fdwacl:a fdwoptions:a", NULL},
+    {PG, "pg_ts_config", "oid:o cfgname:t cfgnamespace:o cfgowner:o cfgparser:o", NULL},
     {PG, "pg_tables",
      "schemaname:t tablename:t tableowner:t tablespace:t hasindexes:b hasrules:b "
      "hastriggers:b rowsecurity:b",
