@@ -52,6 +52,15 @@ static int bind_args(exec_bind_t *b, const char *kinds, sl_error_t *err)
     return 0;
 }
 
+/* A copy of n bytes (possibly none) in the batch arena. */
+static exec_str_t arena_str(sl_arena_t *a, const char *p, size_t n)
+{
+    char *z = sl_alloc(a, n + 1);
+    if (n) memcpy(z, p, n);
+    z[n] = '\0';
+    return (exec_str_t){(uint32_t)n, z};
+}
+
 /* Sets every row to `v` (a constant answer). */
 static void fill_bool(const exec_fcall_t *c, bool v)
 {
@@ -90,9 +99,7 @@ int exec_fn_format_type(const exec_fcall_t *c, sl_error_t *err)
         int64_t mod = exec_vec_is_null(c->args[1], i) ? -1 : ARG(c, 1, int64_t, i);
         sl_buf_clear(&buf);
         exec_pgtype_format((uint32_t)ARG(c, 0, int64_t, i), (int32_t)mod, &buf);
-        char *s = sl_alloc(c->arena, buf.len + 1);
-        memcpy(s, buf.data, buf.len);
-        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, s};
+        OUT(c, exec_str_t, i) = arena_str(c->arena, buf.data, buf.len);
     });
     sl_buf_free(&buf);
     return 0;
@@ -113,7 +120,7 @@ int exec_fn_to_regtype(const exec_fcall_t *c, sl_error_t *err)
         exec_str_t s = ARG(c, 0, exec_str_t, i);
         char name[128];
         size_t n = s.len < sizeof name - 1 ? s.len : sizeof name - 1;
-        memcpy(name, s.ptr, n);
+        if (n) memcpy(name, s.ptr, n);
         name[n] = '\0';
         const exec_pgtype_t *t = exec_pgtype_by_name(name);
         if (t) {
@@ -319,7 +326,7 @@ static void regex_free_cb(void *arg)
 static int regex_compile(regex_t *re, const char *p, size_t n, int flags, sl_error_t *err)
 {
     char stack[256], *pat = n < sizeof stack ? stack : sl_xmalloc(n + 1);
-    memcpy(pat, p, n);
+    if (n) memcpy(pat, p, n);
     pat[n] = '\0';
     int rc = regcomp(re, pat, flags);
     if (pat != stack) free(pat);
@@ -353,7 +360,7 @@ int exec_bind_regex(exec_bind_t *b, sl_error_t *err)
 static bool regex_match(const regex_t *re, exec_str_t s)
 {
     char stack[256], *z = s.len < sizeof stack ? stack : sl_xmalloc((size_t)s.len + 1);
-    memcpy(z, s.ptr, s.len);
+    if (s.len) memcpy(z, s.ptr, s.len);
     z[s.len] = '\0';
     bool hit = regexec(re, z, 0, NULL, 0) == 0;
     if (z != stack) free(z);
@@ -427,9 +434,7 @@ int exec_fn_array_to_string(const exec_fcall_t *c, sl_error_t *err)
             else buf.len = mark;
             if (k < s.len && s.ptr[k] == ',') k++;
         }
-        char *z = sl_alloc(c->arena, buf.len + 1);
-        memcpy(z, buf.data, buf.len);
-        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, z};
+        OUT(c, exec_str_t, i) = arena_str(c->arena, buf.data, buf.len);
     });
     sl_buf_free(&buf);
     return 0;
@@ -529,9 +534,7 @@ int exec_fn_element_at(const exec_fcall_t *c, sl_error_t *err)
             nulls[i] = 1;
             continue;
         }
-        char *z = sl_alloc(c->arena, buf.len + 1);
-        memcpy(z, buf.data, buf.len);
-        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, z};
+        OUT(c, exec_str_t, i) = arena_str(c->arena, buf.data, buf.len);
     });
     sl_buf_free(&buf);
     return 0;
@@ -623,9 +626,7 @@ int exec_fn_replace(const exec_fcall_t *c, sl_error_t *err)
                 sl_buf_putc(&buf, s.ptr[k++]);
             }
         }
-        char *z = sl_alloc(c->arena, buf.len + 1);
-        if (buf.len) memcpy(z, buf.data, buf.len);
-        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, z};
+        OUT(c, exec_str_t, i) = arena_str(c->arena, buf.data, buf.len);
     });
     sl_buf_free(&buf);
     return 0;
