@@ -141,6 +141,21 @@ static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
     sl_buf_putc(b, ')');
 }
 
+static void dump_order(sl_buf_t *b, const ast_sort_list_t *l);
+
+/* (over [(partition e..)] [(order ..)]) of a window function call. */
+static void dump_over(sl_buf_t *b, const ast_window_t *w)
+{
+    sl_buf_puts(b, " (over");
+    if (w->partition.n) {
+        sl_buf_puts(b, " (partition");
+        dump_list(b, &w->partition);
+        sl_buf_putc(b, ')');
+    }
+    dump_order(b, &w->order);
+    sl_buf_putc(b, ')');
+}
+
 static void dump_func(sl_buf_t *b, const ast_expr_t *e)
 {
     sl_buf_puts(b, "(func ");
@@ -150,6 +165,7 @@ static void dump_func(sl_buf_t *b, const ast_expr_t *e)
     if (e->star) sl_buf_puts(b, " *");
     if (e->distinct) sl_buf_puts(b, " distinct");
     dump_list(b, &e->args);
+    if (e->over) dump_over(b, e->over);
     sl_buf_putc(b, ')');
 }
 

@@ -7,6 +7,16 @@
 
 #include "parse_int.h"
 
+/* pb_error_at with PostgreSQL's SQLSTATE for a name that does not exist
+ * (the parser knows only pg_catalog's operators and types). */
+static void undefined_at(parse_ctx_t *c, int pos, const char *sqlstate, const char *what, const char *schema,
+                         const char *name, int name_len)
+{
+    if (c->failed) return;
+    pb_error_at(c, pos, "%s %s.%.*s does not exist", what, schema, name_len, name);
+    memcpy(c->err->sqlstate, sqlstate, sizeof c->err->sqlstate);
+}
+
 /* Which match a REGEX token spells. */
 static ast_op_t regex_op(parse_ctx_t *c, const parse_token_t *t)
 {
@@ -19,8 +29,7 @@ ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_toke
                      ast_expr_t *r)
 {
     if (schema && strcmp(schema->name, "pg_catalog"))
-        pb_error_at(c, schema->pos, "operator does not exist: %s.%.*s", schema->name, op->len,
-                    c->sql + op->pos);
+        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_FUNCTION, "operator", schema->name, c->sql + op->pos, op->len);
     return pb_binary(c, regex_op(c, op), l, r);
 }
 
@@ -48,7 +57,7 @@ ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name)
 ast_type_t *pb_qualified_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name)
 {
     if (strcmp(schema->name, "pg_catalog"))
-        pb_error_at(c, schema->pos, "type \"%s.%s\" does not exist", schema->name, name->name);
+        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_OBJECT, "type", schema->name, name->name, (int)strlen(name->name));
     return pb_type(c, name->name, name->quoted, name->pos, name->end);
 }
 
@@ -75,7 +84,8 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
                              const pb_alias_t *alias)
 {
     if (schema && strcmp(schema->name, "pg_catalog"))
-        pb_error_at(c, schema->pos, "function %s.%s does not exist", schema->name, name->name);
+        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_FUNCTION, "function", schema->name, name->name,
+                     (int)strlen(name->name));
     ast_from_t *f = pb_from(c, AST_FROM_FUNCTION, schema ? schema->pos : name->pos, c->prev_end);
     f->name = name;
     f->func_args = args;
