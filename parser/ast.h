@@ -77,6 +77,7 @@ typedef struct { int n; ast_field_t **items; } ast_field_list_t;
  * Resolution to real types happens in the planner. */
 struct ast_type {
     char *name;
+    ast_ident_t *schema;      /* schema.name (the binder accepts pg_catalog only), or NULL */
     int quoted;               /* the name was a quoted identifier */
     int nmods;                /* 0, 1 or 2 modifiers: (p) or (p, s) */
     long mods[2];
@@ -176,7 +177,8 @@ struct ast_expr {
     ast_ident_list_t names;   /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
                                  the binder decides table, column or struct field.
                                  FUNC: the qualifier of schema.f(...) (n == 0 for f(...)).
-                                 COLLATE: the collation's name parts */
+                                 COLLATE: the collation's name parts.
+                                 BINARY: the schema of OPERATOR(schema.op), or n == 0 */
     int param;                /* PARAM: n of $n (>= 0; $0 is left to the binder) */
 
     ast_ident_t *name;        /* FUNC: function name (the last part when qualified) */

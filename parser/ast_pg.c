@@ -7,16 +7,6 @@
 
 #include "parse_int.h"
 
-/* pb_error_at with PostgreSQL's SQLSTATE for a name that does not exist
- * (the parser knows only pg_catalog's operators and types). */
-static void undefined_at(parse_ctx_t *c, int pos, const char *sqlstate, const char *what, const char *schema,
-                         const char *name, int name_len)
-{
-    if (c->failed) return;
-    pb_error_at(c, pos, "%s %s.%.*s does not exist", what, schema, name_len, name);
-    memcpy(c->err->sqlstate, sqlstate, sizeof c->err->sqlstate);
-}
-
 /* Which match a REGEX token spells. */
 static ast_op_t regex_op(parse_ctx_t *c, const parse_token_t *t)
 {
@@ -28,9 +18,9 @@ static ast_op_t regex_op(parse_ctx_t *c, const parse_token_t *t)
 ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_token_t *op, ast_expr_t *l,
                      ast_expr_t *r)
 {
-    if (schema && strcmp(schema->name, "pg_catalog"))
-        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_FUNCTION, "operator", schema->name, c->sql + op->pos, op->len);
-    return pb_binary(c, regex_op(c, op), l, r);
+    ast_expr_t *e = pb_binary(c, regex_op(c, op), l, r);
+    if (schema) PB_ADD(c, e->names, (ast_ident_t *)schema); /* checked by the binder */
+    return e;
 }
 
 ast_expr_t *pb_any(parse_ctx_t *c, ast_expr_t *x, ast_expr_t *array, const parse_token_t *rp)
@@ -56,9 +46,9 @@ ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name)
 
 ast_type_t *pb_qualified_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name)
 {
-    if (strcmp(schema->name, "pg_catalog"))
-        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_OBJECT, "type", schema->name, name->name, (int)strlen(name->name));
-    return pb_type(c, name->name, name->quoted, name->pos, name->end);
+    ast_type_t *t = pb_type(c, name->name, name->quoted, name->pos, name->end);
+    t->schema = (ast_ident_t *)schema; /* checked by the binder */
+    return t;
 }
 
 ast_expr_t *pb_subscript(parse_ctx_t *c, ast_expr_t *a, ast_expr_t *index, const parse_token_t *rb)
@@ -83,10 +73,8 @@ ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_i
 ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name, ast_expr_list_t args,
                              const pb_alias_t *alias)
 {
-    if (schema && strcmp(schema->name, "pg_catalog"))
-        undefined_at(c, schema->pos, SL_ERR_UNDEFINED_FUNCTION, "function", schema->name, name->name,
-                     (int)strlen(name->name));
     ast_from_t *f = pb_from(c, AST_FROM_FUNCTION, schema ? schema->pos : name->pos, c->prev_end);
+    f->schema = (ast_ident_t *)schema; /* checked by the binder */
     f->name = name;
     f->func_args = args;
     f->alias = alias->name;

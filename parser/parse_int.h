@@ -179,7 +179,7 @@ int parse_token_fallback(int code);
 /* ---- PostgreSQL catalog-query syntax (ast_pg.c) ---- */
 
 /* l ~ r (the REGEX token's text says which match); `schema` is the
- * qualifier of OPERATOR(schema.~), which must be pg_catalog, or NULL. */
+ * qualifier of OPERATOR(schema.~) (kept in names for the binder), or NULL. */
 ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_token_t *op, ast_expr_t *l,
                      ast_expr_t *r);
 /* x = ANY (array): array_contains(array, x). */
@@ -196,7 +196,7 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
 ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o, const parse_token_t *rp);
 /* e COLLATE name. */
 ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name);
-/* schema.type in a cast: only pg_catalog qualifies a type. */
+/* schema.type in a cast (the binder accepts pg_catalog only). */
 ast_type_t *pb_qualified_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name);
 
 #endif

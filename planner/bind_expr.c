@@ -473,6 +473,7 @@ static exec_expr_t *bind_unary(binder_t *b, const ast_expr_t *e, sl_error_t *err
 
 static exec_expr_t *bind_binary(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    if (bind_pg_operator_schema(e, err)) return NULL; /* OPERATOR(schema.op) (bind_pg.c) */
     exec_expr_t *l = bind_expr(b, e->left, err), *r = l ? bind_expr(b, e->right, err) : NULL;
     if (!r) return NULL;
     sl_arena_t *a = b->pc->arena;

@@ -263,6 +263,11 @@ static int is_text_type(const ast_type_t *t)
 int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err)
 {
     const ast_type_t *t = e->type;
+    if (t->schema && strcmp(t->schema->name, "pg_catalog")) {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "type \"%s.%s\" does not exist", t->schema->name, t->name);
+        bind_at(err, t->schema->pos);
+        return -1;
+    }
     reg_kind_t k = t->nmods ? REG_NONE : reg_kind(t->name);
     const ast_expr_t *inner = e->arg;
     *out = NULL;
@@ -286,6 +291,14 @@ int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
 }
 
 /* ---- operators and COLLATE ---- */
+
+int bind_pg_operator_schema(const ast_expr_t *e, sl_error_t *err)
+{
+    if (!e->names.n || !strcmp(e->names.items[0]->name, "pg_catalog")) return 0;
+    sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s.%s", e->names.items[0]->name,
+                 ast_op_name(e->op));
+    return bind_at(err, e->names.items[0]->pos);
+}
 
 exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
 {

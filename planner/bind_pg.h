@@ -14,6 +14,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
 /* Casts to oid, the reg* types, name and "char", and x::regtype::text: 1
  * with *out set, 0 when e is another cast, -1 error. */
 int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err);
+/* 42883 for OPERATOR(schema.op) with a schema other than pg_catalog; else 0. */
+int bind_pg_operator_schema(const ast_expr_t *e, sl_error_t *err);
 /* l ~ r, l !~ r, l ~* r, l !~* r. */
 exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err);
 /* e COLLATE name. */

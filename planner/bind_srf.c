@@ -110,6 +110,11 @@ static int unnest(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_
 plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
 {
     const char *name = f->name->name;
+    if (f->schema && strcmp(f->schema->name, "pg_catalog")) {
+        sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", f->schema->name);
+        bind_at(err, f->schema->pos);
+        return NULL;
+    }
     exec_type_t t;
     srf_rows_t r = {0};
     int rc = !strcmp(name, "generate_series") ? series(pc, f, &t, &r, err)

@@ -83,6 +83,9 @@ SELECT * FROM anything.cat_t;
 SELECT * FROM public.pg_class;
 SELECT * FROM information_schema.cat_t;
 SELECT anything.lower('X');
+SELECT 'a' OPERATOR(public.~) 'a';
+SELECT 'a'::myschema.text;
+SELECT * FROM myschema.generate_series(1, 2);
 -- a user table named like a catalog relation is reached through public
 CREATE TABLE pg_am (x INT);
 INSERT INTO pg_am VALUES (1);

@@ -449,10 +449,9 @@ static const dump_case_t pg_syntax_cases[] = {
      "(select (items (col s)) (from (function generate_series (int 1) (int 3) (alias s)) (function unnest (col x) (alias u v))))"},
     {"SELECT 1 AS any, 2 AS array, 3 AS collate, operator, over, partition FROM t",
      "(select (items (as (int 1) any) (as (int 2) array) (as (int 3) collate) (col operator) (col over) (col partition)) (from (table t)))"},
-    {"SELECT a OPERATOR(public.~) 'x'",
-     "ERROR 42883 operator public.~ does not exist @19"},
-    {"SELECT a::myschema.text",
-     "ERROR 42704 type myschema.text does not exist @11"},
+    /* schemas are the binder's to check */
+    {"SELECT a OPERATOR(public.~) 'x', a::myschema.text FROM s.f(1)",
+     "(select (items (~ (col a) (str 'x')) (cast (col a) text)) (from (function f (int 1))))"},
 };
 
 TEST(statements)
