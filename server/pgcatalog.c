@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "connectors/memtable.h"
 #include "server/objects.h"
 
 /* ---- column lists ---- */
@@ -116,6 +117,21 @@ static char object_relkind(cat_kind_t k)
     return k == CAT_STREAM ? 'v' : k == CAT_TABLE ? 'r' : 'm';
 }
 
+/* An object's columns: a query's from its memory table (a query without
+ * one is no relation), a stream's or table's from its definition (an entry
+ * that no longer parses is left out rather than failing every catalog
+ * query). Returns 1 when it is a relation. */
+static int describe(pgcat_gen_t *g, const cat_entry_t *e, plan_relation_t *rel)
+{
+    srv_t *srv = g->sess->srv;
+    memset(rel, 0, sizeof *rel);
+    rel->name = e->name;
+    if (e->kind == CAT_QUERY)
+        return memtable_columns(srv->memtables, e->name, g->a, &rel->ncols, &rel->col_names, &rel->col_types);
+    sl_error_t err = {0};
+    return obj_lookup(srv->cat, e->name, g->a, rel, &err) == 1;
+}
+
 int pgcat_objects(pgcat_gen_t *g, pgcat_object_t **out)
 {
     if (g->nobjects >= 0) {
@@ -124,16 +140,11 @@ int pgcat_objects(pgcat_gen_t *g, pgcat_object_t **out)
     }
     cat_entry_t *entries;
     int n = cat_list(g->sess->srv->cat, 0, g->a, &entries);
-    plan_catalog_t cat;
-    obj_plan_catalog(g->sess->srv, &cat);
     g->objects = SL_NEW_ARRAY(g->a, pgcat_object_t, n > 0 ? n : 1);
     g->nobjects = 0;
     for (int i = 0; i < n; i++) {
         pgcat_object_t *o = &g->objects[g->nobjects];
-        sl_error_t err = {0};
-        /* a query without a memory sink is no relation; an entry that no longer
-         * parses is left out rather than failing every catalog query */
-        if (cat.lookup(cat.ctx, entries[i].name, g->a, &o->rel, &err) != 1) continue;
+        if (!describe(g, &entries[i], &o->rel)) continue;
         o->entry = entries[i];
         o->oid = PGCAT_OID_USER_BASE + entries[i].id;
         o->relkind = object_relkind(entries[i].kind);
