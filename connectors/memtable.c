@@ -382,6 +382,32 @@ static memtable_t *reg_ref(memtable_registry_t *r, const char *name)
     return t;
 }
 
+/* Copies t's column names and types into `a`. */
+static void copy_columns(const memtable_t *t, sl_arena_t *a, const char ***names, exec_type_t **types)
+{
+    const char **nm = SL_NEW_ARRAY(a, const char *, t->ncols ? t->ncols : 1);
+    exec_type_t *ty = SL_NEW_ARRAY(a, exec_type_t, t->ncols ? t->ncols : 1);
+    for (int i = 0; i < t->ncols; i++) {
+        nm[i] = sl_strdup(a, t->names[i]);
+        ty[i] = conn_type_copy(a, t->types[i]);
+    }
+    *names = nm;
+    *types = ty;
+}
+
+int memtable_columns(memtable_registry_t *r, const char *name, sl_arena_t *a, int *ncols,
+                     const char ***names, exec_type_t **types)
+{
+    memtable_t *t = reg_ref(r, name);
+    if (!t) return 0;
+    pthread_rwlock_rdlock(&t->lock);
+    copy_columns(t, a, names, types);
+    *ncols = t->ncols;
+    pthread_rwlock_unlock(&t->lock);
+    table_unref(r, t);
+    return 1;
+}
+
 int memtable_snapshot(memtable_registry_t *r, const char *name, sl_arena_t *a, int *ncols,
                       const char ***names, exec_type_t **types, exec_batch_t ***batches,
                       int *nbatches)
@@ -389,12 +415,9 @@ int memtable_snapshot(memtable_registry_t *r, const char *name, sl_arena_t *a, i
     memtable_t *t = reg_ref(r, name);
     if (!t) return 0;
     pthread_rwlock_rdlock(&t->lock);
-    const char **nm = SL_NEW_ARRAY(a, const char *, t->ncols ? t->ncols : 1);
-    exec_type_t *ty = SL_NEW_ARRAY(a, exec_type_t, t->ncols ? t->ncols : 1);
-    for (int i = 0; i < t->ncols; i++) {
-        nm[i] = sl_strdup(a, t->names[i]);
-        ty[i] = conn_type_copy(a, t->types[i]);
-    }
+    const char **nm;
+    exec_type_t *ty;
+    copy_columns(t, a, &nm, &ty);
     snap_t s = {.a = a, .types = ty, .ncols = t->ncols};
     snap_rows(t, &s);
     pthread_rwlock_unlock(&t->lock);

@@ -64,6 +64,10 @@ int64_t memtable_count(memtable_t *t);
 int memtable_snapshot(memtable_registry_t *r, const char *name, sl_arena_t *a, int *ncols,
                       const char ***names, exec_type_t **types, exec_batch_t ***batches,
                       int *nbatches);
+/* Table `name`'s columns only (no rows), into `a`: 1, or 0 when there is
+ * no such table. */
+int memtable_columns(memtable_registry_t *r, const char *name, sl_arena_t *a, int *ncols,
+                     const char ***names, exec_type_t **types);
 /* Removes table `name` (DROP QUERY); its memory goes when the last
  * reference is released. Returns 1 when it existed. */
 int memtable_drop(memtable_registry_t *r, const char *name);

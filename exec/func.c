@@ -46,6 +46,63 @@ static const exec_func_t catalogue[] = {
     SCALAR(window, 2, 4, S, "window(timestamp, interval size[, interval slide[, interval start]])", window),
     SCALAR(pg_sleep, 1, 1, S | V, "pg_sleep(double precision seconds)", pg_sleep),
     SCALAR(version, 0, 0, 0, "version()", version),
+    /* ---- PostgreSQL catalog functions (func_pg.c) ---- */
+    SCALAR(format_type, 2, 2, 0, "format_type(oid, integer typmod)", format_type),
+    SCALAR(to_regtype, 1, 1, S, "to_regtype(text)", to_regtype),
+    SCALAR(pg_table_is_visible, 1, 1, S, "pg_table_is_visible(oid)", pg_is_visible),
+    SCALAR(pg_type_is_visible, 1, 1, S, "pg_type_is_visible(oid)", pg_is_visible),
+    SCALAR(pg_function_is_visible, 1, 1, S, "pg_function_is_visible(oid)", pg_is_visible),
+    SCALAR(has_table_privilege, 2, 3, S, "has_table_privilege([user,] table, privilege)", has_privilege),
+    SCALAR(has_schema_privilege, 2, 3, S, "has_schema_privilege([user,] schema, privilege)", has_privilege),
+    SCALAR(has_database_privilege, 2, 3, S, "has_database_privilege([user,] database, privilege)",
+           has_privilege),
+    SCALAR(has_column_privilege, 3, 4, S, "has_column_privilege([user,] table, column, privilege)",
+           has_privilege),
+    SCALAR(has_function_privilege, 2, 3, S, "has_function_privilege([user,] function, privilege)",
+           has_privilege),
+    SCALAR(has_sequence_privilege, 2, 3, S, "has_sequence_privilege([user,] sequence, privilege)",
+           has_privilege),
+    SCALAR(pg_is_other_temp_schema, 1, 1, S, "pg_is_other_temp_schema(oid)", pg_is_other_temp_schema),
+    SCALAR(pg_my_temp_schema, 0, 0, 0, "pg_my_temp_schema()", pg_my_temp_schema),
+    SCALAR(obj_description, 1, 2, 0, "obj_description(oid[, name catalog])", pg_description),
+    SCALAR(col_description, 2, 2, 0, "col_description(oid, integer column)", pg_description),
+    SCALAR(shobj_description, 2, 2, 0, "shobj_description(oid, name catalog)", pg_description),
+    SCALAR(pg_get_indexdef, 1, 3, 0, "pg_get_indexdef(oid[, integer column, boolean pretty])", pg_get_def),
+    SCALAR(pg_get_constraintdef, 1, 2, 0, "pg_get_constraintdef(oid[, boolean pretty])", pg_get_def),
+    SCALAR(pg_get_statisticsobjdef_columns, 1, 1, 0, "pg_get_statisticsobjdef_columns(oid)", pg_get_def),
+    SCALAR(pg_get_statisticsobjdef, 1, 1, 0, "pg_get_statisticsobjdef(oid)", pg_get_def),
+    SCALAR(pg_get_triggerdef, 1, 2, 0, "pg_get_triggerdef(oid[, boolean pretty])", pg_get_def),
+    SCALAR(pg_get_ruledef, 1, 2, 0, "pg_get_ruledef(oid[, boolean pretty])", pg_get_def),
+    SCALAR(pg_get_partkeydef, 1, 1, 0, "pg_get_partkeydef(oid)", pg_get_def),
+    SCALAR(pg_get_partition_constraintdef, 1, 1, 0, "pg_get_partition_constraintdef(oid)", pg_get_def),
+    SCALAR(pg_get_expr, 2, 3, S, "pg_get_expr(text, oid[, boolean pretty])", pg_get_expr),
+    SCALAR(pg_encoding_to_char, 1, 1, S, "pg_encoding_to_char(integer)", pg_encoding_to_char),
+    SCALAR(quote_ident, 1, 1, S, "quote_ident(text)", quote_ident),
+    SCALAR(replace, 3, 3, S, "replace(string, string from, string to)", replace),
+    SCALAR(pg_get_serial_sequence, 2, 2, S, "pg_get_serial_sequence(text table, text column)",
+           pg_get_serial_sequence),
+    SCALAR(pg_get_function_arguments, 1, 1, S, "pg_get_function_arguments(oid)", pg_get_function),
+    SCALAR(pg_get_function_identity_arguments, 1, 1, S, "pg_get_function_identity_arguments(oid)",
+           pg_get_function),
+    SCALAR(pg_get_function_result, 1, 1, S, "pg_get_function_result(oid)", pg_get_function),
+    SCALAR(pg_table_size, 1, 1, S, "pg_table_size(regclass)", pg_size),
+    SCALAR(pg_relation_size, 1, 2, S, "pg_relation_size(regclass[, text fork])", pg_size),
+    SCALAR(pg_total_relation_size, 1, 1, S, "pg_total_relation_size(regclass)", pg_size),
+    SCALAR(pg_indexes_size, 1, 1, S, "pg_indexes_size(regclass)", pg_size),
+    SCALAR(pg_database_size, 1, 1, S, "pg_database_size(name)", pg_size),
+    SCALAR(pg_size_pretty, 1, 1, S, "pg_size_pretty(bigint)", pg_size_pretty),
+    SCALAR(getdatabaseencoding, 0, 0, 0, "getdatabaseencoding()", getdatabaseencoding),
+    SCALAR(pg_tablespace_location, 1, 1, S, "pg_tablespace_location(oid)", pg_tablespace_location),
+    SCALAR(pg_statistics_obj_is_visible, 1, 1, S, "pg_statistics_obj_is_visible(oid)", pg_is_visible),
+    SCALAR(element_at, 2, 2, S, "element_at(array, integer index)", element_at),
+    SCALAR(array_upper, 2, 2, S, "array_upper(array, integer dimension)", array_upper),
+    SCALAR(pg_relation_is_publishable, 1, 1, S, "pg_relation_is_publishable(oid)", pg_relation_is_publishable),
+    SCALAR(array_contains, 2, 2, S, "array_contains(array, value)", array_contains),
+    SCALAR(array_to_string, 2, 2, S, "array_to_string(array text, text separator)", array_to_string),
+    SCALAR(textregexeq, 2, 2, S, "textregexeq(text, text pattern)", regex),
+    SCALAR(textregexne, 2, 2, S, "textregexne(text, text pattern)", regex),
+    SCALAR(texticregexeq, 2, 2, S, "texticregexeq(text, text pattern)", regex),
+    SCALAR(texticregexne, 2, 2, S, "texticregexne(text, text pattern)", regex),
     NODE(coalesce, 1, -1, "coalesce(value, ...)"),
     NODE(struct, 0, -1, "struct(value, ...)"),
     NODE(named_struct, 2, -1, "named_struct(name, value, ...)"),
@@ -65,6 +122,16 @@ const exec_func_t *exec_func_find(const char *name)
     for (size_t i = 0; i < sizeof catalogue / sizeof catalogue[0]; i++)
         if (!strcasecmp(catalogue[i].name, name)) return &catalogue[i];
     return NULL;
+}
+
+int exec_func_count(void)
+{
+    return (int)(sizeof catalogue / sizeof catalogue[0]);
+}
+
+const exec_func_t *exec_func_at(int i)
+{
+    return &catalogue[i];
 }
 
 bool exec_func_is_aggregate(const char *name)

@@ -9,7 +9,9 @@
  * coalesce, date_trunc, extract/date_part, to_timestamp,
  * current_timestamp/now, from_json, to_json, struct, named_struct, window
  * (tumbling, or sliding with slide = size), session_window (a row's
- * initial session [ts, ts + gap)), pg_sleep, version.
+ * initial session [ts, ts + gap)), pg_sleep, version, and those PostgreSQL
+ * clients' catalog queries call (func_pg.c: format_type, the privilege and
+ * visibility tests, regular expression matches, text-form array helpers ...).
  * Aggregates (count, sum, avg, min, max, first, last, approx_count_distinct)
  * are named here so lookups can say what they are; the aggregate operator
  * implements them. window() with a slide smaller than its size is the
@@ -88,6 +90,12 @@ typedef struct exec_func {
 
 /* The entry named `name` (case-insensitive), or NULL. */
 const exec_func_t *exec_func_find(const char *name);
+/* The catalogue's entries, for listing (pg_catalog.pg_proc): their
+ * number and entry i (0 <= i < count). */
+int exec_func_count(void);
+/* pg_catalog.pg_proc's OID of entry i: EXEC_FUNC_OID_BASE + i. */
+#define EXEC_FUNC_OID_BASE 14000
+const exec_func_t *exec_func_at(int i);
 /* True for the aggregate names (count, sum, avg, min, max, first, last,
  * approx_count_distinct). */
 bool exec_func_is_aggregate(const char *name);

@@ -86,6 +86,31 @@ DECLARE_FUNC(from_json);
 DECLARE_FUNC(to_json);
 DECLARE_FUNC(pg_sleep);
 DECLARE_FUNC(version);
+/* PostgreSQL catalog functions (func_pg.c) */
+DECLARE_FUNC(format_type);
+DECLARE_FUNC(to_regtype);
+DECLARE_FUNC(pg_is_visible);
+DECLARE_FUNC(has_privilege);
+DECLARE_FUNC(pg_is_other_temp_schema);
+DECLARE_FUNC(pg_my_temp_schema);
+DECLARE_FUNC(pg_description);
+DECLARE_FUNC(pg_get_def);
+DECLARE_FUNC(pg_get_expr);
+DECLARE_FUNC(pg_encoding_to_char);
+DECLARE_FUNC(quote_ident);
+DECLARE_FUNC(regex);
+DECLARE_FUNC(array_to_string);
+DECLARE_FUNC(array_contains);
+DECLARE_FUNC(element_at);
+DECLARE_FUNC(array_upper);
+DECLARE_FUNC(pg_relation_is_publishable);
+DECLARE_FUNC(replace);
+DECLARE_FUNC(pg_get_serial_sequence);
+DECLARE_FUNC(pg_get_function);
+DECLARE_FUNC(pg_size);
+DECLARE_FUNC(pg_size_pretty);
+DECLARE_FUNC(getdatabaseencoding);
+DECLARE_FUNC(pg_tablespace_location);
 /* Type rules of the functions exec_expr_call turns into nodes (used by
  * exec_func_lookup only). */
 int exec_bind_coalesce(exec_bind_t *b, sl_error_t *err);

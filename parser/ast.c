@@ -141,6 +141,21 @@ static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
     sl_buf_putc(b, ')');
 }
 
+static void dump_order(sl_buf_t *b, const ast_sort_list_t *l);
+
+/* (over [(partition e..)] [(order ..)]) of a window function call. */
+static void dump_over(sl_buf_t *b, const ast_window_t *w)
+{
+    sl_buf_puts(b, " (over");
+    if (w->partition.n) {
+        sl_buf_puts(b, " (partition");
+        dump_list(b, &w->partition);
+        sl_buf_putc(b, ')');
+    }
+    dump_order(b, &w->order);
+    sl_buf_putc(b, ')');
+}
+
 static void dump_func(sl_buf_t *b, const ast_expr_t *e)
 {
     sl_buf_puts(b, "(func ");
@@ -150,6 +165,7 @@ static void dump_func(sl_buf_t *b, const ast_expr_t *e)
     if (e->star) sl_buf_puts(b, " *");
     if (e->distinct) sl_buf_puts(b, " distinct");
     dump_list(b, &e->args);
+    if (e->over) dump_over(b, e->over);
     sl_buf_putc(b, ')');
 }
 
@@ -253,8 +269,16 @@ void ast_dump_expr(sl_buf_t *b, const ast_expr_t *e)
         put_ident(b, e->field);
         sl_buf_putc(b, ')');
         break;
+    case AST_EXPR_COLLATE:
+        sl_buf_puts(b, "(collate ");
+        ast_dump_expr(b, e->arg);
+        sl_buf_putc(b, ' ');
+        put_idents(b, &e->names, ".");
+        sl_buf_putc(b, ')');
+        break;
     case AST_EXPR_SUBQUERY:
     case AST_EXPR_EXISTS:
+    case AST_EXPR_ARRAY:
         sl_buf_printf(b, "(%s ", ast_expr_kind_name(e->kind));
         ast_dump_select(b, e->query);
         sl_buf_putc(b, ')');
@@ -313,6 +337,10 @@ static void dump_from(sl_buf_t *b, const ast_from_t *f)
             sl_buf_putc(b, '.');
         }
         put_ident(b, f->name);
+    } else if (f->kind == AST_FROM_FUNCTION) {
+        sl_buf_puts(b, "(function ");
+        put_ident(b, f->name);
+        dump_list(b, &f->func_args);
     } else if (f->kind == AST_FROM_SUBQUERY) {
         sl_buf_puts(b, "(subquery ");
         ast_dump_select(b, f->subquery);

@@ -77,6 +77,7 @@ typedef struct { int n; ast_field_t **items; } ast_field_list_t;
  * Resolution to real types happens in the planner. */
 struct ast_type {
     char *name;
+    ast_ident_t *schema;      /* schema.name (the binder accepts pg_catalog only), or NULL */
     int quoted;               /* the name was a quoted identifier */
     int nmods;                /* 0, 1 or 2 modifiers: (p) or (p, s) */
     long mods[2];
@@ -112,7 +113,9 @@ typedef struct { int n; ast_column_def_t **items; } ast_column_def_list_t;
                                 escape, negated, icase */                              \
     X(FIELD, "field")        /* (arg).name or f(..).name: arg, field */               \
     X(SUBQUERY, "subquery")  /* (SELECT ...) as a value: query */                     \
-    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */
+    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */                          \
+    X(COLLATE, "collate")    /* arg COLLATE name: arg, names (the collation, dotted) */ \
+    X(ARRAY, "array")        /* ARRAY(SELECT ...): query */
 
 typedef enum {
 #define X(k, s) AST_EXPR_##k,
@@ -139,7 +142,8 @@ typedef enum {
     X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") X(CONCAT, "||")      \
     X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")             \
     X(AND, "AND") X(OR, "OR")                                                        \
-    X(IS_DISTINCT, "IS DISTINCT FROM") X(IS_NOT_DISTINCT, "IS NOT DISTINCT FROM")
+    X(IS_DISTINCT, "IS DISTINCT FROM") X(IS_NOT_DISTINCT, "IS NOT DISTINCT FROM")    \
+    X(REGEX, "~") X(NREGEX, "!~") X(IREGEX, "~*") X(NIREGEX, "!~*")
 
 typedef enum {
 #define X(k, s) AST_OP_##k,
@@ -172,7 +176,9 @@ struct ast_expr {
 
     ast_ident_list_t names;   /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
                                  the binder decides table, column or struct field.
-                                 FUNC: the qualifier of schema.f(...) (n == 0 for f(...)) */
+                                 FUNC: the qualifier of schema.f(...) (n == 0 for f(...)).
+                                 COLLATE: the collation's name parts.
+                                 BINARY: the schema of OPERATOR(schema.op), or n == 0 */
     int param;                /* PARAM: n of $n (>= 0; $0 is left to the binder) */
 
     ast_ident_t *name;        /* FUNC: function name (the last part when qualified) */
@@ -198,6 +204,7 @@ struct ast_expr {
     ast_expr_t *escape;       /* LIKE: the ESCAPE expression, or NULL */
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
+    struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
 
     int height;               /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
@@ -222,7 +229,7 @@ typedef struct ast_select_item {
 
 typedef struct { int n; ast_select_item_t **items; } ast_select_item_list_t;
 
-typedef enum { AST_FROM_TABLE = 1, AST_FROM_SUBQUERY, AST_FROM_JOIN } ast_from_kind_t;
+typedef enum { AST_FROM_TABLE = 1, AST_FROM_SUBQUERY, AST_FROM_JOIN, AST_FROM_FUNCTION } ast_from_kind_t;
 typedef enum {
     AST_JOIN_INNER = 1, AST_JOIN_LEFT, AST_JOIN_RIGHT, AST_JOIN_FULL, AST_JOIN_CROSS
 } ast_join_t;
@@ -242,6 +249,7 @@ struct ast_from {
     ast_from_t *left, *right;  /* JOIN */
     ast_expr_t *on;            /* JOIN ... ON expr, or NULL */
     ast_ident_list_t using_cols; /* JOIN ... USING (cols) */
+    ast_expr_list_t func_args; /* FUNCTION: [schema.]name(func_args) */
 };
 
 typedef struct { int n; ast_from_t **items; } ast_from_list_t;
@@ -257,6 +265,13 @@ typedef struct ast_sort {
 } ast_sort_t;
 
 typedef struct { int n; ast_sort_t **items; } ast_sort_list_t;
+
+/* OVER ([PARTITION BY partition] [ORDER BY order]) of a window function call. */
+typedef struct ast_window {
+    ast_expr_list_t partition;
+    ast_sort_list_t order;
+    int pos, end;
+} ast_window_t;
 typedef struct { int n; ast_expr_list_t **items; } ast_row_list_t;
 typedef struct { int n; ast_select_t **items; } ast_select_list_t;
 

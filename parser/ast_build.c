@@ -69,7 +69,7 @@ static int height_of(const ast_expr_t *e)
     return e ? e->height : 0;
 }
 
-static void set_height(parse_ctx_t *c, ast_expr_t *e, int child_height)
+void pb_set_height(parse_ctx_t *c, ast_expr_t *e, int child_height)
 {
     e->height = child_height + 1;
     if (e->height > PARSE_MAX_DEPTH && !c->failed) {
@@ -137,7 +137,7 @@ ast_expr_t *pb_unary(parse_ctx_t *c, ast_op_t op, const parse_token_t *optok, as
     ast_expr_t *e = pb_expr(c, AST_EXPR_UNARY, optok->pos, arg->end);
     e->op = op;
     e->arg = arg;
-    set_height(c, e, arg->height);
+    pb_set_height(c, e, arg->height);
     return e;
 }
 
@@ -147,7 +147,7 @@ ast_expr_t *pb_binary(parse_ctx_t *c, ast_op_t op, ast_expr_t *l, ast_expr_t *r)
     e->op = op;
     e->left = l;
     e->right = r;
-    set_height(c, e, l->height > r->height ? l->height : r->height);
+    pb_set_height(c, e, l->height > r->height ? l->height : r->height);
     return e;
 }
 
@@ -157,7 +157,7 @@ ast_expr_t *pb_is(parse_ctx_t *c, ast_expr_t *arg, ast_is_t what, int negated, c
     e->arg = arg;
     e->is_what = what;
     e->negated = negated;
-    set_height(c, e, arg->height);
+    pb_set_height(c, e, arg->height);
     return e;
 }
 
@@ -176,7 +176,7 @@ ast_expr_t *pb_in(parse_ctx_t *c, ast_expr_t *arg, ast_expr_list_t list, int neg
     e->list = list;
     e->negated = negated;
     int h = list_height(&list);
-    set_height(c, e, arg->height > h ? arg->height : h);
+    pb_set_height(c, e, arg->height > h ? arg->height : h);
     return e;
 }
 
@@ -193,7 +193,7 @@ ast_expr_t *pb_between(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *lo, ast_expr
     e->lo = lo;
     e->hi = hi;
     e->negated = negated;
-    set_height(c, e, max3(arg->height, lo->height, hi->height));
+    pb_set_height(c, e, max3(arg->height, lo->height, hi->height));
     return e;
 }
 
@@ -203,7 +203,7 @@ ast_expr_t *pb_in_query(parse_ctx_t *c, ast_expr_t *arg, ast_select_t *q, int ne
     e->arg = arg;
     e->query = q;
     e->negated = negated;
-    set_height(c, e, arg->height);
+    pb_set_height(c, e, arg->height);
     return e;
 }
 
@@ -215,7 +215,7 @@ ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t
     e->escape = esc;
     e->negated = negated;
     e->icase = icase;
-    set_height(c, e, max3(arg->height, pat->height, height_of(esc)));
+    pb_set_height(c, e, max3(arg->height, pat->height, height_of(esc)));
     return e;
 }
 
@@ -232,7 +232,7 @@ ast_expr_t *pb_cast(parse_ctx_t *c, ast_expr_t *arg, ast_type_t *type, int synta
     e->arg = arg;
     e->type = type;
     e->cast_syntax = syntax;
-    set_height(c, e, arg->height);
+    pb_set_height(c, e, arg->height);
     return e;
 }
 
@@ -248,7 +248,7 @@ ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args,
     e->args = args;
     e->distinct = distinct;
     e->star = star;
-    set_height(c, e, list_height(&args));
+    pb_set_height(c, e, list_height(&args));
     return e;
 }
 
@@ -257,7 +257,7 @@ ast_expr_t *pb_field(parse_ctx_t *c, ast_expr_t *arg, ast_ident_t *field)
     ast_expr_t *e = pb_expr(c, AST_EXPR_FIELD, arg->pos, field->end);
     e->arg = arg;
     e->field = field;
-    set_height(c, e, arg->height);
+    pb_set_height(c, e, arg->height);
     return e;
 }
 
@@ -271,7 +271,7 @@ ast_expr_t *pb_case(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *arg, as
     int h = max3(height_of(arg), height_of(else_expr), 0);
     for (int i = 0; i < whens.n; i++)
         h = max3(h, whens.items[i]->cond->height, whens.items[i]->result->height);
-    set_height(c, e, h);
+    pb_set_height(c, e, h);
     return e;
 }
 

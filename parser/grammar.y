@@ -36,13 +36,14 @@
 /* Tokens made by the tokenizer alone (punctuation and literals); keyword
  * tokens are declared by their use below. */
 %token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE
-       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN.
+       TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN REGEX LBRACKET RBRACKET.
 
 /* Every U keyword of keywords.def (checked by a unit test). */
 %fallback ID ABORT ASC AVAILABLE AWAIT BEGIN CHARACTERISTICS CHECKPOINT COMMIT COMMITTED
     CONTINUOUS DEFAULT DEFERRABLE DELAY
     DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
-    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE ONLY OPTIONS OUTPUT PRECISION PROCESSING PROGRESS
+    LAST LEVEL LOCAL MODE NOW NULLS OF ONCE ONLY OPERATOR OPTIONS OUTPUT OVER PARTITION
+    PRECISION PROCESSING PROGRESS
     QUERIES QUERY READ RECENT RELEASE REPEATABLE RESET ROLLBACK SAVEPOINT SERIALIZABLE SESSION
     SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNCOMMITTED UNIT VALUES WITH WITHIN
@@ -63,9 +64,10 @@
 %nonassoc EQ NE LT GT LE GE.
 %nonassoc BETWEEN IN LIKE ILIKE NOT_LA.
 %nonassoc ESCAPE.
-%left CONCAT.
+%left CONCAT REGEX OPERATOR.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
+%left COLLATE.
 %right UMINUS.
 %left TYPECAST.
 %nonassoc SUBQ_EXPR.
@@ -92,7 +94,7 @@ ident(A) ::= ID(T). { A = pb_ident(ctx, &T); }
 /* A column label after AS: any identifier or keyword. */
 %type label {ast_ident_t *}
 label(A) ::= ident(A).
-label(A) ::= ALL|AND|AS|BETWEEN|BOTH|BY|CASE|CAST|CREATE|CROSS|DATE|DISTINCT|ELSE|EXISTS|FALSE|FROM|FULL|GROUP|HAVING|ILIKE|IN|INNER|INTERVAL|INTO|IS|JOIN|LEADING|LEFT|LIKE|LIMIT|NATURAL|NOT|NULL|OFFSET|ON|OR|ORDER|OUTER|RIGHT|SELECT|THEN|TIMESTAMP|TRAILING|TRUE|UNION|USING|WATERMARK|WHEN|WHERE(T). {
+label(A) ::= ALL|AND|ANY|ARRAY|AS|BETWEEN|BOTH|BY|CASE|CAST|COLLATE|CREATE|CROSS|DATE|DISTINCT|ELSE|EXISTS|FALSE|FROM|FULL|GROUP|HAVING|ILIKE|IN|INNER|INTERVAL|INTO|IS|JOIN|LEADING|LEFT|LIKE|LIMIT|NATURAL|NOT|NULL|OFFSET|ON|OR|ORDER|OUTER|RIGHT|SELECT|THEN|TIMESTAMP|TRAILING|TRUE|UNION|USING|WATERMARK|WHEN|WHERE(T). {
     A = pb_ident(ctx, &T);
 }
 
@@ -179,6 +181,11 @@ watermark_opt(A) ::= watermark(A).
 
 %type typename {ast_type_t *}
 typename(A) ::= ident(I). { A = pb_type(ctx, I->name, I->quoted, I->pos, I->end); }
+/* pg_catalog.text, as PostgreSQL clients qualify type names (ast_pg.c) */
+typename(A) ::= ident(S) DOT ident(I). { A = pb_qualified_type(ctx, S, I); }
+/* int2[]: an array type (sluice keeps arrays in their text form) */
+typename(A) ::= ident(I) LBRACKET RBRACKET(R). { A = pb_array_type(ctx, NULL, I, &R); }
+typename(A) ::= ident(S) DOT ident(I) LBRACKET RBRACKET(R). { A = pb_array_type(ctx, S, I, &R); }
 typename(A) ::= ident(I) LP INTEGER(P) RP(E). {
     A = pb_type(ctx, I->name, I->quoted, I->pos, pb_tok_end(&E));
     A->nmods = 1;
@@ -748,6 +755,9 @@ table_primary(A) ::= ident(S) DOT ident(N) talias_opt(L) watermark_opt(W). {
     A->alias_cols = L.cols;
     A->watermark = W;
 }
+/* [schema.]f(args) [alias]: a set-returning function (bind_srf.c) */
+table_primary(A) ::= ident(N) LP exprlist(X) RP talias_opt(L). { A = pb_from_function(ctx, NULL, N, X, &L); }
+table_primary(A) ::= ident(S) DOT ident(N) LP exprlist(X) RP talias_opt(L). { A = pb_from_function(ctx, S, N, X, &L); }
 table_primary(A) ::= LP(P) select(Q) RP talias(L) watermark_opt(W). {
     A = pb_from(ctx, AST_FROM_SUBQUERY, P.pos, ctx->prev_end);
     A->subquery = Q;
@@ -877,6 +887,27 @@ expr(A) ::= expr(E) NOT_LA LIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(c
 expr(A) ::= expr(E) ILIKE expr(P) ESCAPE expr(C). [LIKE] { A = pb_like(ctx, E, P, C, 0, 1); }
 expr(A) ::= expr(E) NOT_LA ILIKE expr(P) ESCAPE expr(C). [NOT_LA] { A = pb_like(ctx, E, P, C, 1, 1); }
 expr(A) ::= expr(E) TYPECAST typename(T). { A = pb_cast(ctx, E, T, 1, E->pos, T->end); }
+
+/* ---- PostgreSQL catalog-query syntax (parser/ast_pg.c) ----
+ * The regular expression matches (~ ~* !~ !~*: one REGEX token), spelled
+ * as operators or as OPERATOR(pg_catalog.~), the precedence of PostgreSQL's
+ * other operators; and expr COLLATE name. */
+expr(A) ::= expr(L) REGEX(O) expr(R). { A = pb_regex(ctx, NULL, &O, L, R); }
+expr(A) ::= expr(L) OPERATOR LP REGEX(O) RP expr(R). [REGEX] { A = pb_regex(ctx, NULL, &O, L, R); }
+expr(A) ::= expr(L) OPERATOR LP ident(S) DOT REGEX(O) RP expr(R). [REGEX] { A = pb_regex(ctx, S, &O, L, R); }
+expr(A) ::= expr(E) COLLATE dotted(N). { A = pb_collate(ctx, E, N); }
+/* x = ANY (SELECT ...) is x IN (SELECT ...); x = ANY (array) tests membership */
+expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
+expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
+primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
+/* f(...) OVER ([PARTITION BY ...] [ORDER BY ...]): a window function call */
+primary(A) ::= func(F) OVER LP partition_opt(P) order_opt(O) RP(R). { A = pb_over(ctx, F, P, O, &R); }
+%type partition_opt {ast_expr_list_t}
+partition_opt(A) ::= . { memset(&A, 0, sizeof A); }
+partition_opt(A) ::= PARTITION BY exprlist(X). { A = X; }
+/* a[i]: an element of an array (or vector) column, element_at(a, i) */
+primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, pb_column(ctx, D), I, &R); }
+primary(A) ::= fieldable(E) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, E, I, &R); }
 
 %type primary {ast_expr_t *}
 primary(A) ::= INTEGER(T). { A = pb_literal(ctx, AST_LIT_INTEGER, &T); }

@@ -91,6 +91,8 @@ char *pb_join_dotted(parse_ctx_t *c, const ast_ident_list_t *parts);
 int pb_tok_end(const parse_token_t *t);
 
 ast_expr_t *pb_expr(parse_ctx_t *c, ast_expr_kind_t kind, int pos, int end);
+/* Sets e->height to child_height + 1; 54000 past PARSE_MAX_DEPTH. */
+void pb_set_height(parse_ctx_t *c, ast_expr_t *e, int child_height);
 ast_expr_t *pb_literal(parse_ctx_t *c, ast_lit_kind_t lit, const parse_token_t *t);
 /* TIMESTAMP '...', DATE '...', INTERVAL '...' [unit]: `kw` is the keyword token,
  * `val` the string or number, `unit` the unit token or NULL. */
@@ -188,5 +190,28 @@ int parse_keyword_count(void);
 const char *parse_keyword_at(int i, int *code, int *category);
 /* The token a keyword falls back to in the grammar (TK_ID) or 0. */
 int parse_token_fallback(int code);
+
+/* ---- PostgreSQL catalog-query syntax (ast_pg.c) ---- */
+
+/* l ~ r (the REGEX token's text says which match); `schema` is the
+ * qualifier of OPERATOR(schema.~) (kept in names for the binder), or NULL. */
+ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_token_t *op, ast_expr_t *l,
+                     ast_expr_t *r);
+/* x = ANY (array): array_contains(array, x). */
+ast_expr_t *pb_any(parse_ctx_t *c, ast_expr_t *x, ast_expr_t *array, const parse_token_t *rp);
+/* a[index]: element_at(a, index). */
+ast_expr_t *pb_subscript(parse_ctx_t *c, ast_expr_t *a, ast_expr_t *index, const parse_token_t *rb);
+/* [schema.]name[]: the type "name[]". */
+ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name,
+                          const parse_token_t *rb);
+/* [schema.]f(args) [alias] in FROM. */
+ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name, ast_expr_list_t args,
+                             const pb_alias_t *alias);
+/* f(...) OVER (PARTITION BY p ORDER BY o). */
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o, const parse_token_t *rp);
+/* e COLLATE name. */
+ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name);
+/* schema.type in a cast (the binder accepts pg_catalog only). */
+ast_type_t *pb_qualified_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name);
 
 #endif

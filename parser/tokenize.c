@@ -110,7 +110,7 @@ int parse_token_fallback(int code)
 enum {
     CC_ILLEGAL, CC_SPACE, CC_ALPHA, CC_DIGIT, CC_QUOTE, CC_DQUOTE, CC_BACKQUOTE, CC_DOLLAR,
     CC_MINUS, CC_SLASH, CC_DOT, CC_LP, CC_RP, CC_COMMA, CC_SEMI, CC_STAR, CC_PLUS,
-    CC_PERCENT, CC_EQ, CC_LT, CC_GT, CC_BANG, CC_PIPE, CC_COLON
+    CC_PERCENT, CC_EQ, CC_LT, CC_GT, CC_BANG, CC_PIPE, CC_COLON, CC_TILDE, CC_LB, CC_RB
 };
 
 #define IL CC_ILLEGAL
@@ -125,9 +125,9 @@ static const unsigned char char_class[256] = {
              CC_LP, CC_RP, CC_STAR, CC_PLUS, CC_COMMA, CC_MINUS, CC_DOT, CC_SLASH,
     /* 3x */ DI, DI, DI, DI, DI, DI, DI, DI, DI, DI, CC_COLON, CC_SEMI, CC_LT, CC_EQ, CC_GT, IL,
     /* 4x */ IL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* 5x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, IL, IL, IL, IL, AL,
+    /* 5x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, CC_LB, IL, CC_RB, IL, AL,
     /* 6x */ CC_BACKQUOTE, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* 7x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, IL, CC_PIPE, IL, IL, IL,
+    /* 7x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, IL, CC_PIPE, IL, CC_TILDE, IL,
     /* 8x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
     /* 9x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
     /* ax */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
@@ -316,10 +316,25 @@ static void scan_word(const src_t *s, size_t i, scan_tok_t *t)
     if (k) t->flags |= SF_KEYWORD;
 }
 
-/* Operators of one or two characters: < <= <> > >= : :: != || */
+/* The regular expression matches ~ ~* !~ !~* (one REGEX token; the
+ * grammar reads which from the text). */
+static void scan_regex(const src_t *s, size_t i, scan_tok_t *t)
+{
+    size_t j = i + (s->z[i] == '!') + 1;
+    if (j < s->n && s->z[j] == '*') j++;
+    t->code = TK_REGEX;
+    t->len = j - i;
+}
+
+/* Operators of one or two characters: < <= <> > >= : :: != || (and the
+ * regular expression matches, scan_regex) */
 static void scan_operator(const src_t *s, size_t i, int cc, scan_tok_t *t)
 {
     char next = i + 1 < s->n ? s->z[i + 1] : '\0';
+    if (cc == CC_TILDE || (cc == CC_BANG && next == '~')) {
+        scan_regex(s, i, t);
+        return;
+    }
     int one = SCAN_ERROR, two = SCAN_ERROR;
     switch (cc) {
     case CC_LT: one = TK_LT, two = next == '=' ? TK_LE : next == '>' ? TK_NE : SCAN_ERROR; break;
@@ -338,6 +353,7 @@ static const short single_char_token[] = {
     [CC_LP] = TK_LP, [CC_RP] = TK_RP, [CC_COMMA] = TK_COMMA, [CC_SEMI] = TK_SEMI,
     [CC_STAR] = TK_STAR, [CC_PLUS] = TK_PLUS, [CC_PERCENT] = TK_PERCENT, [CC_EQ] = TK_EQ,
     [CC_MINUS] = TK_MINUS, [CC_SLASH] = TK_SLASH, [CC_DOT] = TK_DOT,
+    [CC_LB] = TK_LBRACKET, [CC_RB] = TK_RBRACKET,
 };
 
 /* Scans the token starting at byte i (i <= s->n) into t. */
@@ -374,7 +390,7 @@ static void scan_token(const src_t *s, size_t i, scan_tok_t *t)
             return;
         }
         break;
-    case CC_LT: case CC_GT: case CC_COLON: case CC_BANG: case CC_PIPE:
+    case CC_LT: case CC_GT: case CC_COLON: case CC_BANG: case CC_PIPE: case CC_TILDE:
         scan_operator(s, i, cc, t);
         return;
     case CC_ILLEGAL:

@@ -9,6 +9,7 @@
 #include "exec/func.h"
 #include "exec/text_io.h"
 #include "planner/bind_int.h"
+#include "planner/bind_pg.h"
 #include "planner/plan_const.h"
 
 int bind_at(sl_error_t *err, int pos)
@@ -257,6 +258,12 @@ static exec_expr_t *bind_column_plain(binder_t *b, const ast_expr_t *e, sl_error
     if (n == 1) return bind_fields(b, column_ref(b, col), p, 1, err);
     if (p->n == 1 && !p->items[0]->quoted && !strcmp(p->items[0]->name, "current_timestamp"))
         return exec_expr_call(b->pc->arena, "current_timestamp", NULL, NULL, 0, err); /* SQL's bare form */
+    if (p->n == 1 && !p->items[0]->quoted) { /* current_user, current_date, ... (bind_pg.c) */
+        exec_expr_t *v = bind_pg_value(b, p->items[0]->name, err);
+        if (v || err->sqlstate[0]) return v ? v : fail_at(err, e->pos);
+    }
+    exec_expr_t *outer = bind_outer_value(b, e); /* a correlated subquery bound for one row */
+    if (outer) return outer;
     if (bind_check_correlated(b, e, err)) return fail_at(err, e->pos);
     if (p->n >= 2)
         sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column %s.%s does not exist", p->items[0]->name,
@@ -434,6 +441,9 @@ static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t 
 
 static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    exec_expr_t *pg; /* session functions of PostgreSQL clients (bind_pg.c) */
+    int handled = bind_pg_func(b, e, &pg, err);
+    if (handled) return handled > 0 ? pg : fail_at(err, e->pos);
     if (exec_func_is_aggregate(e->name->name)) return bind_aggregate(b, e, err);
     if (e->distinct || e->star) {
         sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "%s is not an aggregate function", e->name->name);
@@ -459,6 +469,9 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 
 static exec_expr_t *bind_cast(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    exec_expr_t *pg; /* oid and the reg* types (bind_pg.c) */
+    int handled = bind_pg_cast(b, e, &pg, err);
+    if (handled) return handled > 0 ? pg : fail_at(err, e->pos);
     exec_expr_t *x = bind_expr(b, e->arg, err);
     if (!x) return NULL;
     exec_type_t t;
@@ -496,6 +509,7 @@ static exec_expr_t *bind_unary(binder_t *b, const ast_expr_t *e, sl_error_t *err
 
 static exec_expr_t *bind_binary(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    if (bind_pg_operator_schema(e, err)) return NULL; /* OPERATOR(schema.op) (bind_pg.c) */
     exec_expr_t *l = bind_expr(b, e->left, err), *r = l ? bind_expr(b, e->right, err) : NULL;
     if (!r) return NULL;
     plan_infer_param(b->pc, e->left, r->type);
@@ -519,6 +533,10 @@ static exec_expr_t *bind_binary(binder_t *b, const ast_expr_t *e, sl_error_t *er
     case AST_OP_OR: x = exec_expr_or(a, l, r, err); break;
     case AST_OP_IS_DISTINCT: x = exec_expr_distinct(a, l, r, false, err); break;
     case AST_OP_IS_NOT_DISTINCT: x = exec_expr_distinct(a, l, r, true, err); break;
+    case AST_OP_REGEX:
+    case AST_OP_NREGEX:
+    case AST_OP_IREGEX:
+    case AST_OP_NIREGEX: x = bind_pg_regex(b, e->op, l, r, err); break;
     default: sl_error_set(err, SL_ERR_SYNTAX_ERROR, "unexpected operator %s", ast_op_name(e->op));
     }
     return x ? x : fail_at(err, e->pos);
@@ -608,7 +626,9 @@ static exec_expr_t *bind_node(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     case AST_EXPR_LIKE: return bind_like(b, e, err);
     case AST_EXPR_FIELD: return bind_field(b, e, err);
     case AST_EXPR_SUBQUERY:
-    case AST_EXPR_EXISTS: return bind_subquery_expr(b, e, err);
+    case AST_EXPR_EXISTS:
+    case AST_EXPR_ARRAY: return bind_subquery_expr(b, e, err);
+    case AST_EXPR_COLLATE: return bind_pg_collate(b, e, err);
     case AST_EXPR__COUNT: break;
     }
     sl_error_set(err, SL_ERR_INTERNAL_ERROR, "unknown expression kind");
@@ -651,6 +671,7 @@ const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
     case AST_EXPR_FIELD: return e->field->name;
     case AST_EXPR_CASE: return "case";
     case AST_EXPR_EXISTS: return "exists";
+    case AST_EXPR_ARRAY: return "array";
     case AST_EXPR_SUBQUERY: { /* PostgreSQL's: the name of its one column */
         const ast_select_t *q = e->query;
         while (q->kind == AST_SELECT_UNION) q = q->arms.items[0];
@@ -658,6 +679,7 @@ const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
         const ast_select_item_t *it = q->items.items[0];
         return it->alias ? it->alias->name : bind_default_name(a, it->expr);
     }
+    case AST_EXPR_COLLATE: return bind_default_name(a, e->arg);
     case AST_EXPR_CAST: {
         const char *inner = bind_default_name(a, e->arg);
         return strcmp(inner, "?column?") ? inner : sl_strdup(a, e->type->name);

@@ -1,5 +1,5 @@
 /* Binding FROM: relations (the WITH queries in scope first, then the
- * catalog), subqueries, joins with their equi-keys (USING and NATURAL are
+ * catalog through the schemas of the search path), subqueries, joins with their equi-keys (USING and NATURAL are
  * bind_using.c's), column aliases `AS t (a, b)` and WATERMARK clauses. */
 #include <string.h>
 
@@ -96,6 +96,34 @@ static plan_node_t *derived_item(plan_ctx_t *pc, plan_node_t *q, const ast_from_
     return n;
 }
 
+/* ---- schemas: pg_catalog, information_schema and public ---- */
+
+static int lookup_system(plan_ctx_t *pc, const char *schema, const char *name, plan_relation_t *rel,
+                         sl_error_t *err)
+{
+    if (!pc->cat->lookup_system) return 0;
+    return pc->cat->lookup_system(pc->cat->sys_ctx, schema, name, pc->arena, rel, err);
+}
+
+/* Resolves a FROM name as PostgreSQL's default search path does: a bare
+ * name in pg_catalog first, then in public (sluice's own objects); a
+ * qualified one in its schema only. 3F000 for any other schema. Returns 1
+ * found, 0 not found, -1 error. */
+static int resolve_relation(plan_ctx_t *pc, const ast_from_t *f, plan_relation_t *rel, sl_error_t *err)
+{
+    const char *name = f->name->name;
+    if (!f->schema) {
+        int found = lookup_system(pc, "pg_catalog", name, rel, err);
+        return found ? found : pc->cat->lookup(pc->cat->ctx, name, pc->arena, rel, err);
+    }
+    const char *schema = f->schema->name;
+    if (!strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema"))
+        return lookup_system(pc, schema, name, rel, err);
+    if (!strcmp(schema, "public")) return pc->cat->lookup(pc->cat->ctx, name, pc->arena, rel, err);
+    sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
+    return bind_at(err, f->schema->pos);
+}
+
 static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *err)
 {
     const plan_cte_t *cte = f->schema ? NULL : plan_cte_find(pc, f->name->name);
@@ -104,13 +132,24 @@ static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_
         return q ? derived_item(pc, q, f, cte->def->name->name, err) : NULL;
     }
     plan_relation_t *rel = SL_NEW(pc->arena, plan_relation_t);
-    int found = pc->cat->lookup(pc->cat->ctx, f->name->name, pc->arena, rel, err);
+    int found = resolve_relation(pc, f, rel, err);
     if (found < 0) {
         bind_at(err, f->name->pos);
         return NULL;
     }
     if (found == 0) {
-        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", f->name->name);
+        if (f->schema)
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", f->schema->name,
+                         f->name->name);
+        else
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", f->name->name);
+        bind_at(err, f->schema ? f->schema->pos : f->name->pos);
+        return NULL;
+    }
+    if (rel->kind == PLAN_REL_SYSTEM && pc->allow_streams) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot read catalog relation \"%s\" in a continuous query",
+                     rel->name);
+        sl_error_hint(err, "Catalog relations are read by ad-hoc SELECT statements.");
         bind_at(err, f->name->pos);
         return NULL;
     }
@@ -229,6 +268,7 @@ plan_node_t *plan_bind_from_item(plan_ctx_t *pc, const ast_from_t *f, sl_error_t
 {
     switch (f->kind) {
     case AST_FROM_TABLE: return bind_relation(pc, f, err);
+    case AST_FROM_FUNCTION: return plan_bind_from_function(pc, f, err);
     case AST_FROM_SUBQUERY: {
         plan_node_t *q = plan_bind(pc, f->subquery, err);
         return q ? derived_item(pc, q, f, NULL, err) : NULL;

@@ -35,6 +35,8 @@ typedef struct binder {
     bind_agg_t *agg;          /* set while binding over an aggregate's output */
     const char *clause;       /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
     int allow_aggs;
+    plan_node_t *input;       /* the node whose rows `cols` describe (WHERE and the select
+                                 list of a simple select), for correlated subqueries; or NULL */
 } binder_t;
 
 /* A WITH query in scope; `prev` is the scope its own body sees (the WITH
@@ -52,6 +54,11 @@ typedef struct plan_scope {
     int ncols;
     const plan_col_t *cols;
     const struct plan_scope *up;
+    /* Binding a correlated subquery for one row of the enclosing query
+     * (bind_correlated.c): the row's values, which references to these
+     * columns become, and the columns referenced (set here). NULL otherwise. */
+    const exec_value_t *values;
+    uint8_t *used;
 } plan_scope_t;
 
 /* The result of a subquery already run (a subquery may be bound twice, as
@@ -69,9 +76,27 @@ exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
  * subqueries, run once at bind time and replaced by constants
  * (bind_subquery.c). */
 exec_expr_t *bind_subquery_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err);
+/* The text form of an array of n values ({a,"b c",NULL}), as a constant
+ * STRING: ARRAY(SELECT ...)'s value. */
+exec_expr_t *bind_array_value(sl_arena_t *a, const exec_value_t *v, int64_t n);
 /* 0A000 naming the column when `e` (a column reference that did not
  * resolve) names a column of an enclosing query; else 0. */
 int bind_check_correlated(const binder_t *b, const ast_expr_t *e, sl_error_t *err);
+/* A reference to a column of an enclosing query being bound for one of
+ * its rows (bind_correlated.c): that row's value as a constant; NULL when
+ * `e` names no such column. */
+exec_expr_t *bind_outer_value(const binder_t *b, const ast_expr_t *e);
+/* A correlated subquery expression (scalar, EXISTS or IN) of a binder with
+ * an input: run for every distinct value of the outer columns it reads,
+ * then a CASE over those values. Returns 0 with *out NULL when the
+ * subquery is not correlated. */
+int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err);
+/* The most rows of an enclosing input the binder computes a correlated
+ * subquery for (each distinct outer value binds and runs it once). */
+#define BIND_CORRELATED_MAX_ROWS 1000
+/* Every row of b->input as a STRUCT of its columns (run now, at most
+ * `max`: 0A000 beyond). */
+int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err);
 /* True when the AST contains an aggregate call (outside nested selects). */
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */

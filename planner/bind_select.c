@@ -475,7 +475,7 @@ static plan_node_t *bind_from_list(plan_ctx_t *pc, const ast_select_t *q, sl_err
 
 static plan_node_t *bind_where(plan_ctx_t *pc, plan_node_t *n, const ast_expr_t *w, sl_error_t *err)
 {
-    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .clause = "WHERE"};
+    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .clause = "WHERE", .input = n};
     exec_expr_t *pred = bind_expr(&b, w, err);
     if (!pred) return NULL;
     if (pred->type.id != EXEC_TYPE_BOOLEAN && pred->type.id != EXEC_TYPE_NULL) {
@@ -508,12 +508,18 @@ static int query_has_aggregates(const ast_select_t *q)
     return 0;
 }
 
+static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n, sl_error_t *err);
+
 static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
     plan_node_t *n = bind_from_list(pc, q, err);
     if (n && q->where) n = bind_where(pc, n, q->where, err);
     if (!n) return NULL;
-    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols};
+    if (plan_select_has_srf(q) && !query_has_aggregates(q)) { /* unnest(...) in the list (bind_srf.c) */
+        n = plan_bind_srf_select(pc, q, n, err);
+        return n ? bind_tail(pc, q, n, err) : NULL;
+    }
+    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
     bind_agg_t ag = {0};
     exec_expr_t *having = NULL;
     if (query_has_aggregates(q)) {

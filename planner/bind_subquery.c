@@ -1,5 +1,6 @@
 /* Subqueries in expressions: `(SELECT ...)` as a value, `EXISTS (SELECT
- * ...)` and `x [NOT] IN (SELECT ...)`. Only uncorrelated ones: the
+ * ...)` and `x [NOT] IN (SELECT ...)`. Correlated ones in WHERE and a
+ * simple select list are bind_correlated.c's; the others here: the
  * subquery is bound with the enclosing queries' columns out of its scope
  * (a name that resolves only there is refused with 0A000, naming it), run
  * once before the query through the caller's plan_subquery_runner_t, and
@@ -7,6 +8,8 @@
  * the query that uses them:
  *   scalar   its one value; NULL without rows; 21000 with more than one
  *   EXISTS   TRUE when it has a row
+ *   ARRAY    ARRAY(SELECT ...): its values in an array's text form
+ *            ({a,b}; sluice has no array type)
  *   IN       x [NOT] IN (its values), so SQL's NULL rules are those of
  *            exec_expr_in: a NULL among the values makes a miss NULL;
  *            an empty result makes IN false and NOT IN true, even for a
@@ -15,6 +18,7 @@
  * kept by AST node in pc->memo: an expression may be bound twice (GROUP BY
  * matching binds it first). */
 #include <string.h>
+#include <strings.h>
 
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
@@ -130,10 +134,43 @@ static exec_expr_t *bind_in_query(binder_t *b, const ast_expr_t *e, sl_error_t *
     return n > 0 ? in : constant(b, exec_value_bool(e->negated));
 }
 
+exec_expr_t *bind_array_value(sl_arena_t *a, const exec_value_t *v, int64_t n)
+{
+    sl_buf_t buf = SL_BUF_INIT;
+    sl_buf_putc(&buf, '{');
+    for (int64_t i = 0; i < n; i++) {
+        if (i) sl_buf_putc(&buf, ',');
+        if (v[i].is_null) {
+            sl_buf_puts(&buf, "NULL");
+            continue;
+        }
+        const char *t = exec_value_text(&v[i], a);
+        int quote = !*t || !strcasecmp(t, "null") || strpbrk(t, "{},\"\\ \t\n") != NULL;
+        if (quote) sl_buf_putc(&buf, '"');
+        for (const char *p = t; *p; p++) {
+            if (quote && (*p == '"' || *p == '\\')) sl_buf_putc(&buf, '\\');
+            sl_buf_putc(&buf, *p);
+        }
+        if (quote) sl_buf_putc(&buf, '"');
+    }
+    sl_buf_putc(&buf, '}');
+    exec_value_t s = exec_value_string(buf.data, buf.len);
+    exec_expr_t *x = exec_expr_const(a, &s);
+    sl_buf_free(&buf);
+    return x;
+}
+
 exec_expr_t *bind_subquery_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
+    exec_expr_t *corr; /* correlated: computed per outer value (bind_correlated.c) */
+    int rc = bind_correlated(b, e, &corr, err);
+    if (rc) return rc > 0 ? corr : NULL;
     if (e->kind == AST_EXPR_IN) return bind_in_query(b, e, err);
     if (e->kind == AST_EXPR_SUBQUERY) return bind_scalar(b, e, err);
+    if (e->kind == AST_EXPR_ARRAY) {
+        plan_subq_memo_t *a = run_subquery(b, e, -1, 1, err);
+        return a ? bind_array_value(b->pc->arena, a->values, a->nrows) : NULL;
+    }
     plan_subq_memo_t *m = run_subquery(b, e, 1, 0, err);
     return m ? constant(b, exec_value_bool(m->nrows > 0)) : NULL;
 }

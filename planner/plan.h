@@ -170,6 +170,10 @@ typedef struct plan_ctx {
      * for ParameterDescription; id EXEC_TYPE_NULL = nothing inferred. */
     exec_type_t *param_inferred;            /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
+    /* The session's role and database (current_user, current_database());
+     * NULL outside a session (they are then "sluice"). */
+    const char *user;
+    const char *database;
     /* Evaluates subqueries in expressions before the query runs; NULL (a
      * continuous query) refuses them with 0A000. */
     const plan_subquery_runner_t *subqueries;

@@ -15,7 +15,9 @@
 typedef enum {
     PLAN_REL_STREAM = 1, /* an unbounded source (CREATE STREAM) */
     PLAN_REL_TABLE,      /* a static table (catalog-stored, csv or json) */
-    PLAN_REL_MEMORY      /* the memory sink of a query, read like a table */
+    PLAN_REL_MEMORY,     /* the memory sink of a query, read like a table */
+    PLAN_REL_SYSTEM      /* a relation of pg_catalog or information_schema: its rows were
+                            built by the lookup (handle is the exec_batch_t holding them) */
 } plan_rel_kind_t;
 
 typedef struct plan_relation {
@@ -40,6 +42,19 @@ typedef struct plan_catalog {
      * a), 0 not found, -1 error. */
     int (*lookup)(void *ctx, const char *name, sl_arena_t *a, plan_relation_t *out,
                   sl_error_t *err);
+    /* Resolves `name` in the system schema `schema` ("pg_catalog" or
+     * "information_schema"), like lookup; NULL when the catalog has no
+     * system relations (every such name is then unknown). */
+    int (*lookup_system)(void *sys_ctx, const char *schema, const char *name, sl_arena_t *a,
+                         plan_relation_t *out, sl_error_t *err);
+    void *sys_ctx;
+    /* The OID of the relation `name` ("rel" or "schema.rel") as ::regclass
+     * reads it, 0 when unknown; NULL: every name is unknown. */
+    int64_t (*regclass)(void *sys_ctx, const char *name, sl_arena_t *a);
+    /* Every relation's OID, name and view definition (the CREATE text of a
+     * stream or a query table, NULL for a table), in `a`; returns the
+     * count. NULL: none. For ::regclass::text and pg_get_viewdef(). */
+    int (*relations)(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names, const char ***defs);
 } plan_catalog_t;
 
 /* Index of a column by name (case-sensitive; names are folded), or -1. */

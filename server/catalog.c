@@ -107,9 +107,10 @@ static void fill_entry(sqlite3_stmt *st, sl_arena_t *a, cat_entry_t *out)
     out->state = sl_strdup(a, (const char *)sqlite3_column_text(st, 3));
     out->created_at = sqlite3_column_int64(st, 4);
     out->version = sqlite3_column_int64(st, 5);
+    out->id = sqlite3_column_int64(st, 6);
 }
 
-#define ENTRY_COLS "name, kind, sql, state, created_at, version"
+#define ENTRY_COLS "name, kind, sql, state, created_at, version, rowid"
 
 static int lookup_locked(cat_t *c, const char *name, sl_arena_t *a, cat_entry_t *out)
 {

@@ -27,6 +27,8 @@ typedef struct cat_entry {
     const char *state;      /* queries: desired state ("ACTIVE", "STOPPED", "FINISHED"); else "" */
     int64_t created_at;     /* microseconds since the epoch */
     int64_t version;        /* bumped by cat_touch() (table data changes) */
+    int64_t id;             /* the object's row id, > 0, never reused while it exists (the
+                               catalog relations' OIDs derive from it) */
 } cat_entry_t;
 
 /* Opens (creating if needed) <dir>/catalog.db. */

@@ -262,6 +262,5 @@ static int plan_catalog_lookup(void *ctx, const char *name, sl_arena_t *a, plan_
 
 void obj_plan_catalog(srv_t *srv, plan_catalog_t *out)
 {
-    out->ctx = srv;
-    out->lookup = plan_catalog_lookup;
+    *out = (plan_catalog_t){.ctx = srv, .lookup = plan_catalog_lookup};
 }

@@ -10,6 +10,7 @@
 #include "parser/parser.h"
 #include "planner/check.h"
 #include "server/objects.h"
+#include "server/pgcatalog.h"
 
 static exec_mode_t exec_mode(sink_mode_t m)
 {
@@ -81,6 +82,8 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     if (apply_pinned(&out->def, a, err) < 0) return -1;
     plan_catalog_t cat;
     obj_plan_catalog(srv, &cat);
+    pgcat_session_t sys = {.srv = srv}; /* catalog relations are known, to be refused */
+    pgcat_plan_catalog(&sys, &cat);
     plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = sql, .allow_streams = 1};
     if (!(out->logical = plan_bind(&pc, cq->select, err))) return -1;
     record_deps(out, &pc, a);

@@ -60,6 +60,16 @@ struct sess {
     int timer_init;
 };
 
+const char *sess_user(const sess_t *s)
+{
+    return s->user;
+}
+
+const char *sess_database(const sess_t *s)
+{
+    return s->database;
+}
+
 sess_t *sess_new(srv_t *srv, const char *user, const char *database)
 {
     sess_t *s = sl_xcalloc(1, sizeof *s);

@@ -100,6 +100,9 @@ typedef struct sess_request {
  * sess_reply_free(). Never called after sess_close(). */
 typedef void (*sess_done_cb)(sess_t *s, sess_reply_t *reply, void *arg);
 
+/* The session's user and database names (set at startup; any thread). */
+const char *sess_user(const sess_t *s);
+const char *sess_database(const sess_t *s);
 /* A new session for an authenticated user. Loop thread. */
 sess_t *sess_new(srv_t *srv, const char *user, const char *database);
 /* Runs a submission on the worker pool; `cb` gets the reply. Returns -1

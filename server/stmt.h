@@ -64,4 +64,9 @@ struct txn;
 struct guc *sess_guc(sess_t *s);
 struct txn *sess_txn(sess_t *s);
 
+/* The session's settings as SHOW ALL lists them, one call of `row` each
+ * (pg_catalog.pg_settings reads them through this). */
+typedef void (*stmt_setting_cb)(void *arg, const char *name, const char *setting, const char *doc);
+void stmt_session_settings(sess_t *s, stmt_setting_cb row, void *arg);
+
 #endif

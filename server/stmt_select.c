@@ -10,7 +10,9 @@
 #include "planner/physical.h"
 #include "server/inputs.h"
 #include "server/objects.h"
+#include "server/pgcatalog.h"
 #include "server/pgwire_binary.h"
+#include "server/session.h"
 #include "server/stmt_int.h"
 #include "server/txn.h"
 
@@ -87,12 +89,16 @@ static const exec_type_id_t *stmt_param_types(stmt_ctx_t *ctx)
 void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
 {
     obj_plan_catalog(ctx->srv, cat);
+    pgcat_session_t *sys = SL_NEW(ctx->arena, pgcat_session_t);
+    *sys = (pgcat_session_t){ctx->srv, ctx->sess, sess_user(ctx->sess), sess_database(ctx->sess)};
+    pgcat_plan_catalog(sys, cat);
     plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
     *run = (plan_subquery_runner_t){ctx, run_subquery};
     *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
                        .params = ctx->params, .param_types = stmt_param_types(ctx),
                        .params_unbound = ctx->describe_only, .param_inferred = ctx->param_inferred,
-                       .subqueries = run, .settings = stmt_settings(ctx)};
+                       .subqueries = run, .settings = stmt_settings(ctx), .user = sys->user,
+                       .database = sys->database};
 }
 
 /* Binds and plans a SELECT for batch execution. */

@@ -319,3 +319,12 @@ const plan_settings_t *stmt_settings(stmt_ctx_t *ctx)
     *s = (plan_settings_t){ctx, settings_get, settings_set};
     return s;
 }
+
+/* ---- settings as rows (pg_catalog.pg_settings) ---- */
+
+void stmt_session_settings(sess_t *s, stmt_setting_cb row, void *arg)
+{
+    for (int i = 0; i < GUC__COUNT; i++)
+        row(arg, guc_name((guc_id_t)i), guc_value(sess_guc(s), (guc_id_t)i),
+            guc_description((guc_id_t)i));
+}

@@ -152,7 +152,7 @@ SELECT (SELECT (SELECT max(id) FROM w) - 1);
 -- DELETE and INSERT evaluate them before changing the table
 DELETE FROM w WHERE id IN (SELECT max(id) FROM w);
 SELECT max(id) FROM w;
--- correlated subqueries are refused, naming the outer column
+-- correlated subqueries are computed for every value of the outer columns they read
 SELECT id, (SELECT count(*) FROM l WHERE l.k = w.id) FROM w;
 SELECT id FROM w WHERE EXISTS (SELECT 1 FROM l WHERE lv = s);
 SELECT k FROM l WHERE k IN (SELECT k FROM r WHERE rv > lv);

@@ -452,6 +452,30 @@ static const error_case_t error_cases[] = {
     {"SELECT EXISTS SELECT 1", "syntax error at or near \"SELECT\"", 15},
 };
 
+
+/* The syntax PostgreSQL clients' catalog queries send (parser/ast_pg.c). */
+static const dump_case_t pg_syntax_cases[] = {
+    {"SELECT a ~ 'x', a !~ 'x', a ~* 'x', a !~* 'x' FROM t",
+     "(select (items (~ (col a) (str 'x')) (!~ (col a) (str 'x')) (~* (col a) (str 'x')) (!~* (col a) (str 'x'))) (from (table t)))"},
+    {"SELECT 1 WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
+     "(select (items (int 1)) (where (~ (col c relname) (collate (str '^(t)$') pg_catalog.default))))"},
+    {"SELECT 'x' || 'y' ~ 'z' AND 1 + 1 = 2",
+     "(select (items (and (~ (|| (str 'x') (str 'y')) (str 'z')) (= (+ (int 1) (int 1)) (int 2)))))"},
+    {"SELECT x::pg_catalog.regtype::pg_catalog.text, y::int2[], z::pg_catalog.oid[]",
+     "(select (items (cast (cast (col x) regtype) text) (cast (col y) int2[]) (cast (col z) oid[])))"},
+    {"SELECT ARRAY(SELECT 1), 'a' = ANY (SELECT b FROM t), 'a' = ANY (c.arr), k[1], (current_schemas(true))[1]",
+     "(select (items (array (select (items (int 1)))) (in (str 'a') (select (items (col b)) (from (table t)))) (func array_contains (col c arr) (str 'a')) (func element_at (col k) (int 1)) (func element_at (func current_schemas (bool true)) (int 1))))"},
+    {"SELECT row_number() OVER (PARTITION BY a, b ORDER BY c DESC), row_number() OVER () FROM t",
+     "(select (items (func row_number (over (partition (col a) (col b)) (order (sort (col c) desc)))) (func row_number (over))) (from (table t)))"},
+    {"SELECT s FROM pg_catalog.generate_series(1, 3) s, unnest(x) AS u (v)",
+     "(select (items (col s)) (from (function generate_series (int 1) (int 3) (alias s)) (function unnest (col x) (alias u v))))"},
+    {"SELECT 1 AS any, 2 AS array, 3 AS collate, operator, over, partition FROM t",
+     "(select (items (as (int 1) any) (as (int 2) array) (as (int 3) collate) (col operator) (col over) (col partition)) (from (table t)))"},
+    /* schemas are the binder's to check */
+    {"SELECT a OPERATOR(public.~) 'x', a::myschema.text FROM s.f(1)",
+     "(select (items (~ (col a) (str 'x')) (cast (col a) text)) (from (function f (int 1))))"},
+};
+
 TEST(statements)
 {
     CHECK_INT(RUN_CASES(statement_cases), 0);
@@ -460,6 +484,11 @@ TEST(statements)
 TEST(select_clauses)
 {
     CHECK_INT(RUN_CASES(select_cases), 0);
+}
+
+TEST(postgres_catalog_syntax)
+{
+    CHECK_INT(RUN_CASES(pg_syntax_cases), 0);
 }
 
 TEST(expressions_and_precedence)
