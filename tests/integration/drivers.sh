@@ -58,12 +58,16 @@ fixtures() {
     fi
 }
 
-# survives NAME: the server still answers a new connection, from the same process.
+# survives NAME: the server still answers a new connection (within 30 s),
+# from the same process; if not, the suite ends there.
 survives() {
     local got
-    got=$(sql -c "SELECT 40 + 2" 2>&1)
-    if [ "$got" = 42 ] && kill -0 "$SERVER_PID" 2>/dev/null; then pass "$1: server still serving, pid $SERVER_PID"
-    else fail "$1: server still serving (answer: '$got'; pid $SERVER_PID alive: $(kill -0 "$SERVER_PID" 2>/dev/null && echo yes || echo no))"; fi
+    got=$(timeout 30 psql -X -q -A -t -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice -c "SELECT 40 + 2" 2>&1)
+    if [ "$got" = 42 ] && kill -0 "$SERVER_PID" 2>/dev/null; then pass "$1: server still serving, pid $SERVER_PID"; return; fi
+    fail "$1: server still serving (answer: '$got'; pid $SERVER_PID alive: $(kill -0 "$SERVER_PID" 2>/dev/null && echo yes || echo no))"
+    [ "$TARGET" = sluice ] && tail -n 30 "$SL_LOG"
+    echo "drivers ($TARGET): the server stopped serving after $1; the programs after it are not run"
+    exit 1
 }
 
 # program NAME COMMAND...: runs one driver program (its ok/FAIL lines go to
@@ -73,7 +77,7 @@ program() {
     case " ${DRIVERS_ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
     echo "== $name"
     local rc=0
-    timeout 300 "$@" >"$T/out" 2>&1 || rc=$?
+    timeout 180 "$@" >"$T/out" 2>&1 || rc=$?
     cat "$T/out"
     local oks fails
     oks=$(grep -c '^ok ' "$T/out"); fails=$(grep -c '^FAIL ' "$T/out")

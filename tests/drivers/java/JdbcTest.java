@@ -29,6 +29,8 @@ public class JdbcTest {
         report(name, same ? null : "got " + show(got) + ", want " + show(want));
     }
 
+    static String firstLine(String s) { return s == null ? "" : s.split("\n", 2)[0]; }
+
     static void check(String name, boolean cond, String detail) { report(name, cond ? null : detail); }
 
     static String show(Object o) {
@@ -56,7 +58,7 @@ public class JdbcTest {
             p.run(c);
         } catch (Exception e) {
             prefix = "jdbc";
-            report(name, e.getClass().getSimpleName() + ": " + e.getMessage());
+            report(name, e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()));
             try { if (!c.getAutoCommit()) c.rollback(); } catch (SQLException ignored) { }
         }
     }

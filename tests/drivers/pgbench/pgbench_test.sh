@@ -10,12 +10,14 @@ dir=$(dirname "$0")
 failed=0
 ok() { echo "ok   pgbench/$1"; }
 bad() { echo "FAIL pgbench/$1"; failed=$((failed + 1)); }
-psql_q() { psql -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"; }
+psql_q() { timeout 30 psql -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"; }
 
-# run NAME SCRIPT MODE: pgbench -c 4 -j 2 -t 50, all 200 transactions done, none failed.
+# run NAME SCRIPT MODE: pgbench -c 4 -j 2 -t 50, all 200 transactions done, none failed (pgbench
+# not finished within 60 s ends the program).
 run() {
     local out rc=0
-    out=$(pgbench -n -M "$3" -c 4 -j 2 -t 50 -D x=1 -f "$dir/$2" 2>&1) || rc=$?
+    out=$(timeout 60 pgbench -n -M "$3" -c 4 -j 2 -t 50 -D x=1 -f "$dir/$2" 2>&1) || rc=$?
+    if [ $rc -eq 124 ]; then bad "$1 -M $3: pgbench did not finish within 60 s"; echo "$failed failed"; exit 1; fi
     if [ $rc -eq 0 ] && grep -q '^number of transactions actually processed: 200/200$' <<<"$out" \
         && grep -q '^number of failed transactions: 0 (0.000%)$' <<<"$out"; then
         ok "$1 -M $3: 200 of 200 transactions"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # psql's meta-commands against the server of the PG* environment: \conninfo,
 # the catalog queries of \d, \dt, \dv, \l, \dn, \df, \d NAME for a static
-# table, a stream and a query result table, \gdesc, and \copy both ways (text
-# and CSV). One ok/FAIL line per check; exit 1 if one failed.
+# table, a stream and a query result table, \gdesc, \copy both ways (text
+# and CSV), and tab completion in an interactive psql (tmux). One ok/FAIL
+# line per check; exit 1 if one failed.
 set -uo pipefail
 failed=0
 ok() { echo "ok   psql/$1"; }
@@ -114,13 +115,33 @@ printf 'id,amount,note,ts,raw\n3,0.01,"a, quoted ""note""",1999-12-31 23:59:59.9
 psql -X -q -A -t -c "DELETE FROM tx_psql" >/dev/null 2>&1
 if meta 'copy from text' "\\copy tx_psql FROM '$T/in.txt'" && meta 'copy from csv' "\\copy tx_psql FROM '$T/in.csv' WITH (FORMAT csv, HEADER)"; then
     same "\\copy FROM (text, csv) count" "$out" "COPY 2"
-    if meta 'copy back' "SELECT id, amount, note IS NULL, note, ts, encode(raw, 'hex'), raw IS NULL FROM tx_psql ORDER BY id"; then
-        same "\\copy FROM rows" "$out" "1|7.25|t||2024-05-01 12:00:10.5|0001ff|f
+    if meta 'copy back' "SELECT id, amount, note IS NULL, note, ts, raw, raw IS NULL FROM tx_psql ORDER BY id"; then
+        same "\\copy FROM rows" "$out" "1|7.25|t||2024-05-01 12:00:10.5|\\x0001ff|f
 2|-1234.50|f|tab${TAB}here|||t
-3|0.01|f|a, quoted \"note\"|1999-12-31 23:59:59.999999||f
+3|0.01|f|a, quoted \"note\"|1999-12-31 23:59:59.999999|\\x|f
 4||t||||t"
     fi
 fi
+
+# Tab completion: an interactive psql in a tmux pane completes a table and a
+# column name from its catalog queries.
+pane_has() { tmux capture-pane -p -t "$session" | grep -qF -- "$1"; }
+session=drivers-psql-$$
+tmux new-session -d -s "$session" -x 200 -y 50 \
+    "env PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER PGDATABASE=$PGDATABASE psql -X"
+if wait_pane() { local deadline=$((SECONDS + 10)); until pane_has "$1"; do
+        [ $SECONDS -ge $deadline ] && return 1; sleep 0.05; done; }; wait_pane "$PGDATABASE=#"; then
+    tmux send-keys -t "$session" 'SELECT * FROM order_t' Tab
+    if wait_pane 'SELECT * FROM order_totals'; then ok "tab completion of a table name"
+    else bad "tab completion of a table name: $(tmux capture-pane -p -t "$session" | grep -F 'SELECT' | tail -n 1)"; fi
+    tmux send-keys -t "$session" C-u 'SELECT * FROM prices WHERE fl' Tab
+    if wait_pane 'SELECT * FROM prices WHERE flag'; then ok "tab completion of a column name"
+    else bad "tab completion of a column name: $(tmux capture-pane -p -t "$session" | grep -F 'WHERE' | tail -n 1)"; fi
+    tmux send-keys -t "$session" C-u '\q' Enter
+else
+    bad "interactive psql: no prompt: $(tmux capture-pane -p -t "$session" | head -n 5)"
+fi
+tmux kill-session -t "$session" 2>/dev/null
 
 [ $failed -eq 0 ] && echo "all checks passed" || echo "$failed failed"
 [ $failed -eq 0 ]

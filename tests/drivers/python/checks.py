@@ -44,7 +44,8 @@ def run(name, fn):
         fn()
         return True
     except Exception as e:  # the failure is the report
-        _report(name, f"{type(e).__name__}: {str(e).strip()}", prefixed=False)
+        first = (str(e).strip().splitlines() or [""])[0]
+        _report(name, f"{type(e).__name__}: {first}", prefixed=False)
         if os.environ.get("DRIVERS_VERBOSE"):
             traceback.print_exc()
         return False
