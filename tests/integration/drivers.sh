@@ -9,7 +9,8 @@
 #
 # DRIVERS_TARGET=postgres runs the same programs against a PostgreSQL 15
 # server started in a temp dir (the programs' self-check: what they assert
-# is what PostgreSQL answers). DRIVERS_ONLY="psycopg2 jdbc" runs a subset.
+# is what PostgreSQL answers; run it as root, initdb runs as user postgres
+# through runuser). DRIVERS_ONLY="psycopg2 jdbc" runs a subset.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh
