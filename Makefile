@@ -77,6 +77,7 @@ deps:
 	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
+	@[ -d tests/drivers/node/node_modules ] || (cd tests/drivers/node && npm ci --no-audit --no-fund)
 
 # Lemon writes grammar.c/grammar.h into the build tree; a conflict fails the build.
 $(O)/gen/grammar.c: parser/grammar.y
