@@ -1,7 +1,9 @@
 /* The rows of information_schema's relations: schemata, tables, columns
- * and views, from sluice's objects. Static tables are 'BASE TABLE',
- * streams 'VIEW'; query tables (relkind 'm') are left out of tables and
- * columns as PostgreSQL leaves out materialized views. */
+ * and views, from sluice's objects. Static tables are 'BASE TABLE';
+ * streams and query tables (relkind 'm') are 'VIEW'. PostgreSQL leaves its
+ * materialized views out of information_schema (the standard has no such
+ * kind), but a query's result table is what a sluice user reads most, so
+ * it is shown as the standard's nearest kind: a derived, read-only table. */
 #include "server/pgcatalog_int.h"
 
 #include <string.h>
@@ -23,10 +25,10 @@ void pgcat_fill_info_schemata(pgcat_gen_t *g)
     schema_row(g, "information_schema");
 }
 
-/* The objects information_schema shows: tables and streams. */
+/* The objects information_schema shows: tables, streams and query tables. */
 static int shown(const pgcat_object_t *o)
 {
-    return o->relkind == 'r' || o->relkind == 'v';
+    return o->relkind == 'r' || o->relkind == 'v' || o->relkind == 'm';
 }
 
 void pgcat_fill_info_tables(pgcat_gen_t *g)
@@ -107,7 +109,7 @@ void pgcat_fill_info_views(pgcat_gen_t *g)
     pgcat_object_t *o;
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++) {
-        if (o[i].relkind != 'v') continue;
+        if (o[i].relkind != 'v' && o[i].relkind != 'm') continue;
         pgcat_row(g);
         pgcat_text(g, "table_catalog", g->sess->database);
         pgcat_text(g, "table_schema", "public");
