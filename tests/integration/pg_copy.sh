@@ -152,7 +152,7 @@ import org.postgresql.copy.CopyManager;
 
 public class CopyTest {
     public static void main(String[] a) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + a[0] + "/sluice?assumeMinServerVersion=10", "sluice", "")) {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + a[0] + "/sluice", "sluice", "")) {
             c.createStatement().execute("CREATE TABLE j (id INT, name STRING)");
             CopyManager cm = c.unwrap(PGConnection.class).getCopyAPI();
             long n = cm.copyIn("COPY j FROM STDIN (FORMAT csv)", new StringReader("1,one\n2,\"t,wo\"\n3,\n"));

@@ -186,9 +186,8 @@ public class PgBinary {
     }
 
     public static void main(String[] args) throws Exception {
-        /* assumeMinServerVersion: extra_float_digits goes in the startup packet, not a SET. */
         String url = "jdbc:postgresql://127.0.0.1:" + args[0]
-                     + "/sluice?user=sluice&prepareThreshold=1&binaryTransfer=true&assumeMinServerVersion=10";
+                     + "/sluice?user=sluice&prepareThreshold=1&binaryTransfer=true";
         try (Connection c = DriverManager.getConnection(url)) {
             parameters(c);
             table(c);

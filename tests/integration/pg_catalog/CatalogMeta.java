@@ -30,8 +30,7 @@ public class CatalogMeta {
     }
 
     public static void main(String[] args) throws Exception {
-        // assumeMinServerVersion: extra_float_digits goes in the startup packet
-        String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/sluice?assumeMinServerVersion=9.4";
+        String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/sluice";
         Connection c = DriverManager.getConnection(url, "sluice", "");
         DatabaseMetaData m = c.getMetaData();
         check("getDatabaseProductName", m.getDatabaseProductName(), "PostgreSQL");
