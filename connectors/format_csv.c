@@ -1,8 +1,8 @@
 /* CSV (RFC 4180): splitting text into records (a quoted field may span
- * lines when it closes where a field ends; otherwise a record is its
- * line, so one stray quote damages one record), tokenising a record into fields, decoding fields into a row by
- * the columns' text input, and encoding a row back with the quoting the
- * decoder undoes. */
+ * lines when it closes where a field ends; otherwise a record is its line,
+ * so one stray quote damages one record), tokenising a record into fields,
+ * decoding fields into a row by the columns' text input, and encoding a row
+ * back with the quoting the decoder undoes. */
 #include "connectors/format_int.h"
 
 #include <string.h>

@@ -44,13 +44,13 @@
 #define HTTP_EVICT_AGE_MS 1000
 
 struct http_conn {
-    int fd;                  /* the socket (valid until the CLOSED notification) */
-    int local_port;          /* the server port the client connected to */
-    int family;              /* AF_INET / AF_INET6 */
-    unsigned char addr[16];  /* the client address (4 or 16 bytes) */
-    int64_t since_ms;        /* when the current request's window began */
-    int64_t deadline_ms;     /* its request must be complete by then; 0 = being answered */
-    bool cut;                /* shut down by us; closing */
+    int fd;                 /* the socket (valid until the CLOSED notification) */
+    int local_port;         /* the server port the client connected to */
+    int family;             /* AF_INET / AF_INET6 */
+    unsigned char addr[16]; /* the client address (4 or 16 bytes) */
+    int64_t since_ms;       /* when the current request's window began */
+    int64_t deadline_ms;    /* its request must be complete by then; 0 = being answered */
+    bool cut;               /* shut down by us; closing */
     http_conn_t *prev, *next;
 };
 
@@ -111,15 +111,14 @@ static void conn_admit(http_server_t *hs, http_conn_t *hc, int64_t now)
         if (n >= hs->max_conns) cap = "http_max_connections";
     }
     if (!cap) return;
-    if (victim) conn_cut(victim, cap);
-    else conn_cut(hc, cap);
+    conn_cut(victim ? victim : hc, cap);
 }
 
 /* The client address and the local port of a new connection. */
 static void conn_addresses(http_conn_t *hc, struct MHD_Connection *conn)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
-                                                                 MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci ? ci->client_addr : NULL;
     if (sa && sa->sa_family == AF_INET) {
         hc->family = AF_INET;
@@ -131,14 +130,16 @@ static void conn_addresses(http_conn_t *hc, struct MHD_Connection *conn)
     struct sockaddr_storage local;
     socklen_t len = sizeof local;
     if (getsockname(hc->fd, (struct sockaddr *)&local, &len) < 0) return;
-    if (local.ss_family == AF_INET6) hc->local_port = ntohs(((struct sockaddr_in6 *)&local)->sin6_port);
-    else hc->local_port = ntohs(((struct sockaddr_in *)&local)->sin_port);
+    if (local.ss_family == AF_INET6)
+        hc->local_port = ntohs(((struct sockaddr_in6 *)&local)->sin6_port);
+    else
+        hc->local_port = ntohs(((struct sockaddr_in *)&local)->sin_port);
 }
 
 static void conn_started(http_server_t *hs, struct MHD_Connection *conn, void **ctx)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
-                                                                 MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     http_conn_t *hc = sl_xcalloc(1, sizeof *hc);
     hc->fd = ci ? ci->connect_fd : -1;
     conn_addresses(hc, conn);
@@ -158,8 +159,10 @@ static void conn_started(http_server_t *hs, struct MHD_Connection *conn, void **
 static void conn_closed(http_server_t *hs, http_conn_t *hc)
 {
     pthread_mutex_lock(&hs->conn_lock);
-    if (hc->prev) hc->prev->next = hc->next;
-    else hs->conns = hc->next;
+    if (hc->prev)
+        hc->prev->next = hc->next;
+    else
+        hs->conns = hc->next;
     if (hc->next) hc->next->prev = hc->prev;
     pthread_mutex_unlock(&hs->conn_lock);
     free(hc);
@@ -179,8 +182,8 @@ void http_conn_notify(void *cls, struct MHD_Connection *conn, void **ctx,
 
 http_conn_t *http_conn_of(struct MHD_Connection *conn)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
-                                                                 MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return ci ? ci->socket_context : NULL;
 }
 
@@ -216,8 +219,10 @@ static int64_t conn_sweep(http_server_t *hs, int64_t now)
     int64_t next = 0;
     for (http_conn_t *c = hs->conns; c; c = c->next) {
         if (c->cut || !c->deadline_ms) continue;
-        if (c->deadline_ms <= now) conn_cut(c, "no complete request within http_timeout");
-        else if (!next || c->deadline_ms < next) next = c->deadline_ms;
+        if (c->deadline_ms <= now)
+            conn_cut(c, "no complete request within http_timeout");
+        else if (!next || c->deadline_ms < next)
+            next = c->deadline_ms;
     }
     return next;
 }

@@ -39,7 +39,8 @@ static void host_add(http_server_t *hs, const char *name, size_t n)
 {
     hs->hosts = sl_xrealloc(hs->hosts, sizeof *hs->hosts * (size_t)(hs->nhosts + 1));
     char *h = sl_xcalloc(1, n + 1);
-    for (size_t i = 0; i < n; i++) h[i] = (char)tolower((unsigned char)name[i]);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (char)tolower((unsigned char)name[i]);
     hs->hosts[hs->nhosts++] = h;
 }
 
@@ -79,16 +80,21 @@ int http_guard_init(http_server_t *hs, const conf_t *c, sl_error_t *err)
         return 0;
     }
     for (const char *p = list;;) {
-        while (*p == ' ' || *p == '\t') p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
         size_t n = strcspn(p, ",");
         size_t len = n;
-        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t')) len--;
-        if (len == 1 && *p == '*') hs->any_host = true;
-        else if (entry_valid(p, len)) host_add(hs, p, len);
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len == 1 && *p == '*')
+            hs->any_host = true;
+        else if (entry_valid(p, len))
+            host_add(hs, p, len);
         else
             return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                                 "invalid entry \"%.*s\" in http_allowed_hosts: expected host "
-                                "names or name:port separated by commas, or *", (int)len, p);
+                                "names or name:port separated by commas, or *",
+                                (int)len, p);
         if (!p[n]) return 0;
         p += n + 1;
     }
@@ -96,7 +102,8 @@ int http_guard_init(http_server_t *hs, const conf_t *c, sl_error_t *err)
 
 void http_guard_free(http_server_t *hs)
 {
-    for (int i = 0; i < hs->nhosts; i++) free(hs->hosts[i]);
+    for (int i = 0; i < hs->nhosts; i++)
+        free(hs->hosts[i]);
     free(hs->hosts);
 }
 
@@ -154,7 +161,8 @@ bool http_guard_host(http_req_t *rq, http_resp_t *r)
     if (!host || rq->hs->any_host || names_server(rq->hs, host, rq->local_port, true)) return true;
     http_error(r, MHD_HTTP_MISDIRECTED_REQUEST, NULL,
                "this server does not answer to host \"%.200s\"; http_allowed_hosts lists the "
-               "names it answers to", host);
+               "names it answers to",
+               host);
     return false;
 }
 
@@ -177,7 +185,8 @@ static bool json_typed(http_req_t *rq)
 {
     const char *ct = header(rq, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (!ct) return false;
-    while (*ct == ' ') ct++;
+    while (*ct == ' ')
+        ct++;
     size_t n = strcspn(ct, "; \t");
     return n == 16 && !strncasecmp(ct, "application/json", 16);
 }
@@ -195,8 +204,7 @@ bool http_guard_post(http_req_t *rq, bool form_ok, http_resp_t *r)
     const char *origin = header(rq, "Origin");
     if (origin && !origin_ok(rq, origin)) {
         http_error(r, MHD_HTTP_FORBIDDEN, NULL,
-                   "cross-origin request refused: origin \"%.200s\" is not this server's",
-                   origin);
+                   "cross-origin request refused: origin \"%.200s\" is not this server's", origin);
         return false;
     }
     if (form_ok || not_simple(rq)) return true;

@@ -2,8 +2,9 @@
  * Host check (421; /healthz exempt), the size cap (413), the bearer token
  * (401; /healthz and the sign-in form exempt), the path (404, or 400 for a
  * malformed escape), the method (405 with an Allow header) and, for a
- * POST, the cross-site checks (403; http_guard.c). Paths arrive undecoded; each segment is percent-decoded
- * here, so a query name may hold any character, '/' included (as %2F).
+ * POST, the cross-site checks (403; http_guard.c). Paths arrive undecoded;
+ * each segment is percent-decoded here, so a query name may hold any
+ * character, '/' included (as %2F).
  *
  * Tokens are compared in constant time: the SHA-256 digest of what the
  * client sent against that of http_token, with CRYPTO_memcmp. A browser

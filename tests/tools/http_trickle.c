@@ -4,10 +4,9 @@
  *
  * Opens CONNECTIONS connections to 127.0.0.1:PORT and sends on each the
  * start of a request that it never finishes: one more byte of a header
- * every INTERVAL_MS (with -b: complete headers announcing a 10 kB body (under http_max_request_bytes), then
- * one body byte every INTERVAL_MS). It watches each connection until the
- * server closes it, and stops when all are closed or after MAX_SECONDS.
- * Prints one line:
+ * every INTERVAL_MS (with -b: complete headers announcing a 10 kB body (under
+ * http_max_request_bytes), then one body byte every INTERVAL_MS). It watches each connection until
+ * the server closes it, and stops when all are closed or after MAX_SECONDS. Prints one line:
  *
  *   opened=N closed=C first=F last=L
  *
@@ -107,11 +106,13 @@ int main(int argc, char **argv)
     if (n < 1 || n > MAX_CONNS || interval < 1) return 2;
     char head[256];
     if (body)
-        snprintf(head, sizeof head, "POST /login HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+        snprintf(head, sizeof head,
+                 "POST /login HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
                  "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\n",
                  port);
     else
-        snprintf(head, sizeof head, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Trickle: ", port);
+        snprintf(head, sizeof head,
+                 "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Trickle: ", port);
     conn_t c[MAX_CONNS];
     for (int i = 0; i < n; i++) {
         c[i].opened = now_s();
@@ -122,7 +123,8 @@ int main(int argc, char **argv)
     while (open > 0 && now_s() - start < max_s) {
         trickle(c, n);
         double next = now_s() + interval / 1000.0;
-        while (open > 0 && now_s() < next) open = watch(c, n, (int)((next - now_s()) * 1000) + 1);
+        while (open > 0 && now_s() < next)
+            open = watch(c, n, (int)((next - now_s()) * 1000) + 1);
     }
     int closed = 0;
     double first = -1, last = -1;
