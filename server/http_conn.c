@@ -136,6 +136,15 @@ static void conn_addresses(http_conn_t *hc, struct MHD_Connection *conn)
         hc->local_port = ntohs(((struct sockaddr_in *)&local)->sin_port);
 }
 
+/* Debug line of a new connection with the count of open ones (the tests
+ * wait on it: a connection the kernel took may not be accepted yet). */
+static void conn_log_opened(http_server_t *hs, const http_conn_t *hc)
+{
+    int open = 0;
+    for (const http_conn_t *c = hs->conns; c; c = c->next) open += !c->cut;
+    SL_DEBUG("http", "connection opened open=%d%s", open, hc->cut ? " (cut: at a cap)" : "");
+}
+
 static void conn_started(http_server_t *hs, struct MHD_Connection *conn, void **ctx)
 {
     const union MHD_ConnectionInfo *ci =
@@ -151,6 +160,7 @@ static void conn_started(http_server_t *hs, struct MHD_Connection *conn, void **
     hc->next = hs->conns;
     if (hs->conns) hs->conns->prev = hc;
     hs->conns = hc;
+    if (sl_log_get_level() == SL_LOG_DEBUG) conn_log_opened(hs, hc);
     pthread_cond_signal(&hs->conn_wake);
     pthread_mutex_unlock(&hs->conn_lock);
     *ctx = hc;

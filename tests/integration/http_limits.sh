@@ -80,12 +80,15 @@ closed_held() {
     done
     echo $n
 }
-# check_cap N WHAT : with N connections held (the cap), a newcomer is served
-# only by taking a slot: once it is, exactly one held connection is closed
-# (the oldest idle one, evicted after a second; or, when the newcomer was
-# accepted first, the last of the held ones).
+# check_cap N WHAT : with N connections held (the cap) and accepted, a
+# newcomer is refused until the oldest idle one has waited a second, then
+# served in its slot: exactly one held connection is closed.
 check_cap() {
+    local mark; mark=$(( $(stat -c %s "$SL_LOG") + 1 ))
     hold "$1"
+    # every held connection accepted by the server, not only by the kernel
+    wait_for 10 bash -c "tail -c +$mark '$SL_LOG' | grep -q ' connection opened open=$1\$'" \
+        || fail "the server did not accept the $1 held connections"
     wait_for 10 healthz_ok || fail "a newcomer past $2 never got the slot of an idle connection"
     [ "$(closed_held)" = 1 ] || fail "past $2, $(closed_held) held connections were closed, want 1"
     release
@@ -94,15 +97,18 @@ check_cap() {
 
 echo "-- http_per_ip_connections = 4"
 mv "$T/d/log" "$T/d/log.1"
-start_daemon "$T/d" -c http_timeout=60 -c http_per_ip_connections=4 || fail "daemon did not start"
+start_daemon "$T/d" -c http_timeout=60 -c http_per_ip_connections=4 -c log_level=debug || fail "daemon did not start"
 http_up
+wait_for 10 server_idle || fail "the server kept the connection of http_up"
 check_cap 4 http_per_ip_connections
 stop_daemon || fail "daemon did not stop cleanly"
 
 echo "-- http_max_connections = 6"
 mv "$T/d/log" "$T/d/log.2"
-start_daemon "$T/d" -c http_timeout=60 -c http_max_connections=6 -c http_per_ip_connections=0 || fail "daemon did not start"
+start_daemon "$T/d" -c http_timeout=60 -c http_max_connections=6 -c http_per_ip_connections=0 \
+    -c log_level=debug || fail "daemon did not start"
 http_up
+wait_for 10 server_idle || fail "the server kept the connection of http_up"
 hold 5
 healthz_ok || fail "the 6th connection was refused"
 release

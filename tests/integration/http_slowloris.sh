@@ -22,14 +22,17 @@ start_daemon "$T/d" -c http_timeout=$timeout_s -c log_level=debug || fail "daemo
 http_up
 healthz_ok() { [ "$(curl -s --max-time 2 "$H/healthz")" = ok ]; }
 
-# established: server-side connections of the HTTP port.
-established() { ss -Htn state established "( sport = :$SL_HTTP_PORT )" | wc -l; }
-at_least() { [ "$(established)" -ge "$1" ]; }
+# server_idle: the server closed every connection (none established or half-closed).
+server_idle() { [ -z "$(ss -Htn state established state close-wait "( sport = :$SL_HTTP_PORT )")" ]; }
 
 echo "-- 32 connections trickling a header byte a second (http_per_ip_connections = 32)"
+wait_for 10 server_idle || fail "the server kept the connections of the start"
+mark=$(( $(stat -c %s "$SL_LOG") + 1 ))
 "$TRICKLE" "$SL_HTTP_PORT" 32 $((timeout_s * 4)) 1000 > "$T/trickle.out" &
 TPID=$!
-wait_for 5 at_least 32 || fail "the 32 trickling connections were not all accepted ($(established)): $(cat "$T/trickle.out"); $(grep -c 'connection cut' "$SL_LOG") cut"
+# all 32 accepted by the server (the debug line counts its open connections)
+wait_for 10 bash -c "tail -c +$mark '$SL_LOG' | grep -q ' connection opened open=32\$'" \
+    || fail "the 32 trickling connections were not all accepted: $(cat "$T/trickle.out"); $(grep -c 'connection cut' "$SL_LOG") cut"
 # /healthz from the same address, again and again while they trickle
 ok=0
 for i in 1 2 3 4; do
