@@ -1,7 +1,8 @@
-/* CSV (RFC 4180): splitting text into records (quoted fields may span
- * lines), tokenising a record into fields, decoding fields into a row by
- * the columns' text input, and encoding a row back with the quoting the
- * decoder undoes. */
+/* CSV (RFC 4180): splitting text into records (a quoted field may span
+ * lines when it closes where a field ends; otherwise a record is its line,
+ * so one stray quote damages one record), tokenising a record into fields,
+ * decoding fields into a row by the columns' text input, and encoding a row
+ * back with the quoting the decoder undoes. */
 #include "connectors/format_int.h"
 
 #include <string.h>
@@ -9,26 +10,60 @@
 #include "exec/text_io.h"
 #include "exec/value.h"
 
+/* The quoted field opening at text[open]: the index of its closing quote
+ * (doubled quotes skipped), or n when it is never closed; *nl counts the
+ * newlines inside it. */
+static size_t csv_quote_close(const char *text, size_t n, size_t open, int *nl)
+{
+    *nl = 0;
+    for (size_t i = open + 1; i < n; i++) {
+        if (text[i] == '\n') (*nl)++;
+        else if (text[i] == '"' && i + 1 < n && text[i + 1] == '"') i++;
+        else if (text[i] == '"') return i;
+    }
+    return n;
+}
+
+/* Whether a quoted field that spans lines is plausible: it closes, and its
+ * closing quote at text[close] ends the field (a separator, the line end or
+ * the end of the text follows). A stray quote elsewhere on a line is not
+ * taken as the start of a multi-line field (Spark's parser bounds a quoted
+ * value the same way), so its damage stays on its line. */
+static bool csv_span_plausible(char sep, const char *text, size_t n, size_t close)
+{
+    if (close >= n) return false;
+    size_t i = close + 1;
+    if (i == n || text[i] == sep || text[i] == '\n') return true;
+    return text[i] == '\r' && (i + 1 == n || text[i + 1] == '\n');
+}
+
 size_t format_csv_split(char sep, const char *text, size_t n, size_t *next, int *lines)
 {
-    bool in_quotes = false, field_start = true;
+    bool field_start = true;
     int nl = 0;
     size_t i = 0;
     for (; i < n; i++) {
         char c = text[i];
-        if (in_quotes) {
-            if (c == '"' && i + 1 < n && text[i + 1] == '"') i++;
-            else if (c == '"') in_quotes = false;
-            else if (c == '\n') nl++;
-            continue;
-        }
         if (c == '\n') break;
-        if (c == '"' && field_start) in_quotes = true;
+        if (c == '"' && field_start) {
+            int inside;
+            size_t close = csv_quote_close(text, n, i, &inside);
+            if (inside == 0 || csv_span_plausible(sep, text, n, close)) {
+                nl += inside;
+                i = close < n ? close : n - 1; /* on the closing quote (or the last byte) */
+                field_start = false;
+                continue;
+            }
+            /* implausible: the record ends with this line; the decoder reports it */
+            const char *e = memchr(text + i, '\n', n - i);
+            i = e ? (size_t)(e - text) : n;
+            break;
+        }
         field_start = c == sep;
     }
     *lines = nl + (i < n);
     *next = i < n ? i + 1 : n;
-    return i && text[i - 1] == '\r' && !in_quotes ? i - 1 : i;
+    return i && text[i - 1] == '\r' ? i - 1 : i;
 }
 
 /* One field of a record: its text (unescaped), and whether it was quoted. */

@@ -29,7 +29,10 @@
  *    fixed by that log;
  *  - log K durable, offsets/N not: latest_offset finds a log newer than
  *    its start and returns it as the end (Spark does the same), so those
- *    files are taken by the next batch, not lost or duplicated. */
+ *    files are taken by the next batch, not lost or duplicated.
+ * The source never deletes a log, so logs 0..J of a start offset J must
+ * all exist: one missing (a damaged checkpoint) is refused with 55000
+ * rather than silently taking its files again. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +65,7 @@ typedef struct file_src {
     bool loaded;                  /* the log has been read */
     conn_map_t seen;              /* uri -> log id */
     int64_t max_log;              /* newest log id, -1 when none */
+    int64_t first_gap;            /* lowest id below max_log without a log at load, -1 */
     int64_t pending_id;           /* log id of the remembered decision, -1 */
     sl_arena_t *pending_arena;    /* its entries */
     file_entry_t *pending;
@@ -191,10 +195,13 @@ static int log_load(source_t *s, sl_error_t *err)
     int n = conn_log_list(s->dir, &logs, err);
     sl_arena_t *tmp = sl_arena_new("file source log");
     int rc = n < 0 ? -1 : 0;
+    int64_t next = 0; /* the id the next log should have */
     for (int i = 0; i < n && rc == 0; i++) {
         file_entry_t *e;
         int count;
         if (logs[i].compact) continue;
+        if (logs[i].id != next && f->first_gap < 0) f->first_gap = next;
+        next = logs[i].id + 1;
         rc = log_read(s, logs[i].id, tmp, &e, &count, err) < 0 ? -1 : 0;
         if (rc == 0) seen_add(f, logs[i].id, e, count);
     }
@@ -202,6 +209,31 @@ static int log_load(source_t *s, sl_error_t *err)
     sl_arena_free(tmp);
     f->loaded = rc == 0;
     return rc;
+}
+
+/* The offset {"logOffset":J} says logs 0..J were taken and are durable
+ * (the source never deletes them): without one, the files it named would
+ * be taken again and the query would silently duplicate them. */
+static int log_check(source_t *s, int64_t j, sl_error_t *err)
+{
+    const file_src_t *f = s->impl;
+    int64_t missing = f->first_gap >= 0 ? f->first_gap : f->max_log + 1;
+    if (missing > j) return 0;
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                 "file source log \"%s/%lld\" is missing", s->dir, (long long)missing);
+    sl_error_detail(err, "The checkpoint's offsets say the source took the files of logs 0 to "
+                         "%lld; without log %lld the files it names would be read again.",
+                    (long long)j, (long long)missing);
+    return sl_error_hint(err, "Restore the file from a backup of the checkpoint (or write it "
+                              "again with the files that batch took), or start the query with a "
+                              "new checkpoint location. docs/operations.md tells how.");
+}
+
+/* log_load, then log_check against the start offset `start` (parsed into *j). */
+static int log_ready(source_t *s, const char *start, int64_t *j, sl_error_t *err)
+{
+    if (log_load(s, err) < 0 || parse_offset(start, j, err) < 0) return -1;
+    return log_check(s, *j, err);
 }
 
 /* ---- listing and deciding ------------------------------------------------------ */
@@ -376,7 +408,7 @@ static int file_latest(source_t *s, const char *start, source_limit_t limit, sl_
 {
     file_src_t *f = s->impl;
     int64_t j, k, beyond = 0;
-    if (log_load(s, err) < 0 || parse_offset(start, &j, err) < 0) return -1;
+    if (log_ready(s, start, &j, err) < 0) return -1;
     if (f->max_log > j) {
         k = f->max_log; /* logged before a crash, not yet in an offsets file */
     } else {
@@ -435,8 +467,7 @@ static int file_plan(source_t *s, int64_t batch_id, const char *start, const cha
     int64_t j, k;
     *splits = NULL;
     *nsplits = 0;
-    if (log_load(s, err) < 0 || parse_offset(start, &j, err) < 0 || parse_offset(end, &k, err) < 0)
-        return -1;
+    if (log_ready(s, start, &j, err) < 0 || parse_offset(end, &k, err) < 0) return -1;
     int cap = 0;
     for (int64_t id = j + 1; id <= k; id++) {
         file_entry_t *e;
@@ -644,6 +675,7 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     sl_buf_free(&uri);
     conn_map_init(&f->seen);
     f->max_log = -1;
+    f->first_gap = -1;
     f->pending_id = -1;
     f->unlogged_id = -1;
     f->pending_arena = sl_arena_new("file source pending");

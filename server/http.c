@@ -10,7 +10,9 @@
  * the query manager and never wait for a batch. A STOP or START would wait
  * up to a batch boundary, so the connection is suspended and the work runs
  * on a thread of its own (started by a dispatcher at normal priority), which
- * resumes the connection with the response. */
+ * resumes the connection with the response. Connection deadlines and the
+ * per-address cap are in http_conn.c, the Host and cross-site checks in
+ * http_guard.c. */
 #include "server/http_int.h"
 #include "server/http_route.h"
 
@@ -223,6 +225,7 @@ static http_req_t *req_new(http_server_t *hs, struct MHD_Connection *conn, const
     rq->arena = a;
     rq->method = sl_strdup(a, method);
     rq->path = sl_strdup(a, url);
+    rq->local_port = http_conn_local_port(http_conn_of(conn));
     return rq;
 }
 
@@ -231,13 +234,14 @@ static enum MHD_Result req_begin(http_req_t *rq)
 {
     http_resp_t r = {0};
     http_route_t route;
-    if (http_route_check(rq, &route, &r) == 0) {
-        http_route_run(rq, &route, &r);
-        return respond(rq, &r);
+    int rc = http_route_check(rq, &route, &r);
+    if (rc == 1) {
+        rq->phase = HTTP_REQ_BODY; /* a POST: read (and cap) its body first */
+        return MHD_YES;
     }
-    if (r.status) return respond(rq, &r);
-    rq->phase = HTTP_REQ_BODY; /* a POST: read (and cap) its body first */
-    return MHD_YES;
+    http_conn_request_read(rq->hs, http_conn_of(rq->conn));
+    if (rc == 0) http_route_run(rq, &route, &r);
+    return respond(rq, &r);
 }
 
 /* Takes a chunk of body: keeps at most max_body bytes, counts the rest. */
@@ -253,6 +257,7 @@ static void req_body(http_req_t *rq, const char *data, size_t n)
 static enum MHD_Result req_end(http_req_t *rq)
 {
     http_resp_t r = {0};
+    http_conn_request_read(rq->hs, http_conn_of(rq->conn));
     if (rq->body_too_large) {
         http_error(&r, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
                    "request body too large: at most %zu bytes are accepted", rq->hs->max_body);
@@ -293,9 +298,8 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode why)
 {
-    (void)cls;
-    (void)conn;
     (void)why;
+    http_conn_request_done(cls, http_conn_of(conn)); /* the next request's time starts */
     http_req_t *rq = *con_cls;
     if (!rq) return;
     if (rq->ready) MHD_destroy_response(rq->ready);
@@ -352,9 +356,11 @@ static struct MHD_Daemon *daemon_start(http_server_t *hs, struct sockaddr_storag
         flags, 0, NULL, NULL, on_access, hs,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTP_THREADS,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->http_max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->http_per_ip_connections,
+        /* http_conn.c applies http_max_connections; MHD splits its limit
+         * between its threads, so each thread may take them all */
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(c->http_max_connections * HTTP_THREADS),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->http_timeout,
+        MHD_OPTION_NOTIFY_CONNECTION, http_conn_notify, hs, /* deadlines, per-address cap */
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, hs,
         MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, hs,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, hs,
@@ -399,6 +405,8 @@ static struct MHD_Daemon *daemon_start_niced(http_server_t *hs, struct sockaddr_
 
 static void server_free(http_server_t *hs)
 {
+    if (hs->timer_started) http_conn_stop(hs);
+    http_guard_free(hs);
     pthread_cond_destroy(&hs->work);
     pthread_cond_destroy(&hs->idle);
     pthread_mutex_destroy(&hs->lock);
@@ -417,9 +425,17 @@ int http_start(srv_t *srv, sl_error_t *err)
     hs->has_token = c->http_token[0] != '\0';
     if (hs->has_token)
         EVP_Digest(c->http_token, strlen(c->http_token), hs->token_digest, NULL, EVP_sha256(), NULL);
+    hs->timeout_ms = c->http_timeout * 1000;
+    hs->per_ip = (int)c->http_per_ip_connections;
+    hs->max_conns = (int)c->http_max_connections;
     pthread_mutex_init(&hs->lock, NULL);
     pthread_cond_init(&hs->idle, NULL);
     pthread_cond_init(&hs->work, NULL);
+    if (http_guard_init(hs, c, err) < 0 || http_conn_start(hs, err) < 0) {
+        server_free(hs);
+        return -1;
+    }
+    hs->timer_started = true;
     hs->daemon = daemon_start_niced(hs, &ss);
     if (!hs->daemon) {
         int e = errno;
@@ -456,7 +472,7 @@ void http_stop(srv_t *srv)
     while (hs->actions > 0) pthread_cond_wait(&hs->idle, &hs->lock);
     pthread_mutex_unlock(&hs->lock);
     pthread_join(hs->dispatcher, NULL);
-    MHD_stop_daemon(hs->daemon);
+    MHD_stop_daemon(hs->daemon); /* every connection closed: the timer has nothing left */
     server_free(hs);
     srv->http = NULL;
     SL_INFO("http", "stopped");

@@ -1,21 +1,21 @@
 /* Internals of the HTTP endpoint shared by http.c (daemon, limits, routing,
- * authentication, STOP/START threads), http_api.c (REST documents),
- * http_metrics.c (Prometheus text) and http_ui.c (embedded web UI). */
+ * authentication, STOP/START threads), http_guard.c (Host and cross-site
+ * checks), http_conn.c (connection deadlines and the per-address cap),
+ * http_api.c (REST documents), http_metrics.c (Prometheus text) and
+ * http_ui.c (embedded web UI). */
 #ifndef SL_HTTP_INT_H
 #define SL_HTTP_INT_H
 
+#include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/arena.h"
 #include "common/buf.h"
 #include "server/http.h"
-
-struct MHD_Daemon;
-struct MHD_Connection;
-struct MHD_Response;
 
 #define HTTP_JSON_TYPE "application/json; charset=utf-8"
 #define HTTP_TEXT_TYPE "text/plain; charset=utf-8"
@@ -28,7 +28,8 @@ struct MHD_Response;
 #define HTTP_MAX_HEADERS 6
 
 /* Status codes counted for sluice_http_responses_total (others count as "other"). */
-#define HTTP_CODES(X) X(200) X(303) X(400) X(401) X(404) X(405) X(409) X(413) X(500) X(503)
+#define HTTP_CODES(X) \
+    X(200) X(303) X(400) X(401) X(403) X(404) X(405) X(409) X(413) X(421) X(500) X(503)
 enum {
 #define HTTP_CODE_IDX(c) HTTP_IDX_##c,
     HTTP_CODES(HTTP_CODE_IDX)
@@ -36,6 +37,9 @@ enum {
     HTTP_IDX_OTHER,
     HTTP_NCODES
 };
+
+/* A connection as http_conn.c tracks it (its deadline and address). */
+typedef struct http_conn http_conn_t;
 
 /* The one HTTP server of the process (srv->http). */
 typedef struct http_server {
@@ -54,6 +58,18 @@ typedef struct http_server {
     int actions;                       /* STOP/START requests queued or running */
     bool stopping;                     /* http_stop began: no new actions */
     atomic_uint_fast64_t responses[HTTP_NCODES]; /* responses sent, per status code */
+    char **hosts;                      /* http_allowed_hosts, lower case (http_guard.c) */
+    int nhosts;
+    bool any_host;                     /* "*": any Host header */
+    int64_t timeout_ms;                /* http_timeout: time to send a whole request */
+    int per_ip;                        /* http_per_ip_connections (0 = none) */
+    int max_conns;                     /* http_max_connections */
+    pthread_mutex_t conn_lock;         /* guards conns, every http_conn_t and timer_stop */
+    pthread_cond_t conn_wake;          /* wakes the timer (a new deadline, or stop) */
+    pthread_t timer;                   /* cuts connections past their deadline */
+    bool timer_started;
+    bool timer_stop;
+    http_conn_t *conns;                /* open connections (http_conn.c) */
 } http_server_t;
 
 /* What a handler answers. Handlers fill it; http.c turns it into an MHD
@@ -92,6 +108,7 @@ typedef struct http_req {
     struct MHD_Response *ready;        /* HTTP_REQ_READY: the response to queue */
     struct http_req *next;             /* in the server's action queue */
     unsigned ready_status;
+    int local_port;                    /* the server port the client connected to */
 } http_req_t;
 
 /* ---- responses (http.c) ---- */
@@ -110,6 +127,36 @@ char *http_decode(sl_arena_t *a, const char *s, size_t n, bool plus_space);
 /* The value of query parameter `key` (decoded), NULL when absent; *bad set
  * when present but malformed. */
 const char *http_query_arg(http_req_t *rq, const char *key, bool *bad);
+
+/* ---- cross-site protections (http_guard.c) ---- */
+
+/* Reads http_allowed_hosts (or the defaults) into hs; 22023 for a bad entry. */
+int http_guard_init(http_server_t *hs, const conf_t *c, sl_error_t *err);
+void http_guard_free(http_server_t *hs);
+/* The Host header names this server; else false with the 421 in r. */
+bool http_guard_host(http_req_t *rq, http_resp_t *r);
+/* A POST may act: its Origin (when sent) is the server's, and unless
+ * `form_ok` it carries what only a preflighted cross-site request could;
+ * else false with the 403 in r. */
+bool http_guard_post(http_req_t *rq, bool form_ok, http_resp_t *r);
+
+/* ---- connections and their deadlines (http_conn.c) ---- */
+
+/* Starts the timer thread (and the lock); http_conn_stop after the daemon stopped. */
+int http_conn_start(http_server_t *hs, sl_error_t *err);
+void http_conn_stop(http_server_t *hs);
+/* MHD_OPTION_NOTIFY_CONNECTION: tracks the connection from accept to close
+ * and applies http_per_ip_connections. */
+void http_conn_notify(void *cls, struct MHD_Connection *conn, void **ctx,
+                      enum MHD_ConnectionNotificationCode code);
+/* The tracked connection of conn (NULL once it closed). */
+http_conn_t *http_conn_of(struct MHD_Connection *conn);
+/* The server port the client connected to (0 for NULL). */
+int http_conn_local_port(const http_conn_t *hc);
+/* The whole request arrived: no deadline while it is answered. */
+void http_conn_request_read(http_server_t *hs, http_conn_t *hc);
+/* Its response was sent: the next request must be complete within http_timeout. */
+void http_conn_request_done(http_server_t *hs, http_conn_t *hc);
 
 /* ---- REST API (http_api.c) ---- */
 

@@ -1,8 +1,10 @@
-/* Routing and authentication: every request passes, in this order, the size
- * cap (413), the bearer token (401; /healthz and the sign-in form exempt),
- * the path (404, or 400 for a malformed escape) and the method (405 with an
- * Allow header). Paths arrive undecoded; each segment is percent-decoded
- * here, so a query name may hold any character, '/' included (as %2F).
+/* Routing and authentication: every request passes, in this order, the
+ * Host check (421; /healthz exempt), the size cap (413), the bearer token
+ * (401; /healthz and the sign-in form exempt), the path (404, or 400 for a
+ * malformed escape), the method (405 with an Allow header) and, for a
+ * POST, the cross-site checks (403; http_guard.c). Paths arrive undecoded;
+ * each segment is percent-decoded here, so a query name may hold any
+ * character, '/' included (as %2F).
  *
  * Tokens are compared in constant time: the SHA-256 digest of what the
  * client sent against that of http_token, with CRYPTO_memcmp. A browser
@@ -205,6 +207,7 @@ static bool too_large(http_req_t *rq, http_resp_t *r)
 
 int http_route_check(http_req_t *rq, http_route_t *route, http_resp_t *r)
 {
+    if (strcmp(rq->path, "/healthz") != 0 && !http_guard_host(rq, r)) return -1;
     if (too_large(rq, r) || !authorized(rq, r) || match(rq, route, r) <= 0) return -1;
     bool post = is_post_route(route->kind);
     if (post ? strcmp(rq->method, "POST") != 0 : !is_get(rq)) {
@@ -214,6 +217,7 @@ int http_route_check(http_req_t *rq, http_route_t *route, http_resp_t *r)
         return -1;
     }
     if (!post) return 0;
+    if (!http_guard_post(rq, route->kind == HTTP_R_LOGIN, r)) return -1;
     rq->action = route->kind == HTTP_R_LOGIN ? 'l' : route->kind == HTTP_R_STOP ? 'x' : 's';
     rq->name = route->name;
     return 1;

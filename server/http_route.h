@@ -28,8 +28,8 @@ typedef struct http_route {
 
 /* Checks a request on its first call (headers only): 0 = a GET route to run
  * now (route filled); 1 = a POST route that reads its body first (the route
- * is remembered in rq); -1 = refused, r holds the answer (400, 401, 404, 405
- * or 413). */
+ * is remembered in rq); -1 = refused, r holds the answer (400, 401, 403,
+ * 404, 405, 413 or 421). */
 int http_route_check(http_req_t *rq, http_route_t *route, http_resp_t *r);
 /* Runs a GET route into r. */
 void http_route_run(http_req_t *rq, const http_route_t *route, http_resp_t *r);

@@ -47,11 +47,39 @@ static int parse_metadata(ckpt_t *c, const char *path, sl_error_t *err)
     return sl_error_detail(err, "It must hold {\"id\":\"<query id>\"}.");
 }
 
-/* Reads <dir>/metadata, creating it with a new id when absent. */
+/* 1 when offsets/ or commits/ hold a log file (the query has run), 0, -1. */
+static int has_logs(ckpt_t *c, sl_error_t *err)
+{
+    int64_t id;
+    int rc = ckpt_log_latest(c->offsets_dir, &id, err);
+    return rc != 0 ? rc : ckpt_log_latest(c->commits_dir, &id, err);
+}
+
+/* A checkpoint whose logs outlived its metadata: a new id would silently
+ * make it another query (progress reports, the Kafka sink's transactional
+ * id), so it is refused as inconsistent. */
+static int metadata_missing(ckpt_t *c, const char *path, sl_error_t *err)
+{
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                 "checkpoint metadata file \"%s\" is missing", path);
+    sl_error_detail(err, "The checkpoint \"%s\" holds offsets/ or commits/ files, so the query "
+                         "ran on it before; a new query id would make it another query.", c->dir);
+    return sl_error_hint(err, "Restore the metadata file from a backup (or write {\"id\":\"<the "
+                              "query's id>\"} into it), or start the query with a new checkpoint "
+                              "location.");
+}
+
+/* Reads <dir>/metadata, creating it with a new id when absent from a
+ * checkpoint that has no logs yet. */
 static int load_metadata(ckpt_t *c, sl_error_t *err)
 {
     char *path = state_path(c->dir, "metadata");
     int rc = state_read_file(path, &c->scratch, err);
+    if (rc == 0 && (rc = has_logs(c, err)) != 0) {
+        if (rc > 0) metadata_missing(c, path, err);
+        free(path);
+        return -1;
+    }
     if (rc == 0) {
         char uuid[37];
         char text[64];

@@ -51,8 +51,10 @@ typedef struct ckpt ckpt_t;
 
 /* Opens the checkpoint in `dir`, creating the directory, offsets/, commits/,
  * sources/ and state/ as needed, and `metadata` with a new random (v4) query
- * id when absent; reads the id otherwise. Leftover temporary files of an
- * interrupted write are removed. */
+ * id when absent; reads the id otherwise. A `metadata` missing while
+ * offsets/ or commits/ hold files is refused (55000, naming the file): the
+ * query ran there before and must keep its id. Leftover temporary files of
+ * an interrupted write are removed. */
 ckpt_t *ckpt_open(const char *dir, sl_error_t *err);
 void ckpt_close(ckpt_t *c);
 

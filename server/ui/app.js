@@ -43,6 +43,8 @@
 
   async function api(path, method) {
     const headers = { Accept: 'application/json' };
+    // the server refuses a POST that any web page could send (docs/security.md)
+    if (method && method !== 'GET') headers['X-Sluice-Request'] = '1';
     const t = token();
     if (t) headers.Authorization = 'Bearer ' + t;
     const res = await fetch(path, { method: method || 'GET', headers, cache: 'no-store' });

@@ -197,6 +197,30 @@ TEST(metadata_malformed_is_refused)
     rm_tmp();
 }
 
+TEST(metadata_deleted_under_logs_is_refused)
+{
+    char *dir = tmpdir();
+    ckpt_t *c = open_ok(dir);
+    write_offsets(c, 0, 0, "1");
+    ckpt_close(c);
+    CHECK(unlink(subpath(dir, "metadata")) == 0);
+    sl_error_t err;
+    CHECK(ckpt_open(dir, &err) == NULL);
+    CHECK_STR(err.sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    CHECK(strstr(err.message, "metadata\" is missing") != NULL);
+    struct stat st;
+    CHECK(stat(subpath(dir, "metadata"), &st) < 0); /* no new id was made up */
+    /* a commit alone is evidence of a run too */
+    char *dir2 = tmpdir();
+    c = open_ok(dir2);
+    write_commit(c, 0, 0);
+    ckpt_close(c);
+    CHECK(unlink(subpath(dir2, "metadata")) == 0);
+    CHECK(ckpt_open(dir2, &err) == NULL);
+    CHECK_STR(err.sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    rm_tmp();
+}
+
 /* ---- offsets ---- */
 
 TEST(offsets_bytes_match_spark)

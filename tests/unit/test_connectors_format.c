@@ -170,6 +170,65 @@ TEST(csv_malformed_records)
     }
 }
 
+/* "a,b" then 100 rows "r<k>,<k>" (k from 1), where the row at line
+ * `stray_line` (2..101) starts with a stray quote: '"r<k>,<k>' (in `a`). */
+static const char *csv_with_stray_quote(sl_arena_t *a, int stray_line, const char *tail)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    sl_buf_puts(&b, "a,b\n");
+    for (int k = 1; k <= 100; k++) sl_buf_printf(&b, "%sr%d,%d\n", k + 1 == stray_line ? "\"" : "", k, k);
+    sl_buf_puts(&b, tail);
+    const char *text = sl_strdup(a, b.data);
+    sl_buf_free(&b);
+    return text;
+}
+
+/* One stray quote damages its own line only: PERMISSIVE keeps the 99 rows
+ * around it and the bad line as its corrupt record, DROPMALFORMED counts
+ * exactly 1, FAILFAST names its line. A quoted field that really spans
+ * lines (it closes before a separator or a line end) still does, after
+ * the stray quote as before it. */
+TEST(csv_stray_quote_damages_one_line)
+{
+    sl_arena_t *a = sl_arena_new("t");
+    reader_run_t run;
+    const char *tail = "\"two\nlines\",101\n";
+    const char *text = csv_with_stray_quote(a, 4, tail);
+    READ(a, &run, "a STRING, b INT, _corrupt_record STRING", text, "format", "csv", "header",
+         "true", "mode", "PERMISSIVE");
+    CHECK_INT(run.rc, 0);
+    CHECK_INT(run.malformed, 1);
+    CHECK_INT(run.rows.n, 101);
+    const char *rows = tc_join(&run.rows);
+    CHECK(strstr(rows, "r2|2|∅\n∅|∅|\"r3,3\nr4|4|∅\n") != NULL);
+    CHECK(strstr(rows, "r100|100|∅\ntwo\nlines|101|∅") != NULL);
+    READ(a, &run, "a STRING, b INT", text, "format", "csv", "header", "true", "mode",
+         "DROPMALFORMED");
+    CHECK_INT(run.malformed, 1);
+    CHECK_INT(run.dropped, 1);
+    CHECK_INT(run.rows.n, 100);
+    READ(a, &run, "a STRING, b INT", text, "format", "csv", "header", "true", "mode", "FAILFAST");
+    CHECK_INT(run.rc, -1);
+    CHECK_STR(run.err.message, "malformed record in file \"/in/f\" at line 4");
+    CHECK_STR(run.err.detail, "invalid input syntax for a CSV record: A quoted field is not closed.");
+    /* a stray quote on the last line, and one whose line is followed by a
+     * closing quote that does not end a field */
+    READ(a, &run, "a STRING, b INT", csv_with_stray_quote(a, 101, ""), "format", "csv",
+         "header", "true", "mode", "DROPMALFORMED");
+    CHECK_INT(run.malformed, 1);
+    CHECK_INT(run.rows.n, 99);
+    READ(a, &run, "a STRING, b INT", "\"x,1\ny,2\nz\"w,3\nv,4\n", "format", "csv", "mode",
+         "DROPMALFORMED");
+    CHECK_INT(run.malformed, 1);
+    CHECK_STR(tc_join(&run.rows), "y|2\nz\"w|3\nv|4");
+    /* a field that does span lines (closed before the separator, or CRLF) */
+    READ(a, &run, "a STRING, b INT", "\"x\ny\",1\r\n\"p\r\nq\"\r\nz,3\n", "format", "csv",
+         "mode", "DROPMALFORMED");
+    CHECK_INT(run.malformed, 0);
+    CHECK_STR(tc_join(&run.rows), "x\ny|1\np\r\nq|∅\nz|3");
+    sl_arena_free(a);
+}
+
 static const char MIXED_JSON[] = "{\"a\":1,\"b\":\"x\"}\n"
                                  "{\"a\":\"bad\"}\n"
                                  "\n"
