@@ -171,7 +171,8 @@ feed & feeder=$!
 # moment of the crash; nothing waits on it), then a restart
 RANDOM=$seed
 for i in $(seq 1 "$kills"); do
-    sleep "$(( RANDOM % 1500 / 1000 )).$(printf '%03d' $(( RANDOM % 1000 )))"
+    ms=$(( RANDOM % 1500 + 100 ))
+    sleep "$(( ms / 1000 )).$(printf '%03d' $(( ms % 1000 )))"
     [ -e "$work/feed.err" ] && fail "feeder: $(cat "$work/feed.err")"
     kill9
     start_daemon "$work" >/dev/null || fail "restart $i failed"
