@@ -8,7 +8,8 @@
 # summary and fails if any part failed.
 #
 # INTEGRATION="a b c" runs only those integration scripts (names without
-# .sh), as the sanitizer runs of .ci/run do. In a sanitizer build (make
+# .sh), as the sanitizer runs of .ci/run do; UNIT_JOBS=n runs n unit test
+# binaries at a time. In a sanitizer build (make
 # TSAN=1 / SANITIZE=1 test) every report of every process — daemons killed
 # by a test included — is written to tests/results/sanitizer/, and any
 # report there fails the run (TSan's suppressions: tests/tsan.supp).
@@ -53,7 +54,18 @@ finish_script() {
     else summary+=("FAIL integration $1 ($secs s)"); status=1; fi
 }
 
-run_part unit tests/run_unit.sh "$O"/tests/test_*
+# the unit test binaries, UNIT_JOBS at a time (default 1; the sanitizer runs
+# of .ci/run use 2), each one's output printed whole
+run_units() {
+    local ujobs=${UNIT_JOBS:-1} dir=tests/results/unit
+    [ "$ujobs" -gt 1 ] || { tests/run_unit.sh "$O"/tests/test_*; return; }
+    mkdir -p "$dir"; rm -f "$dir"/*
+    printf '%s\n' "$O"/tests/test_* | xargs -P "$ujobs" -I{} sh -c \
+        'tests/run_unit.sh "$1" >"$2/${1##*/}.log" 2>&1 || touch "$2/${1##*/}.failed"' _ {} "$dir"
+    cat "$dir"/*.log
+    ! ls "$dir"/*.failed >/dev/null 2>&1
+}
+run_part unit run_units
 # every fuzz corpus through its target (tests/fuzz/README.md)
 replay_corpora() {
     local t rc=0
