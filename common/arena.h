@@ -21,7 +21,9 @@
  * synchronisation), and any thread may sl_arena_free() an arena whose owner
  * is done with it. Every allocation and reset checks the owner (SL_ASSERT,
  * on unless NDEBUG): a use from another thread aborts with the arena's name
- * instead of corrupting its blocks.
+ * instead of corrupting its blocks. The check costs five instructions per
+ * allocation, lost in the noise of an allocation loop, so the normal build
+ * keeps it (docs/operations.md has the figures).
  *
  * Out of memory is treated as fatal (logged, then abort()): every allocation
  * function here returns non-NULL. */
