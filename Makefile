@@ -5,12 +5,14 @@
 #   make test       build and run every test (unit, SQL regression, integration)
 #   make run        start sluiced on the defaults with the demo query loaded
 #   make SANITIZE=1 test   the same under ASan+UBSan (objects in build/san)
+#   make TSAN=1 test       the same under ThreadSanitizer (objects in build/tsan)
 #   make clean
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 SANITIZE ?= 0
+TSAN ?= 0
 FUZZ ?= 0
 ifeq ($(FUZZ),1)
   # libFuzzer builds (clang): everything instrumented for coverage
@@ -19,6 +21,13 @@ ifeq ($(FUZZ),1)
   BIN := build/fuzz/bin
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
          -Wno-unknown-warning-option
+else ifeq ($(TSAN),1)
+  # ThreadSanitizer (gcc; cannot be combined with ASan): tests/tsan.supp
+  # lists the suppressions, each for a library's own internals
+  O   := build/tsan
+  BIN := build/tsan/bin
+  # (-u thrd_create links common/tsan_thrd.c in: librdkafka's threads become known to TSan)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=thread -Wl,-u,thrd_create
 else ifeq ($(SANITIZE),1)
   O   := build/san
   BIN := build/san/bin

@@ -1,11 +1,14 @@
 /* Arena memory contexts: block lists with a kept first block, big allocations
- * in blocks of their own, cleanup callbacks run newest first. */
+ * in blocks of their own, cleanup callbacks run newest first, and the owner
+ * thread checked on every allocation and reset. */
 #include "common/arena.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/sl_assert.h"
 
 #define ARENA_BLOCK_SIZE (16 * 1024)
 #define ARENA_ALIGN 16
@@ -29,7 +32,21 @@ struct sl_arena {
     arena_block_t *keeper;    /* first block, kept across resets */
     arena_cleanup_t *cleanups;
     size_t used;
+    const void *owner;        /* the owner thread's thread_tag */
 };
+
+/* One byte per thread: its address names the thread (a TLS address costs
+ * one instruction, pthread_self() a call). */
+static _Thread_local char thread_tag;
+
+/* True when the calling thread owns `a`; names the arena on stderr when not
+ * (the SL_ASSERT that calls it then aborts). */
+static int owned(const sl_arena_t *a)
+{
+    if (a->owner == &thread_tag) return 1;
+    fprintf(stderr, "FATAL: arena \"%s\" used by a thread that does not own it\n", a->name);
+    return 0;
+}
 
 #define BLOCK_HDR ((sizeof(arena_block_t) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
 #define BLOCK_DATA(b) ((char *)(b) + BLOCK_HDR)
@@ -88,7 +105,13 @@ sl_arena_t *sl_arena_new(const char *name)
     sl_arena_t *a = sl_xcalloc(1, sizeof *a);
     a->name = name;
     a->keeper = a->head = block_new(ARENA_BLOCK_SIZE);
+    a->owner = &thread_tag;
     return a;
+}
+
+void sl_arena_adopt(sl_arena_t *a)
+{
+    a->owner = &thread_tag;
 }
 
 static void run_cleanups(sl_arena_t *a)
@@ -100,7 +123,8 @@ static void run_cleanups(sl_arena_t *a)
     }
 }
 
-void sl_arena_reset(sl_arena_t *a)
+/* Frees every block but the first; the owner check is the caller's. */
+static void release_blocks(sl_arena_t *a)
 {
     run_cleanups(a);
     arena_block_t *b = a->head;
@@ -115,10 +139,16 @@ void sl_arena_reset(sl_arena_t *a)
     a->used = 0;
 }
 
+void sl_arena_reset(sl_arena_t *a)
+{
+    SL_ASSERT(owned(a));
+    release_blocks(a);
+}
+
 void sl_arena_free(sl_arena_t *a)
 {
     if (!a) return;
-    sl_arena_reset(a);
+    release_blocks(a);
     free(a->keeper);
     free(a);
 }
@@ -144,6 +174,7 @@ const char *sl_arena_name(const sl_arena_t *a)
 
 void *sl_alloc(sl_arena_t *a, size_t n)
 {
+    SL_ASSERT(owned(a));
     size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     if (need == 0) need = ARENA_ALIGN;
     arena_block_t *b = a->head;
@@ -179,6 +210,7 @@ void *sl_arena_realloc(sl_arena_t *a, void *p, size_t old_n, size_t new_n)
 {
     if (!p) return sl_alloc(a, new_n);
     if (new_n <= old_n) return p;
+    SL_ASSERT(owned(a));
     arena_block_t *b = a->head;
     size_t old_al = (old_n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     size_t new_al = (new_n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);

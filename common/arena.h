@@ -6,7 +6,24 @@
  * statement, query, batch, expression scratch. Reset callbacks registered
  * with sl_arena_on_reset() run (newest first) when the arena is reset or
  * freed; they release files, iterators and library objects tied to the
- * lifetime. An arena is used by one thread at a time.
+ * lifetime.
+ *
+ * Threads: an arena has one owner thread at a time, and only the owner
+ * allocates from it, resets it or registers callbacks on it; nothing in an
+ * arena is locked. The thread that creates an arena owns it. Ownership is
+ * handed over explicitly: the new owner calls sl_arena_adopt() after a
+ * synchronisation that orders it after the old owner's last use (a pool
+ * join, a mutex both take, a work queue), and the old owner does not touch
+ * the arena again until it is handed back the same way. Work handed to
+ * another thread (a pool task, an I/O job) allocates from an arena of its
+ * own, never from its submitter's. Other threads may read memory the arena
+ * handed out (that is ordinary shared data: it needs the same
+ * synchronisation), and any thread may sl_arena_free() an arena whose owner
+ * is done with it. Every allocation and reset checks the owner (SL_ASSERT,
+ * on unless NDEBUG): a use from another thread aborts with the arena's name
+ * instead of corrupting its blocks. The check costs five instructions per
+ * allocation, lost in the noise of an allocation loop, so the normal build
+ * keeps it (docs/operations.md has the figures).
  *
  * Out of memory is treated as fatal (logged, then abort()): every allocation
  * function here returns non-NULL. */
@@ -21,9 +38,12 @@ typedef void (*sl_arena_cleanup_cb)(void *arg);
 
 /* Creates an arena; `name` (a string literal) shows in diagnostics. */
 sl_arena_t *sl_arena_new(const char *name);
+/* The calling thread becomes the arena's owner (see Threads above). */
+void sl_arena_adopt(sl_arena_t *a);
 /* Frees every block and runs every cleanup callback; keeps the first block. */
 void sl_arena_reset(sl_arena_t *a);
-/* Resets, then releases the arena itself. NULL is ignored. */
+/* Runs the callbacks and releases the arena; any thread, once the owner is
+ * done with it. NULL is ignored. */
 void sl_arena_free(sl_arena_t *a);
 /* Registers `cb(arg)` to run at the next reset or free. */
 void sl_arena_on_reset(sl_arena_t *a, sl_arena_cleanup_cb cb, void *arg);

@@ -24,7 +24,7 @@ struct memtable {
     memtable_registry_t *reg; /* outlives every reference */
     char *name;
     int refs;                 /* registry's mutex guards it */
-    pthread_rwlock_t lock;    /* guards everything below */
+    pthread_rwlock_t lock;    /* guards everything below; the writer owns `rows` */
     sl_arena_t *meta;         /* names, types, keys */
     int ncols;
     const char **names;
@@ -220,6 +220,7 @@ int memtable_add_batch(memtable_t *t, int64_t batch_id, sink_mode_t mode,
                        exec_batch_t *const *batches, int n, int64_t *rows)
 {
     pthread_rwlock_wrlock(&t->lock);
+    sl_arena_adopt(t->rows); /* the write lock hands the row arena to this thread */
     if (batch_id <= t->last_batch) {
         pthread_rwlock_unlock(&t->lock);
         if (rows) *rows = 0;

@@ -15,7 +15,9 @@
  * Lifecycle: create (from the stream's definition) → latest/plan/read for
  * each batch → destroy. Everything but read_split and write_ahead runs on
  * the query's driver thread; read_split runs concurrently for different
- * splits, and with write_ahead. */
+ * splits, and with write_ahead. read_split allocates only from the arena
+ * it is given (its task's); write_ahead allocates from no arena and only
+ * reads what plan left for it (common/arena.h: one owner thread per arena). */
 #ifndef SL_SOURCE_H
 #define SL_SOURCE_H
 

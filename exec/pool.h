@@ -2,7 +2,12 @@
  * micro-batch (and of an ad-hoc SELECT) in parallel. A caller hands over a
  * group of tasks and waits for all of them; the calling thread runs tasks of
  * its own group too, so a group submitted from inside a task (or from a
- * thread that is itself a worker elsewhere) always makes progress. */
+ * thread that is itself a worker elsewhere) always makes progress.
+ *
+ * Memory: a task never allocates from its submitter's arenas (an arena has
+ * one owner thread, common/arena.h); it creates its own, or uses only
+ * memory the submitter prepared before the start. The join orders the
+ * tasks' writes before the submitter's reads. */
 #ifndef SL_EXEC_POOL_H
 #define SL_EXEC_POOL_H
 

@@ -10,7 +10,16 @@
  *                                      durable, published after the sink
  *
  * Each file follows the checkpoint's rule (temporary file, fsync, rename,
- * fsync directory); only the waiting overlaps. */
+ * fsync directory); only the waiting overlaps.
+ *
+ * Threads: the query's driver thread owns the runner, its arenas (the
+ * trigger arena above all) and its trigger info. A job on the I/O pool
+ * gets everything it needs prepared by the driver before it starts (the
+ * pinned settings of offsets/N are built in the trigger arena first),
+ * allocates nothing from the driver's arenas, writes only its own result
+ * slots and timing fields, and owns the checkpoint's log writer (r->ckpt,
+ * whose scratch buffer builds offsets/N) until it is joined; the driver
+ * reads the results after the join. */
 #include "exec/runner_int.h"
 
 #include <stdlib.h>
@@ -21,17 +30,32 @@
 #include "exec/wm_propagate.h"
 #include "state/failpoint.h"
 
-/* Writes offsets/N (the write-ahead record: end offsets, watermark `wm`,
- * timestamp `ts`) and purges log entries past the retention count. May run
- * on an I/O thread (the batch's ahead job). */
-static int write_offsets(runner_t *r, runner_trigger_info_t *t, int64_t wm, int64_t ts,
+/* What offsets/N records: the end offsets, the watermark and timestamp of
+ * the batch and the pinned settings; built by the driver thread. */
+typedef struct offsets_rec {
+    int64_t wm, ts;          /* batchWatermarkMs, batchTimestampMs */
+    ckpt_conf_entry_t *conf; /* in the trigger arena */
+    int nconf;
+} offsets_rec_t;
+
+static offsets_rec_t offsets_rec(runner_t *r, int64_t ts)
+{
+    offsets_rec_t rec = {.wm = r->watermark_ms, .ts = ts};
+    rec.conf = runner_pinned_conf(r, &rec.nconf);
+    return rec;
+}
+
+/* Writes offsets/N and purges log entries past the retention count. May run
+ * on an I/O thread (the batch's ahead job): allocates from no arena. */
+static int write_offsets(runner_t *r, runner_trigger_info_t *t, const offsets_rec_t *rec,
                          sl_error_t *err)
 {
     int64_t t0 = sl_mono_ms();
     ckpt_offsets_t o = {.has_meta = 1, .nsources = r->spec.nsources, .sources = t->end};
-    o.meta.watermark_ms = wm;
-    o.meta.timestamp_ms = ts;
-    o.meta.conf = runner_pinned_conf(r, &o.meta.nconf);
+    o.meta.watermark_ms = rec->wm;
+    o.meta.timestamp_ms = rec->ts;
+    o.meta.conf = rec->conf;
+    o.meta.nconf = rec->nconf;
     if (ckpt_offsets_write(r->ckpt, t->batch_id, &o, err) < 0) return -1;
     int64_t keep = r->spec.min_batches_to_retain > 0 ? r->spec.min_batches_to_retain : 100;
     if (t->batch_id > keep) {
@@ -56,7 +80,8 @@ static void sources_commit(runner_t *r)
 int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_error_t *err)
 {
     r->status = "Writing offsets to log";
-    if (write_offsets(r, t, r->watermark_ms, ts, err) < 0) return -1;
+    offsets_rec_t rec = offsets_rec(r, ts);
+    if (write_offsets(r, t, &rec, err) < 0) return -1;
     sources_commit(r);
     return 0;
 }
@@ -89,7 +114,7 @@ static void commit_stage_task(void *arg, int i)
 typedef struct ahead_job {
     runner_t *r;
     runner_trigger_info_t *t;
-    int64_t wm, ts;          /* batchWatermarkMs, batchTimestampMs */
+    offsets_rec_t rec;       /* what task 0 writes to offsets/N */
     int write_offsets;       /* task 0 writes offsets/N */
     exec_pool_job_t *job;
     int joined;
@@ -105,7 +130,7 @@ static void ahead_task(void *arg, int i)
 {
     ahead_job_t *j = arg;
     if (i == 0) {
-        if (j->write_offsets) j->rcs[0] = write_offsets(j->r, j->t, j->wm, j->ts, &j->errs[0]);
+        if (j->write_offsets) j->rcs[0] = write_offsets(j->r, j->t, &j->rec, &j->errs[0]);
         return;
     }
     source_t *s = j->r->spec.sources[i - 1];
@@ -116,7 +141,8 @@ static void ahead_start(runner_t *r, runner_trigger_info_t *t, int64_t ts, int o
                         ahead_job_t *j)
 {
     int n = r->spec.nsources + 1;
-    *j = (ahead_job_t){.r = r, .t = t, .wm = r->watermark_ms, .ts = ts, .write_offsets = offsets};
+    *j = (ahead_job_t){.r = r, .t = t, .write_offsets = offsets};
+    if (offsets) j->rec = offsets_rec(r, ts); /* before the job starts: the trigger arena is ours */
     j->rcs = SL_NEW_ARRAY(r->trigger_arena, int, n);
     j->errs = SL_NEW_ARRAY(r->trigger_arena, sl_error_t, n);
     j->job = exec_pool_start(r->spec.io_pool, ahead_task, j, n);

@@ -33,8 +33,8 @@ typedef struct runner_trigger_info {
 
 struct runner {
     runner_spec_t spec;
-    sl_arena_t *arena;            /* lives with the runner */
-    sl_arena_t *trigger_arena;    /* reset at each trigger */
+    sl_arena_t *arena;            /* lives with the runner; driver thread only */
+    sl_arena_t *trigger_arena;    /* reset at each trigger; driver thread only */
     ckpt_t *ckpt;
     struct exec_store_cache *stores; /* stateful operators' stores, open across batches */
     char run_id[37];

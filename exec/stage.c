@@ -33,7 +33,7 @@ typedef struct stage_run {
     const op_ctx_t *base;
     int64_t ts_ms;
     const atomic_int *cancel;
-    sl_arena_t **arenas;            /* per task */
+    sl_arena_t **arenas;            /* per task, created by the thread that runs it */
     op_metrics_t *metrics;          /* ntasks * nnodes */
     task_out_t *outs;               /* per task, when the stage root is the plan root */
     int is_last;
@@ -312,7 +312,9 @@ static void task_main(void *arg, int index)
     if (atomic_load(&sr->failed)) return;
     task_t t = {.sr = sr, .index = index};
     t.ctx = *sr->base;
-    t.ctx.arena = sr->arenas[index];
+    /* the task's arenas are its own: created here, on the thread that runs
+     * it; the driver frees them (exec_result_free) after the join */
+    t.ctx.arena = sr->arenas[index] = sl_arena_new("task");
     t.ctx.task = index;
     t.ctx.partition = sr->st->ninputs > 0 ? sr->st->inputs[index]->partition : index;
     t.ctx.run = sr->rs;
@@ -390,12 +392,9 @@ static int run_stage(exec_run_state_t *rs, stage_t *st, const op_ctx_t *base, in
     sr.metrics = SL_NEW_ARRAY(a, op_metrics_t, nt * rs->nnodes);
     sr.outs = SL_NEW_ARRAY(a, task_out_t, nt);
     sr.errs = SL_NEW_ARRAY(a, sl_error_t, nt);
-    for (int t = 0; t < st->ntasks; t++) {
-        sr.arenas[t] = sl_arena_new("task");
-        out->arenas[out->narenas++] = sr.arenas[t];
-    }
     init_xbuf(a, rs, st);
     exec_pool_run(pool, task_main, &sr, st->ntasks);
+    for (int t = 0; t < st->ntasks; t++) out->arenas[out->narenas++] = sr.arenas[t]; /* NULL: not run */
     for (int t = 0; t < st->ntasks; t++)
         for (int n = 0; n < rs->nnodes; n++) sum_metrics(&out->metrics[n], &sr.metrics[t * rs->nnodes + n]);
     if (atomic_load(&sr.failed)) {

@@ -12,7 +12,15 @@
  * Memory: every task has an arena that lives until exec_result_free() (input
  * batches, exchanged and output rows) and a scratch arena for expression
  * results, reset after each input batch has gone through the pipeline;
- * operators that keep rows beyond a push copy them into ctx->arena. */
+ * operators that keep rows beyond a push copy them into ctx->arena.
+ *
+ * Threads (common/arena.h's rule): a task creates both its arenas on the
+ * thread that runs it and is their only owner while it runs; the stage's
+ * shared state (exchange buffers, metrics, the "run" arena) is allocated by
+ * the calling thread before the tasks start, and tasks only fill their own
+ * slots of it. After the stage's join the calling thread reads the tasks'
+ * rows, and exec_result_free() frees their arenas; it allocates from none
+ * of them. */
 /* A stage is fed either by INPUT leaves or by exchanges, never both: the
  * planner puts an exchange on the input side when a union or join would mix
  * them (a mixed stage would feed only its INPUT leaves). */

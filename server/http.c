@@ -145,6 +145,7 @@ static void *action_main(void *arg)
     http_req_t *rq = arg;
     http_server_t *hs = rq->hs;
     http_resp_t r = {0};
+    sl_arena_adopt(rq->arena); /* handed over through the dispatcher's queue */
     http_api_action(rq, rq->name, rq->action, &r);
     rq->ready_status = r.status;
     rq->ready = response_make(&r);
@@ -286,6 +287,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         *upload_size = 0;
         return rq->body_len > hs->max_body + HTTP_DRAIN_BYTES ? MHD_NO : MHD_YES;
     case HTTP_REQ_READY: {
+        sl_arena_adopt(rq->arena); /* handed back by the action's resume */
         struct MHD_Response *m = rq->ready;
         rq->ready = NULL;
         return response_queue(rq, m, rq->ready_status);

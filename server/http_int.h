@@ -96,7 +96,9 @@ typedef enum {
 typedef struct http_req {
     http_server_t *hs;
     struct MHD_Connection *conn;
-    sl_arena_t *arena;                 /* freed when the request completes */
+    sl_arena_t *arena;                 /* freed when the request completes; owned by
+                                        * the MHD thread, by the action thread while
+                                        * an action runs (common/arena.h) */
     const char *method;                /* "GET", "POST", ... */
     const char *path;                  /* raw path (not yet percent-decoded) */
     http_req_phase_t phase;

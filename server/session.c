@@ -260,6 +260,11 @@ static void work_cb(uv_work_t *w)
         s->next_stmt = 0;
         parse_submission(s);
         start_inference(s);
+    } else {
+        /* after an AWAIT, on whichever pool thread libuv picked: the loop
+         * thread's queueing hands the submission's arenas to this one */
+        sl_arena_adopt(s->reply->arena);
+        sl_arena_adopt(s->parse_arena);
     }
     run_statements(s);
     report_inferred(s);

@@ -6,12 +6,24 @@
 # (timing measurements) runs alone afterwards. Each script's output goes to
 # tests/results/integration/<name>.log and is printed when it ends. Prints a
 # summary and fails if any part failed.
+#
+# INTEGRATION="a b c" runs only those integration scripts (names without
+# .sh), as the sanitizer runs of .ci/run do; UNIT_JOBS=n runs n unit test
+# binaries at a time. In a sanitizer build (make
+# TSAN=1 / SANITIZE=1 test) every report of every process — daemons killed
+# by a test included — is written to tests/results/sanitizer/, and any
+# report there fails the run (TSan's suppressions: tests/tsan.supp).
 set -u
 cd "$(dirname "$0")/.."
 export BIN="${BIN:-bin}" O="${O:-build/obj}"
 jobs=${JOBS:-2}
 logs=tests/results/integration
-mkdir -p "$logs"
+reports=$PWD/tests/results/sanitizer
+mkdir -p "$logs" "$reports"
+rm -f "$reports"/*
+export TSAN_OPTIONS="${TSAN_OPTIONS:-suppressions=$PWD/tests/tsan.supp log_path=$reports/tsan second_deadlock_stack=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-log_path=$reports/asan}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-log_path=$reports/ubsan print_stacktrace=1}"
 summary=(); status=0
 
 run_part() {
@@ -42,7 +54,18 @@ finish_script() {
     else summary+=("FAIL integration $1 ($secs s)"); status=1; fi
 }
 
-run_part unit tests/run_unit.sh "$O"/tests/test_*
+# the unit test binaries, UNIT_JOBS at a time (default 1; the sanitizer runs
+# of .ci/run use 2), each one's output printed whole
+run_units() {
+    local ujobs=${UNIT_JOBS:-1} dir=tests/results/unit
+    [ "$ujobs" -gt 1 ] || { tests/run_unit.sh "$O"/tests/test_*; return; }
+    mkdir -p "$dir"; rm -f "$dir"/*
+    printf '%s\n' "$O"/tests/test_* | xargs -P "$ujobs" -I{} sh -c \
+        'tests/run_unit.sh "$1" >"$2/${1##*/}.log" 2>&1 || touch "$2/${1##*/}.failed"' _ {} "$dir"
+    cat "$dir"/*.log
+    ! ls "$dir"/*.failed >/dev/null 2>&1
+}
+run_part unit run_units
 # every fuzz corpus through its target (tests/fuzz/README.md)
 replay_corpora() {
     local t rc=0
@@ -52,9 +75,20 @@ replay_corpora() {
 run_part "fuzz corpora" replay_corpora
 run_part sql tests/run_sql.sh
 
+# selected NAME: true when INTEGRATION is unset or lists NAME.
+selected() {
+    [ -z "${INTEGRATION+x}" ] && return 0
+    case " $INTEGRATION " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
+for name in ${INTEGRATION:-}; do
+    [ -f "tests/integration/$name.sh" ] || { echo "INTEGRATION: no tests/integration/$name.sh"; exit 2; }
+done
 shared=(); alone=()
 for t in tests/integration/*.sh; do
     case "$t" in *_lib.sh) continue ;; esac   # helpers sourced by the tests
+    selected "$(basename "$t" .sh)" || continue
     if grep -q '^# sluice-test: exclusive' "$t"; then alone+=("$t"); else shared+=("$t"); fi
 done
 rm -f "$logs"/*.status
@@ -71,6 +105,17 @@ for t in "${alone[@]}"; do
     wait
     finish_script "$(basename "$t" .sh)"
 done
+
+# sanitizer_reports: fails when a sanitizer wrote a report (printing each).
+sanitizer_reports() {
+    local f rc=0
+    for f in "$reports"/*; do
+        [ -e "$f" ] || continue
+        echo "== $f"; cat "$f"; rc=1
+    done
+    return $rc
+}
+run_part "sanitizer reports" sanitizer_reports
 
 echo
 echo "== summary"

@@ -1,6 +1,11 @@
 /* Unit tests of common/: arena, buffer, errors. */
 #include "unit.h"
 
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
@@ -25,6 +30,47 @@ static int cleanup_order[3], ncleanups;
 static void record(void *arg)
 {
     cleanup_order[ncleanups++] = (int)(intptr_t)arg;
+}
+
+static void *alloc_in(void *arena)
+{
+    char *p = sl_alloc(arena, 32);
+    memset(p, 'y', 32);
+    return p;
+}
+
+static void *adopt_and_alloc(void *arena)
+{
+    sl_arena_adopt(arena);
+    return alloc_in(arena);
+}
+
+/* An arena has one owner thread: a handover (sl_arena_adopt after a join)
+ * lets another thread allocate; an allocation from a thread that does not
+ * own it aborts, naming the arena. */
+TEST(arena_owner_thread_checked)
+{
+    sl_arena_t *a = sl_arena_new("owned");
+    pthread_t t;
+    void *p;
+    CHECK(pthread_create(&t, NULL, adopt_and_alloc, a) == 0);
+    CHECK(pthread_join(t, &p) == 0);
+    CHECK(p != NULL);
+    sl_arena_adopt(a); /* handed back after the join */
+    sl_arena_reset(a);
+    alloc_in(a);
+    fflush(NULL);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) { /* a thread allocating from the main thread's arena */
+        pthread_t u;
+        if (pthread_create(&u, NULL, alloc_in, a) == 0) pthread_join(u, NULL);
+        _exit(0);
+    }
+    int status;
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    sl_arena_free(a);
 }
 
 TEST(arena_cleanups_run_newest_first)
