@@ -1,7 +1,10 @@
 /* Sessions: copying a submission, running it on the worker pool (parse, then
  * each statement in turn), pausing at AWAIT QUERY until the query manager
- * answers (on the loop thread, with a timer for its TIMEOUT), and handing
- * the reply back on the loop thread. */
+ * answers (on the loop thread, with a timer for its TIMEOUT), pausing a
+ * statement that found the table store's write lock held until a writer's
+ * transaction ends (on the loop thread, in the store's wake-up list, with
+ * a backoff timer) to run it again, and handing the reply back on the loop
+ * thread. */
 #include "server/session.h"
 
 #include <stdatomic.h>
@@ -9,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/sl_assert.h"
 #include "parser/parser.h"
@@ -16,10 +20,15 @@
 #include "server/copy_in.h"
 #include "server/qm.h"
 #include "server/stmt.h"
+#include "server/table_store.h"
 #include "server/txn.h"
 
 /* Values of the cancel flag: why the running statement must stop. */
 enum { CANCEL_NONE, CANCEL_USER, CANCEL_TIMEOUT };
+
+/* The backoff of a statement waiting for the write lock: its fallback
+ * retries, should no wake-up come (the wake-up list answers first). */
+enum { LOCK_RETRY_FIRST_MS = 10, LOCK_RETRY_MAX_MS = 200 };
 
 struct sess {
     srv_t *srv;
@@ -56,8 +65,15 @@ struct sess {
     int await_next;            /* worker: the last statement run is an AWAIT */
     int awaiting;              /* loop thread: parked in qm_await, wait_id names the wait */
     uint64_t wait_id;
-    uv_timer_t timer;
+    uv_timer_t timer;          /* AWAIT's TIMEOUT, or the lock wait's backoff */
     int timer_init;
+    /* the write lock: the worker finds it held, the loop thread parks */
+    int lock_next;             /* worker: statement next_stmt must run again */
+    uint64_t lock_releases;    /* worker: tstore_releases() before it ran */
+    int lock_waiting;          /* loop thread: parked in the store's wake-up list */
+    int64_t lock_since_ms;     /* when the statement first found the lock held; 0: it did not */
+    int64_t lock_backoff_ms;
+    tstore_waiter_t lock_waiter;
 };
 
 const char *sess_user(const sess_t *s)
@@ -78,7 +94,7 @@ sess_t *sess_new(srv_t *srv, const char *user, const char *database)
     s->database = sl_xstrdup(database ? database : "");
     s->work.data = s;
     s->guc = guc_new(s->user);
-    s->txn = txn_new(srv, s->guc, &s->cancel);
+    s->txn = txn_new(srv, s->guc);
     return s;
 }
 
@@ -107,6 +123,7 @@ static void sess_free_now(sess_t *s)
 {
     submission_free(s);
     txn_free(s->txn);
+    tstore_wake(s->srv->tstore); /* its write lock, if it held it, is free */
     guc_free(s->guc);
     free(s->user);
     free(s->database);
@@ -165,7 +182,19 @@ static void result_error(sess_t *s, sess_result_t *r, const sl_error_t *err)
     if (!r->error.sqlstate[0]) snprintf(r->error.sqlstate, 6, "%s", SL_ERR_INTERNAL_ERROR);
 }
 
-/* Runs statements from s->next_stmt until the end, an error or an AWAIT. */
+/* A result of a statement that runs again: as new. */
+static sess_result_t *result_reset(sess_result_t *r)
+{
+    sl_buf_free(&r->rows);
+    sess_result_t *next = r->next;
+    memset(r, 0, sizeof *r);
+    r->next = next;
+    return r;
+}
+
+/* Runs statements from s->next_stmt until the end, an error, an AWAIT or
+ * a statement that found the write lock held (it runs again later, into
+ * the same result). */
 static void run_statements(sess_t *s)
 {
     stmt_ctx_t ctx = {
@@ -176,13 +205,21 @@ static void run_statements(sess_t *s)
         .cancel = &s->cancel, .describe_only = s->req.describe_only,
     };
     while (s->next_stmt < s->list.n) {
-        sess_result_t *r = result_append(s);
+        sess_result_t *r = s->lock_since_ms ? result_reset(s->tail) : result_append(s);
         sl_error_t err;
         sl_error_clear(&err);
         ctx.await_query = NULL;
         if (atomic_load(&s->cancel))
             sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+        s->lock_releases = tstore_releases(s->srv->tstore);
         int ok = !sl_error_isset(&err) && stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) == 0;
+        if (txn_lock_busy(s->txn) && !ok) {
+            result_reset(r);
+            s->next_stmt--;
+            s->lock_next = 1;
+            break;
+        }
+        s->lock_since_ms = 0;
         if (txn_statement_end(s->txn, ok, &err) < 0) ok = 0;
         if (!ok) {
             result_error(s, r, &err);
@@ -273,10 +310,11 @@ static void work_cb(uv_work_t *w)
 /* Hands the reply over and ends the submission. Loop thread. */
 static void finish_submission(sess_t *s)
 {
-    SL_ASSERT(s->in_flight && !s->awaiting);
+    SL_ASSERT(s->in_flight && !s->awaiting && !s->lock_waiting);
     sess_reply_t *reply = s->reply;
     s->reply = NULL;
     s->in_flight = 0;
+    s->lock_since_ms = 0;
     if (s->stimer_init) uv_timer_stop(&s->stimer);
     submission_free(s);
     if (s->closing) {
@@ -327,6 +365,17 @@ static void on_await_timeout(uv_timer_t *t)
     await_done(s, &err);
 }
 
+/* The session's timer (AWAIT's TIMEOUT, or the lock wait's backoff). */
+static void timer_start(sess_t *s, uv_timer_cb cb, int64_t ms)
+{
+    if (!s->timer_init) {
+        uv_timer_init(s->srv->loop, &s->timer);
+        s->timer.data = s;
+        s->timer_init = 1;
+    }
+    uv_timer_start(&s->timer, cb, (uint64_t)ms, 0);
+}
+
 static void start_await(sess_t *s)
 {
     sl_error_t err;
@@ -336,20 +385,93 @@ static void start_await(sess_t *s)
         return;
     }
     s->awaiting = 1; /* qm answers through its async handle, never from inside qm_await */
-    if (s->await_timeout_ms < 0) return;
-    if (!s->timer_init) {
-        uv_timer_init(s->srv->loop, &s->timer);
-        s->timer.data = s;
-        s->timer_init = 1;
+    if (s->await_timeout_ms >= 0) timer_start(s, on_await_timeout, s->await_timeout_ms);
+}
+
+/* Leaves the wake-up list and stops the backoff timer. */
+static void lock_unpark(sess_t *s)
+{
+    s->lock_waiting = 0;
+    tstore_wait_remove(s->srv->tstore, &s->lock_waiter);
+    if (s->timer_init) uv_timer_stop(&s->timer);
+}
+
+/* The wait for the write lock ended without it: the statement fails. */
+static void lock_wait_fail(sess_t *s, const sl_error_t *err)
+{
+    lock_unpark(s);
+    s->lock_since_ms = 0;
+    result_error(s, s->tail, err);
+    s->next_stmt = s->list.n;
+    continue_submission(s);
+}
+
+/* A writer's transaction ended, or the backoff passed: the statement that
+ * waited runs again on a worker. */
+static void lock_retry(sess_t *s)
+{
+    lock_unpark(s);
+    uv_queue_work(s->srv->loop, &s->work, work_cb, after_work_cb);
+}
+
+static void on_lock_released(void *arg)
+{
+    lock_retry(arg);
+}
+
+static void on_lock_timer(uv_timer_t *t)
+{
+    lock_retry(t->data);
+}
+
+/* The statement found the write lock held: it parks until a writer's
+ * transaction ends or its backoff passes, unless its lock_timeout passed or
+ * a cancel came meanwhile. */
+static void start_lock_wait(sess_t *s)
+{
+    s->lock_next = 0;
+    int64_t now = sl_mono_ms();
+    if (!s->lock_since_ms) {
+        SL_DEBUG("session", "user=%s waits for the table write lock", s->user);
+        s->lock_since_ms = now;
+        s->lock_backoff_ms = LOCK_RETRY_FIRST_MS;
     }
-    uv_timer_start(&s->timer, on_await_timeout, (uint64_t)s->await_timeout_ms, 0);
+    int64_t limit = guc_int(s->guc, GUC_LOCK_TIMEOUT), waited = now - s->lock_since_ms;
+    sl_error_t err;
+    if (limit > 0 && waited >= limit) {
+        sl_error_set(&err, SL_ERR_LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
+        lock_wait_fail(s, &err);
+        return;
+    }
+    if (atomic_load(&s->cancel)) { /* result_error names a statement timeout */
+        sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+        lock_wait_fail(s, &err);
+        return;
+    }
+    if (tstore_releases(s->srv->tstore) != s->lock_releases) { /* released meanwhile */
+        lock_retry(s);
+        return;
+    }
+    s->lock_waiting = 1;
+    tstore_wait_add(s->srv->tstore, &s->lock_waiter, on_lock_released, s);
+    int64_t ms = s->lock_backoff_ms;
+    if (limit > 0 && limit - waited < ms) ms = limit - waited;
+    timer_start(s, on_lock_timer, ms);
+    s->lock_backoff_ms = s->lock_backoff_ms * 2 > LOCK_RETRY_MAX_MS ? LOCK_RETRY_MAX_MS
+                                                                      : s->lock_backoff_ms * 2;
 }
 
 static void after_work_cb(uv_work_t *w, int status)
 {
     (void)status;
     sess_t *s = w->data;
-    SL_ASSERT(s->in_flight && !s->awaiting);
+    SL_ASSERT(s->in_flight && !s->awaiting && !s->lock_waiting);
+    tstore_wake(s->srv->tstore); /* sessions waiting for a lock it released try again */
+    if (s->lock_next && !s->closing) {
+        start_lock_wait(s);
+        return;
+    }
+    s->lock_next = 0;
     if (s->await_next && !s->closing) {
         start_await(s);
         return;
@@ -364,10 +486,14 @@ static void on_statement_timeout(uv_timer_t *t)
 {
     sess_t *s = t->data;
     atomic_store(&s->cancel, CANCEL_TIMEOUT);
-    if (!s->awaiting) return; /* a statement on a worker sees the flag */
-    qm_await_cancel(s->srv->qm, s->wait_id);
     sl_error_t err;
     sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to statement timeout");
+    if (s->lock_waiting) {
+        lock_wait_fail(s, &err);
+        return;
+    }
+    if (!s->awaiting) return; /* a statement on a worker sees the flag */
+    qm_await_cancel(s->srv->qm, s->wait_id);
     await_done(s, &err);
 }
 
@@ -421,11 +547,15 @@ int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg
 void sess_cancel(sess_t *s)
 {
     atomic_store(&s->cancel, CANCEL_USER);
+    sl_error_t err;
+    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+    if (s->lock_waiting) { /* parked until the write lock is free */
+        lock_wait_fail(s, &err);
+        return;
+    }
     if (!s->awaiting) return; /* a statement on a worker sees the flag */
     /* The session is parked in AWAIT, not on a worker. */
     qm_await_cancel(s->srv->qm, s->wait_id);
-    sl_error_t err;
-    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
     await_done(s, &err);
 }
 
@@ -438,6 +568,12 @@ void sess_close(sess_t *s)
 {
     if (!s) return;
     SL_ASSERT(!s->closing);
+    if (s->lock_waiting) { /* parked for the write lock: no worker holds the session */
+        lock_unpark(s);
+        s->closing = 1;
+        finish_submission(s);
+        return;
+    }
     if (s->awaiting) { /* parked in AWAIT: no worker holds the session */
         SL_ASSERT(s->in_flight);
         qm_await_cancel(s->srv->qm, s->wait_id);

@@ -111,12 +111,14 @@ sess_t *sess_new(srv_t *srv, const char *user, const char *database);
 int sess_submit(sess_t *s, const sess_request_t *req, sess_done_cb cb, void *arg);
 /* Asks the running statement to stop with 57014 "canceling statement due to
  * user request"; no effect when idle. Loop thread: a statement on a worker
- * polls the flag this sets, one parked in AWAIT QUERY is answered at once. */
+ * polls the flag this sets, one parked in AWAIT QUERY or waiting for the
+ * table store's write lock (server/txn.h) is answered at once. */
 void sess_cancel(sess_t *s);
 /* True while a submission is in flight. */
 int sess_busy(const sess_t *s);
-/* Ends the session. A submission in flight finishes on its worker, its reply
- * is dropped, and the session is freed afterwards. Loop thread. */
+/* Ends the session. A submission in flight finishes on its worker (one
+ * parked in AWAIT QUERY or waiting for the write lock ends at once), its
+ * reply is dropped, and the session is freed afterwards. Loop thread. */
 void sess_close(sess_t *s);
 void sess_reply_free(sess_reply_t *reply);
 

@@ -76,16 +76,23 @@ STMT_HANDLER(stmt_create_table)
         return 0;
     }
     if (ct->if_not_exists && exists_skip(ctx, res, ct->name->name, "CREATE TABLE")) return 0;
+    txn_t *txn = sess_txn(ctx->sess);
+    /* the write lock first: a statement that finds it held changed nothing */
+    tstore_conn_t *w = rel.connector ? NULL : txn_ddl_conn(txn, err);
+    if (!rel.connector && !w) return -1;
     if (cat_create(ctx->srv->cat, CAT_TABLE, ct->name->name, stmt_text(ctx, stmt), NULL, NULL, 0,
-                   err) < 0)
-        return at_name(err, ct->name);
-    tstore_conn_t *w = rel.connector ? NULL : txn_ddl_conn(sess_txn(ctx->sess), err);
-    if (!rel.connector && (!w || tstore_create(ctx->srv->tstore, w, &rel, err) < 0)) {
+                   err) < 0) {
         sl_error_t ignored;
+        txn_ddl_end(txn, 0, &ignored);
+        return at_name(err, ct->name);
+    }
+    if (w && (tstore_create(ctx->srv->tstore, w, &rel, err) < 0 || txn_ddl_end(txn, 1, err) < 0)) {
+        sl_error_t ignored;
+        txn_ddl_end(txn, 0, &ignored);
         cat_drop(ctx->srv->cat, CAT_TABLE, ct->name->name, &ignored);
         return -1;
     }
-    txn_created_table(sess_txn(ctx->sess), ct->name->name);
+    txn_created_table(txn, ct->name->name);
     stmt_result_command(res, "CREATE TABLE");
     return 0;
 }
@@ -112,11 +119,20 @@ STMT_HANDLER(stmt_drop)
         return 0;
     }
     if (kind == CAT_QUERY) return stmt_drop_query(ctx, stmt, res, err);
-    if (cat_drop(ctx->srv->cat, kind, d->name->name, err) < 0) return at_name(err, d->name);
-    if (kind == CAT_TABLE) {
-        sl_error_t ignored;
-        tstore_drop(ctx->srv->tstore, txn_ddl_conn(sess_txn(ctx->sess), &ignored), d->name->name);
-        txn_dropped_table(sess_txn(ctx->sess), d->name->name);
+    txn_t *txn = sess_txn(ctx->sess);
+    /* the write lock first: a statement that finds it held changed nothing */
+    tstore_conn_t *w = kind == CAT_TABLE ? txn_ddl_conn(txn, err) : NULL;
+    if (kind == CAT_TABLE && !w) return -1;
+    sl_error_t ignored;
+    if (cat_drop(ctx->srv->cat, kind, d->name->name, err) < 0) {
+        txn_ddl_end(txn, 0, &ignored);
+        return at_name(err, d->name);
+    }
+    if (w) {
+        tstore_drop(ctx->srv->tstore, w, d->name->name);
+        if (txn_ddl_end(txn, 1, &ignored) < 0)
+            SL_WARN("tables", "could not drop storage of table %s: %s", d->name->name, ignored.message);
+        txn_dropped_table(txn, d->name->name);
     }
     stmt_result_command(res, tags[kind]);
     return 0;

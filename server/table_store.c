@@ -71,13 +71,15 @@ void tstore_table_name(sl_buf_t *b, const char *name)
 }
 
 /* Runs DDL through the session's connection (in its transaction when one
- * is open; its lock wait ends as the session's does), or the store's. */
+ * is open; outside one it does not wait for the write lock), or the
+ * store's. */
 static int run_ddl(tstore_t *t, tstore_conn_t *c, const char *sql, char **msg)
 {
     pthread_mutex_t *lock = c ? &c->lock : &t->lock;
     pthread_mutex_lock(lock);
     int rc = sqlite3_exec(c ? c->db : t->db, sql, NULL, NULL, msg);
     pthread_mutex_unlock(lock);
+    if (!tstore_conn_in_txn(c)) tstore_released(t);
     return rc;
 }
 

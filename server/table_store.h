@@ -15,11 +15,18 @@
  * first change until COMMIT or ROLLBACK: a statement outside a transaction
  * block commits when it ends, a block when it commits. In WAL mode other
  * sessions keep reading the last committed rows while a transaction is
- * open, and other writers wait for the lock; the wait of a session's own connection ends with its cancel
- * flag or its lock timeout. Reads of a session inside its transaction go
- * through its connection, so that it sees its own changes. A connection is
- * used by one session's statement at a time; its mutex lets the partitions
- * of one statement read through it in parallel. */
+ * open, and other writers wait for the lock. A session's connection never
+ * waits for it inside SQLite (that would hold a worker thread, and with
+ * more waiting writers than workers the holder's COMMIT would never run):
+ * tstore_conn_begin answers TSTORE_BUSY at once, having changed nothing,
+ * and the session parks on the loop thread in the store's wake-up list
+ * (tstore_wait_add), to run its statement again when a write transaction
+ * ends (tstore_wake) or its backoff timer fires; its cancel flag, lock
+ * timeout and statement timeout end the wait (server/session.c). Reads of
+ * a session inside its transaction go through its connection, so that it
+ * sees its own changes. A connection is used by one session's statement at
+ * a time; its mutex lets the partitions of one statement read through it
+ * in parallel. */
 #ifndef SL_TABLE_STORE_H
 #define SL_TABLE_STORE_H
 
@@ -49,10 +56,10 @@ void tstore_drop(tstore_t *t, tstore_conn_t *c, const char *name);
 tstore_conn_t *tstore_conn_open(tstore_t *t, sl_error_t *err);
 /* Rolls back an open transaction and closes. */
 void tstore_conn_close(tstore_conn_t *c);
-/* What ends a wait for the write lock: `cancel` set (57014), or
- * `lock_timeout_ms` passed (55P03; 0 = no limit). */
-void tstore_conn_set_wait(tstore_conn_t *c, const atomic_int *cancel, int64_t lock_timeout_ms);
-/* BEGIN IMMEDIATE: waits for the write lock. */
+/* tstore_conn_begin's answer when another connection holds the write lock. */
+#define TSTORE_BUSY 1
+/* BEGIN IMMEDIATE, without waiting: 0 with the write lock, TSTORE_BUSY
+ * when another connection holds it (nothing changed), -1 with err. */
 int tstore_conn_begin(tstore_conn_t *c, sl_error_t *err);
 int tstore_conn_in_txn(const tstore_conn_t *c);
 /* COMMIT (on failure the transaction is rolled back) and ROLLBACK. */
@@ -94,4 +101,22 @@ int tstore_load_rows(tstore_load_t *l, const exec_batch_t *b, sl_error_t *err);
 int tstore_load_commit(tstore_load_t *l, int64_t *nrows, sl_error_t *err);
 /* Drops the staged rows and frees the load. */
 void tstore_load_abort(tstore_load_t *l);
+/* The wake-up list of the write lock. A session that got TSTORE_BUSY
+ * reads tstore_releases() before trying (any thread), and parks (loop
+ * thread) only when the count has not moved since. tstore_wake (loop
+ * thread, after each statement run and after a connection closes) calls,
+ * and removes, every parked waiter when write transactions ended since its
+ * last call. */
+typedef struct tstore_waiter {
+    struct tstore_waiter *prev, *next;
+    int listed;
+    void (*cb)(void *arg);
+    void *arg;
+} tstore_waiter_t;
+
+uint64_t tstore_releases(tstore_t *t);
+void tstore_wait_add(tstore_t *t, tstore_waiter_t *w, void (*cb)(void *arg), void *arg);
+/* Nothing happens when `w` is not listed. */
+void tstore_wait_remove(tstore_t *t, tstore_waiter_t *w);
+void tstore_wake(tstore_t *t);
 #endif

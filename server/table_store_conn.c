@@ -1,37 +1,20 @@
 /* The table store's connections of sessions: opening one on tables.db,
- * its write transaction and savepoints, the wait for SQLite's write lock
- * (ended by the session's cancel flag or lock timeout), and the choice of
- * connection that each read or write of table_store_rows.c makes. The rule
- * they follow is in table_store.h. */
+ * its write transaction and savepoints (BEGIN IMMEDIATE never waits: a held
+ * write lock is TSTORE_BUSY, and every end of a write transaction counts
+ * for the wake-up list), and the choice of connection that each read or
+ * write of table_store_rows.c makes. The rule they follow is in
+ * table_store.h. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-#include "common/clock.h"
 #include "server/table_store.h"
 #include "server/table_store_int.h"
-
-/* SQLite's busy handler: wait in 2 ms steps until the lock is free, the
- * session is canceled or the lock timeout passed. */
-static int busy_cb(void *arg, int count)
-{
-    tstore_conn_t *c = arg;
-    int64_t now = sl_mono_ms();
-    if (count == 0) c->wait_start_ms = now;
-    if (c->cancel && atomic_load(c->cancel)) return 0;
-    if (c->lock_timeout_ms > 0 && now - c->wait_start_ms >= c->lock_timeout_ms) {
-        c->timed_out = 1;
-        return 0;
-    }
-    struct timespec ts = {0, 2 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-    return 1;
-}
 
 tstore_conn_t *tstore_conn_open(tstore_t *t, sl_error_t *err)
 {
     tstore_conn_t *c = sl_xcalloc(1, sizeof *c);
+    c->store = t;
     pthread_mutex_init(&c->lock, NULL);
     if (sqlite3_open_v2(t->path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) !=
         SQLITE_OK) {
@@ -40,7 +23,6 @@ tstore_conn_t *tstore_conn_open(tstore_t *t, sl_error_t *err)
         tstore_conn_close(c);
         return NULL;
     }
-    sqlite3_busy_handler(c->db, busy_cb, c);
     sqlite3_exec(c->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
     return c;
 }
@@ -54,24 +36,15 @@ void tstore_conn_close(tstore_conn_t *c)
     free(c);
 }
 
-void tstore_conn_set_wait(tstore_conn_t *c, const atomic_int *cancel, int64_t lock_timeout_ms)
-{
-    c->cancel = cancel;
-    c->lock_timeout_ms = lock_timeout_ms;
-}
-
-/* Runs one statement of transaction control; errors name what failed. */
-static int run(tstore_conn_t *c, const char *sql, sl_error_t *err)
+/* Runs one statement of transaction control; errors name what failed.
+ * With `busy_ok`, a held lock is TSTORE_BUSY rather than an error. */
+static int run(tstore_conn_t *c, const char *sql, int busy_ok, sl_error_t *err)
 {
     pthread_mutex_lock(&c->lock);
-    c->timed_out = 0;
     int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
     pthread_mutex_unlock(&c->lock);
     if (rc == SQLITE_OK) return 0;
-    if (rc == SQLITE_BUSY && c->timed_out)
-        return sl_error_set(err, SL_ERR_LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
-    if (rc == SQLITE_BUSY && c->cancel && atomic_load(c->cancel))
-        return sl_error_set(err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+    if (rc == SQLITE_BUSY && busy_ok) return TSTORE_BUSY;
     return sl_error_set(err, SL_ERR_IO_ERROR, "table storage: %s failed: %s", sql,
                         sqlite3_errmsg(c->db));
 }
@@ -79,9 +52,9 @@ static int run(tstore_conn_t *c, const char *sql, sl_error_t *err)
 int tstore_conn_begin(tstore_conn_t *c, sl_error_t *err)
 {
     if (c->in_txn) return 0;
-    if (run(c, "BEGIN IMMEDIATE", err) < 0) return -1;
-    c->in_txn = 1;
-    return 0;
+    int rc = run(c, "BEGIN IMMEDIATE", 1, err);
+    if (rc == 0) c->in_txn = 1;
+    return rc;
 }
 
 int tstore_conn_in_txn(const tstore_conn_t *c)
@@ -92,11 +65,12 @@ int tstore_conn_in_txn(const tstore_conn_t *c)
 int tstore_conn_commit(tstore_conn_t *c, sl_error_t *err)
 {
     if (!c->in_txn) return 0;
-    if (run(c, "COMMIT", err) < 0) {
+    if (run(c, "COMMIT", 0, err) < 0) {
         tstore_conn_rollback(c);
         return -1;
     }
     c->in_txn = 0;
+    tstore_released(c->store);
     return 0;
 }
 
@@ -104,15 +78,16 @@ void tstore_conn_rollback(tstore_conn_t *c)
 {
     if (!c->in_txn) return;
     sl_error_t ignored;
-    run(c, "ROLLBACK", &ignored);
+    run(c, "ROLLBACK", 0, &ignored);
     c->in_txn = 0;
+    tstore_released(c->store);
 }
 
 static int savepoint_cmd(tstore_conn_t *c, const char *verb, int level, sl_error_t *err)
 {
     char sql[64];
     snprintf(sql, sizeof sql, "%s sp%d", verb, level);
-    return run(c, sql, err);
+    return run(c, sql, 0, err);
 }
 
 int tstore_conn_savepoint(tstore_conn_t *c, int level, sl_error_t *err)
@@ -136,11 +111,11 @@ int tstore_use_write(tstore_t *t, tstore_conn_t *c, tstore_use_t *u, sl_error_t 
 {
     if (c) {
         assert(c->in_txn); /* the session begins the transaction before it writes */
-        *u = (tstore_use_t){c->db, &c->lock, 0};
+        *u = (tstore_use_t){c->db, &c->lock, 0, c->store};
         pthread_mutex_lock(u->lock);
         return 0;
     }
-    *u = (tstore_use_t){t->db, &t->lock, 1};
+    *u = (tstore_use_t){t->db, &t->lock, 1, t};
     pthread_mutex_lock(u->lock);
     if (sqlite3_exec(u->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) return 0;
     sl_error_set(err, SL_ERR_IO_ERROR, "table storage: %s", sqlite3_errmsg(u->db));
@@ -157,5 +132,6 @@ int tstore_use_end(tstore_use_t *u, int ok, sl_error_t *err)
     }
     if (u->own_txn && rc < 0) sqlite3_exec(u->db, "ROLLBACK", NULL, NULL, NULL);
     pthread_mutex_unlock(u->lock);
+    if (u->own_txn) tstore_released(u->store);
     return rc;
 }

@@ -13,16 +13,16 @@ struct tstore {
     sqlite3 *db;
     pthread_mutex_t lock;
     uint64_t next_load;   /* names the staging table of the next bulk load (under lock) */
+    atomic_uint_fast64_t releases; /* write transactions ended (tstore_released) */
+    uint64_t woken_at;    /* loop thread: releases when the waiters were last woken */
+    tstore_waiter_t *waiters; /* loop thread: sessions parked until the lock is released */
 };
 
 struct tstore_conn {
+    tstore_t *store;
     sqlite3 *db;
     pthread_mutex_t lock;
     int in_txn;
-    const atomic_int *cancel;  /* ends a lock wait; may be NULL */
-    int64_t lock_timeout_ms;   /* 0: no limit */
-    int64_t wait_start_ms;     /* the lock wait in progress */
-    int timed_out;             /* the last wait ended by lock_timeout_ms */
 };
 
 /* The connection and mutex a call uses: `c`'s, or the store's. */
@@ -30,12 +30,17 @@ typedef struct tstore_use {
     sqlite3 *db;
     pthread_mutex_t *lock;
     int own_txn;          /* the call began the transaction and ends it */
+    tstore_t *store;
 } tstore_use_t;
 
 /* Locks and, without `c`, begins a transaction on the store's connection. */
 int tstore_use_write(tstore_t *t, tstore_conn_t *c, tstore_use_t *u, sl_error_t *err);
 /* Commits (ok) or rolls back a transaction the call began, and unlocks. */
 int tstore_use_end(tstore_use_t *u, int ok, sl_error_t *err);
+
+/* A write transaction ended (committed or rolled back), or a change made
+ * outside one: counts for tstore_wake. Any thread. */
+void tstore_released(tstore_t *t);
 
 /* Moves the tables that older versions kept in <dir>/catalog.db into the
  * store (table_store_move.c). */

@@ -14,11 +14,12 @@
 struct txn {
     srv_t *srv;
     guc_t *guc;
-    const atomic_int *cancel;
     txn_state_t state;
     int nsp;
     char **sp;             /* savepoint names, outermost first */
     tstore_conn_t *conn;   /* opened at the session's first change to a table */
+    int lock_busy;         /* the statement found the write lock held (txn_lock_busy) */
+    int ddl_own;           /* txn_ddl_conn began a transaction for the statement */
     int ntouched;
     char **touched;        /* tables changed by the open transaction */
     int ncreated;
@@ -28,12 +29,11 @@ struct txn {
     } *created;            /* tables CREATE TABLE made in the block */
 };
 
-txn_t *txn_new(srv_t *srv, guc_t *guc, const atomic_int *cancel)
+txn_t *txn_new(srv_t *srv, guc_t *guc)
 {
     txn_t *t = sl_xcalloc(1, sizeof *t);
     t->srv = srv;
     t->guc = guc;
-    t->cancel = cancel;
     return t;
 }
 
@@ -62,8 +62,9 @@ static void created_remove(txn_t *t, int i)
 
 /* Drops the tables made after savepoint `level` (all for -1): now when the
  * block holds no write lock, else when it ends. `storage`: their storage
- * too (the session's connection may wait for the lock; a session being
- * freed on the loop thread leaves it, and a later CREATE TABLE replaces it). */
+ * too (a session being freed on the loop thread leaves it; outside a
+ * transaction the drop does not wait for the write lock, and another
+ * session holding it leaves it too; a later CREATE TABLE replaces it). */
 static void created_undo(txn_t *t, int level, int now, int storage)
 {
     for (int i = t->ncreated - 1; i >= 0; i--) {
@@ -205,12 +206,21 @@ int txn_rollback_to(txn_t *t, int level, sl_error_t *err)
     return 0;
 }
 
+/* BEGIN IMMEDIATE on the session's connection; a held lock fails the
+ * statement, which has changed nothing, and marks it for txn_lock_busy. */
+static int begin_conn(txn_t *t, sl_error_t *err)
+{
+    int rc = tstore_conn_begin(t->conn, err);
+    if (rc != TSTORE_BUSY) return rc;
+    t->lock_busy = 1;
+    return sl_error_set(err, SL_ERR_LOCK_NOT_AVAILABLE, "could not obtain the write lock on table data");
+}
+
 /* Begins the connection's transaction, with the block's open savepoints. */
 static int begin_writes(txn_t *t, sl_error_t *err)
 {
-    tstore_conn_set_wait(t->conn, t->cancel, guc_int(t->guc, GUC_LOCK_TIMEOUT));
     if (tstore_conn_in_txn(t->conn)) return 0;
-    if (tstore_conn_begin(t->conn, err) < 0) return -1;
+    if (begin_conn(t, err) < 0) return -1;
     for (int i = 0; i < t->nsp; i++)
         if (tstore_conn_savepoint(t->conn, i, err) < 0) {
             tstore_conn_rollback(t->conn);
@@ -234,8 +244,26 @@ tstore_conn_t *txn_writer(txn_t *t, const char *verb, sl_error_t *err)
 tstore_conn_t *txn_ddl_conn(txn_t *t, sl_error_t *err)
 {
     if (!t->conn && !(t->conn = tstore_conn_open(t->srv->tstore, err))) return NULL;
-    tstore_conn_set_wait(t->conn, t->cancel, guc_int(t->guc, GUC_LOCK_TIMEOUT));
+    if (tstore_conn_in_txn(t->conn)) return t->conn;
+    if (begin_conn(t, err) < 0) return NULL;
+    t->ddl_own = 1;
     return t->conn;
+}
+
+int txn_ddl_end(txn_t *t, int ok, sl_error_t *err)
+{
+    if (!t->ddl_own) return 0;
+    t->ddl_own = 0;
+    if (ok) return tstore_conn_commit(t->conn, err);
+    tstore_conn_rollback(t->conn);
+    return 0;
+}
+
+int txn_lock_busy(txn_t *t)
+{
+    int busy = t->lock_busy;
+    t->lock_busy = 0;
+    return busy;
 }
 
 tstore_conn_t *txn_reader(const txn_t *t)

@@ -12,12 +12,18 @@
  * is not undone; stream and query statements are refused in a block
  * (server/stmt_session.c).
  *
+ * Only one session writes table data at a time (the table store's write
+ * lock). A statement that needs the lock while another session holds it
+ * fails at once, having changed nothing (txn_lock_busy tells): the session
+ * gives its worker thread back, parks on the loop thread and runs the same
+ * statement again when a writer's transaction ends, until it gets the lock
+ * or its lock_timeout (55P03), statement_timeout or a cancel (57014) ends
+ * the wait (server/session.c).
+ *
  * Like the session's settings, used by the thread running the session's
  * statement, or the loop thread between statements. */
 #ifndef SL_TXN_H
 #define SL_TXN_H
-
-#include <stdatomic.h>
 
 #include "common/sl_error.h"
 #include "server/guc.h"
@@ -28,7 +34,7 @@ typedef struct txn txn_t;
 
 typedef enum { TXN_IDLE, TXN_BLOCK, TXN_FAILED } txn_state_t;
 
-txn_t *txn_new(srv_t *srv, guc_t *guc, const atomic_int *cancel);
+txn_t *txn_new(srv_t *srv, guc_t *guc);
 /* Rolls back whatever is open. */
 void txn_free(txn_t *t);
 
@@ -54,12 +60,22 @@ int txn_release(txn_t *t, int level, sl_error_t *err);
 int txn_rollback_to(txn_t *t, int level, sl_error_t *err);
 
 /* The connection a statement that changes a table writes through, in a
- * transaction that holds the write lock (55P03/57014 when the wait for it
- * ends). 25006 in a read-only transaction; `verb` names the statement. */
+ * transaction that holds the write lock (NULL with txn_lock_busy when
+ * another session holds it). 25006 in a read-only transaction; `verb`
+ * names the statement. Called before the statement changes anything. */
 tstore_conn_t *txn_writer(txn_t *t, const char *verb, sl_error_t *err);
-/* The connection CREATE/DROP TABLE's storage changes go through: inside
- * the block's transaction when it holds the write lock, else on their own. */
+/* The connection CREATE/DROP TABLE's storage changes go through, holding
+ * the write lock: the block's transaction when it holds it, else a
+ * transaction of the statement's own that txn_ddl_end ends (NULL with
+ * txn_lock_busy when another session holds the lock). Called before the
+ * statement changes the catalog. */
 tstore_conn_t *txn_ddl_conn(txn_t *t, sl_error_t *err);
+/* Commits (ok) or rolls back the transaction txn_ddl_conn began, if it
+ * began one; -1 with err when the commit failed. */
+int txn_ddl_end(txn_t *t, int ok, sl_error_t *err);
+/* True once after a statement failed only because another session holds
+ * the write lock: it changed nothing and may run again. */
+int txn_lock_busy(txn_t *t);
 /* The connection a read goes through (NULL: the last committed rows). */
 tstore_conn_t *txn_reader(const txn_t *t);
 /* Table `name` changed: its catalog version is bumped once the change is

@@ -83,7 +83,7 @@ TEST(transaction_and_savepoints)
     tstore_close(t);
 }
 
-TEST(a_second_writer_waits_until_its_lock_timeout)
+TEST(a_second_writer_is_told_the_lock_is_busy_at_once)
 {
     tstore_t *t = store_with_table();
     CHECK(t);
@@ -91,17 +91,51 @@ TEST(a_second_writer_waits_until_its_lock_timeout)
     tstore_conn_t *first = tstore_conn_open(t, &e), *second = tstore_conn_open(t, &e);
     CHECK(first && second);
     CHECK(tstore_conn_begin(first, &e) == 0);
-    tstore_conn_set_wait(second, NULL, 50);
-    CHECK(tstore_conn_begin(second, &e) < 0);
-    CHECK_STR(e.sqlstate, "55P03");
-    atomic_int cancel = 1;
-    tstore_conn_set_wait(second, &cancel, 0);
-    CHECK(tstore_conn_begin(second, &e) < 0);
-    CHECK_STR(e.sqlstate, "57014");
+    uint64_t released = tstore_releases(t);
+    CHECK(tstore_conn_begin(second, &e) == TSTORE_BUSY);
+    CHECK(!tstore_conn_in_txn(second));
+    CHECK(tstore_releases(t) == released);
     CHECK(tstore_conn_commit(first, &e) == 0);
-    tstore_conn_set_wait(second, NULL, 0);
+    CHECK(tstore_releases(t) == released + 1);
     CHECK(tstore_conn_begin(second, &e) == 0);
+    CHECK(tstore_conn_begin(first, &e) == TSTORE_BUSY);
     tstore_conn_close(second); /* rolls back */
+    CHECK(tstore_releases(t) == released + 2);
+    CHECK(tstore_conn_begin(first, &e) == 0);
     tstore_conn_close(first);
+    tstore_close(t);
+}
+
+static void count_wake(void *arg)
+{
+    ++*(int *)arg;
+}
+
+TEST(waiters_are_woken_once_per_change_of_the_release_count)
+{
+    tstore_t *t = store_with_table();
+    CHECK(t);
+    sl_error_t e;
+    tstore_conn_t *c = tstore_conn_open(t, &e);
+    CHECK(c);
+    tstore_wake(t);
+    int woken = 0;
+    tstore_waiter_t a = {0}, b = {0};
+    tstore_wait_add(t, &a, count_wake, &woken);
+    tstore_wait_add(t, &b, count_wake, &woken);
+    tstore_wake(t); /* nothing was released */
+    CHECK_INT(woken, 0);
+    tstore_wait_remove(t, &b);
+    CHECK(tstore_conn_begin(c, &e) == 0);
+    tstore_conn_rollback(c);
+    tstore_wake(t);
+    CHECK_INT(woken, 1);
+    CHECK(!a.listed && !b.listed);
+    tstore_wait_add(t, &a, count_wake, &woken);
+    tstore_wake(t); /* the same count: a stays parked */
+    CHECK_INT(woken, 1);
+    tstore_wait_remove(t, &a);
+    tstore_wait_remove(t, &a);
+    tstore_conn_close(c);
     tstore_close(t);
 }
