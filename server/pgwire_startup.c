@@ -46,6 +46,21 @@ static void ssl_request(pgw_conn_t *c)
     c->tls = tls_conn_new(c->srv->tls);
 }
 
+/* Answers 'N': GSSAPI encryption is not offered. As after an SSLRequest,
+ * bytes already behind the request were sent before the client could read
+ * the answer and may have been injected: refuse them (PostgreSQL's fix of
+ * CVE-2021-23214 covers both requests). */
+static void gssenc_request(pgw_conn_t *c)
+{
+    c->gss_done = 1;
+    if (pgw_conn_avail(c) > 0) {
+        pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION,
+                       "received unencrypted data after GSSAPI encryption request");
+        return;
+    }
+    sl_buf_putc(&c->out, 'N');
+}
+
 static pgw_conn_t *find_backend(pgw_server_t *ps, int32_t pid)
 {
     for (pgw_conn_t *c = ps->conns; c; c = c->next)
@@ -226,8 +241,7 @@ void pgw_startup_packet(pgw_conn_t *c, const char *body, size_t len)
     } else if (code == PGW_CODE_SSL && !c->ssl_done && len == 4) {
         ssl_request(c);
     } else if (code == PGW_CODE_GSSENC && !c->gss_done && !c->tls && len == 4) {
-        c->gss_done = 1;
-        sl_buf_putc(&c->out, 'N');
+        gssenc_request(c);
     } else if (code == PGW_CODE_PROTO_30) {
         startup_message(c, body, len);
     } else {

@@ -24,7 +24,7 @@ start_daemon "$T" -c authentication=trust -c authentication_timeout=1 \
 H="$O/tools/pg_hostile"
 status=0
 for sc in startup-len-0 startup-len-7 startup-len-10001 startup-len-huge garbage-before-startup \
-          garbage-after-startup huge-query-length ssl-pipelined bad-protocol "startup-timeout 1" \
+          garbage-after-startup huge-query-length ssl-pipelined gss-pipelined bad-protocol "startup-timeout 1" \
           cancel-unknown teardown backpressure; do
     echo "-- $sc"
     # shellcheck disable=SC2086

@@ -7,7 +7,8 @@
  *
  * Scenarios: startup-len-0, startup-len-7, startup-len-10001,
  * startup-len-huge, garbage-before-startup, garbage-after-startup,
- * huge-query-length, ssl-pipelined (needs a server with TLS), bad-protocol,
+ * huge-query-length, ssl-pipelined (needs a server with TLS), gss-pipelined
+ * (GSSENCRequest with a startup packet behind it: refused), bad-protocol,
  * startup-timeout SECONDS (the server's authentication_timeout),
  * cancel-unknown, hold (log in, print "ready", wait until the server closes
  * and print the SQLSTATE it sent), row-limit (Execute with a row limit:
@@ -253,30 +254,39 @@ static int sc_huge_query_length(void)
 
 /* SSLRequest and a plaintext startup packet in one write: the server must
  * not answer 'S' and then act on the plaintext that was already there. */
-static int sc_ssl_pipelined(void)
+/* An encryption request (SSLRequest or GSSENCRequest) with a plaintext
+ * startup packet pipelined behind it, in one write: the bytes behind the
+ * request may have been injected by a man in the middle, so the server must
+ * never process them (CVE-2021-23214); it may only close, or close after a
+ * 08P01 error whose message is `want` (NULL: any). */
+static int sc_request_pipelined(uint32_t code, const char *want)
 {
     int fd = conn_open();
     if (fd < 0) return fail("cannot connect to %s", g_host);
     sl_buf_t b = SL_BUF_INIT;
-    put_startup(&b, 80877103, NULL);
-    b.len -= 1; /* an SSLRequest has no parameter list */
+    put_startup(&b, code, NULL);
+    b.len -= 1; /* an encryption request has no parameter list */
     sl_buf_set_u32be(&b, 0, 8);
     put_startup(&b, 196608, "sluice");
     send_all(fd, b.data, b.len);
     sl_buf_free(&b);
     sl_buf_t in = SL_BUF_INIT;
     if (read_until(fd, TIMEOUT_MS, &in, NULL) != 1) return fail("%s", "connection not closed");
-    if (in.len > 0 && in.data[0] == 'N') return fail("%s", "the server does not offer TLS");
+    if (code == 80877103 && in.len > 0 && in.data[0] == 'N')
+        return fail("%s", "the server does not offer TLS");
     size_t len;
     if (find_msg(&in, 'R', &len) || find_msg(&in, 'Z', &len))
         return fail("%s", "the server processed the plaintext startup packet");
     int rc = 0;
     if (in.len > 0) { /* anything sent must be the protocol-violation error */
         const char *e = find_msg(&in, 'E', &len);
-        if (!e || in.data[0] != 'E' || strcmp(error_field(e, len, 'C'), "08P01"))
-            rc = fail("%s", "unexpected answer to a pipelined SSLRequest");
+        if (!e || in.data[0] != 'E' || strcmp(error_field(e, len, 'C'), "08P01") ||
+            (want && strcmp(error_field(e, len, 'M'), want)))
+            rc = fail("%s", "unexpected answer to a pipelined encryption request");
         else
             printf("closed: %s\n", error_field(e, len, 'M'));
+    } else if (want) {
+        rc = fail("closed without the error \"%s\"", want);
     }
     close(fd);
     sl_buf_free(&in);
@@ -793,7 +803,9 @@ int main(int argc, char **argv)
     if (!strcmp(s, "garbage-before-startup")) return sc_garbage_before_startup();
     if (!strcmp(s, "garbage-after-startup")) return sc_garbage_after_startup();
     if (!strcmp(s, "huge-query-length")) return sc_huge_query_length();
-    if (!strcmp(s, "ssl-pipelined")) return sc_ssl_pipelined();
+    if (!strcmp(s, "ssl-pipelined")) return sc_request_pipelined(80877103, NULL);
+    if (!strcmp(s, "gss-pipelined"))
+        return sc_request_pipelined(80877104, "received unencrypted data after GSSAPI encryption request");
     if (!strcmp(s, "bad-protocol"))
         return sc_bad_protocol(0x00020000, "unsupported frontend protocol 2.0: server supports 3.0 to 3.0") ||
                sc_bad_protocol(0x00030001, "unsupported frontend protocol 3.1");
