@@ -947,6 +947,11 @@ primary(A) ::= TRUE|FALSE(T). { A = pb_literal(ctx, AST_LIT_BOOL, &T); }
 primary(A) ::= NULL(T). { A = pb_literal(ctx, AST_LIT_NULL, &T); }
 primary(A) ::= TIMESTAMP(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_TIMESTAMP, &K, &V, NULL); }
 primary(A) ::= DATE(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_DATE, &K, &V, NULL); }
+/* PostgreSQL's `type 'string'` (bytea '\x00', int4 '5'): a cast of the string. */
+primary(A) ::= ident(I) STRING(V). {
+    A = pb_cast(ctx, pb_literal(ctx, AST_LIT_STRING, &V), pb_type(ctx, I->name, I->quoted, I->pos, I->end), 0,
+                I->pos, pb_tok_end(&V));
+}
 primary(A) ::= interval_lit(A).
 primary(A) ::= PARAM(T). { A = pb_param(ctx, &T); }
 primary(A) ::= dotted(D). { A = pb_column(ctx, D); }
