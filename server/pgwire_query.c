@@ -512,12 +512,7 @@ static void parse_message(pgw_conn_t *c, const char *body, size_t len)
         return;
     }
     if (!name[0]) prep_drop(sess_prepared(c->sess), "");
-    pgw_stmt_t *s = sl_xcalloc(1, sizeof *s);
-    s->name = sl_xstrdup(name);
-    s->len = strlen(sql);
-    s->sql = sl_xstrndup(sql, s->len);
-    s->ntypes = n;
-    s->types = sl_xcalloc((size_t)n + 1, sizeof *s->types);
+    pgw_stmt_t *s = prep_new(name, sql, strlen(sql), n);
     for (int i = 0; i < n; i++) s->types[i] = sl_get_u32be(oids + 4 * i);
     parse_describe(c, s, n);
 }

@@ -5,12 +5,26 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/clock.h"
 
 prep_stmt_t *prep_find(prep_list_t *l, const char *name)
 {
     for (prep_stmt_t *s = l->first; s; s = s->next)
         if (!strcmp(s->name, name)) return s;
     return NULL;
+}
+
+prep_stmt_t *prep_new(const char *name, const char *sql, size_t len, int ntypes)
+{
+    prep_stmt_t *s = sl_xcalloc(1, sizeof *s);
+    s->name = sl_xstrdup(name);
+    s->sql = sl_xstrndup(sql, len);
+    s->len = len;
+    s->statement = sl_xstrndup(sql, len);
+    s->ntypes = ntypes;
+    s->types = sl_xcalloc((size_t)ntypes + 1, sizeof *s->types);
+    s->prepare_time = sl_now_us();
+    return s;
 }
 
 void prep_add(prep_list_t *l, prep_stmt_t *s)
@@ -23,6 +37,7 @@ void prep_free(prep_stmt_t *s)
 {
     free(s->name);
     free(s->sql);
+    free(s->statement);
     free(s->types);
     free(s->inferred);
     free(s->cols);

@@ -24,6 +24,8 @@ typedef struct prep_stmt {
     int ncols;            /* -1: no rows (NoData) */
     sess_col_t *cols;     /* names point into the same allocation */
     int from_sql;         /* made by PREPARE (else by Parse) */
+    char *statement;      /* the text pg_prepared_statements shows: the whole PREPARE, or Parse's query */
+    int64_t prepare_time; /* microseconds since the epoch (UTC) */
     struct prep_stmt *next;
 } prep_stmt_t;
 
@@ -32,6 +34,9 @@ typedef struct prep_list {
 } prep_list_t;
 
 prep_stmt_t *prep_find(prep_list_t *l, const char *name);
+/* A new statement `name` of text sql[0..len), prepared now, with room for
+ * `ntypes` declared types (all 0); the other fields are the caller's. */
+prep_stmt_t *prep_new(const char *name, const char *sql, size_t len, int ntypes);
 /* Adds `s` (its name not yet in the list); the list owns it from now on. */
 void prep_add(prep_list_t *l, prep_stmt_t *s);
 /* Drops the statement `name`; -1 when there is none. */

@@ -72,18 +72,17 @@ static uint32_t *declared_types(stmt_ctx_t *ctx, const ast_type_list_t *types, i
     return oids;
 }
 
-/* The new list entry from what describing the statement learnt. */
-static prep_stmt_t *prepared_entry(const ast_prepared_t *p, const char *sql, size_t len, const stmt_ctx_t *sub,
-                                   const sess_result_t *described)
+/* The new list entry from what describing the statement learnt; the
+ * catalog shows the whole PREPARE, as PostgreSQL does. */
+static prep_stmt_t *prepared_entry(const stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *sql, size_t len,
+                                   const stmt_ctx_t *sub, const sess_result_t *described)
 {
-    prep_stmt_t *s = sl_xcalloc(1, sizeof *s);
+    const ast_prepared_t *p = &stmt->prepared;
+    prep_stmt_t *s = prep_new(p->name->name, sql, len, p->types.n);
     int n = sub->nparams;
-    s->name = sl_xstrdup(p->name->name);
-    s->sql = sl_xstrndup(sql, len);
-    s->len = len;
-    s->ntypes = p->types.n;
-    s->types = sl_xcalloc((size_t)n + 1, sizeof *s->types);
     memcpy(s->types, sub->param_types, sizeof *s->types * (size_t)p->types.n);
+    free(s->statement);
+    s->statement = sl_xstrndup(ctx->sql + stmt->pos, (size_t)(stmt->end - stmt->pos));
     s->nparams = n;
     s->inferred = sl_xcalloc((size_t)n + 1, sizeof *s->inferred);
     for (int i = 0; i < n; i++)
@@ -124,7 +123,7 @@ STMT_HANDLER(stmt_prepare)
         if (err->position > 0) err->position += p->stmt->pos; /* the text is a part of the PREPARE's */
         return -1;
     }
-    prep_add(l, prepared_entry(p, sql, len, &sub, described));
+    prep_add(l, prepared_entry(ctx, stmt, sql, len, &sub, described));
     return 0;
 }
 

@@ -23,6 +23,8 @@ EXECUTE add_fruit(5, 'kiwi', 0.40);
 PREPARE drop_fruit (int) AS DELETE FROM fruit WHERE id = $1;
 EXECUTE drop_fruit(5);
 SELECT id, name FROM fruit ORDER BY id;
+-- the session's statements in pg_catalog
+SELECT name, statement, parameter_types, from_sql FROM pg_prepared_statements ORDER BY name;
 -- errors
 PREPARE by_id AS SELECT 1;
 EXECUTE nosuch;
@@ -44,6 +46,7 @@ PREPARE again AS SELECT 'again' AS word;
 DEALLOCATE ALL;
 EXECUTE pairs;
 EXECUTE again;
+SELECT count(*) AS left_over FROM pg_prepared_statements;
 -- a name may be used again once deallocated
 PREPARE again AS SELECT 'once more' AS word;
 EXECUTE again;

@@ -139,6 +139,11 @@ static void check_prepared_namespace(void)
     const unsigned int types[1] = {23};
     PGresult *r = keep(PQprepare(conn, "wire", "SELECT $1 * 2 AS doubled", 1, types));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "SELECT from_sql, statement, parameter_types FROM pg_prepared_statements "
+                          "WHERE name = 'wire'"));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "f") &&
+               !strcmp(PQgetvalue(r, 0, 1), "SELECT $1 * 2 AS doubled") && !strcmp(PQgetvalue(r, 0, 2), "{integer}"),
+           "pg_prepared_statements: %s", PQresultErrorMessage(r));
     r = keep(PQexec(conn, "EXECUTE wire(21)"));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "42"), "EXECUTE: %s",
            PQresultErrorMessage(r));
