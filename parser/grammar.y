@@ -500,7 +500,15 @@ cmd(A) ::= DISCARD(K) ALL. { A = pb_stmt(ctx, AST_STMT_DISCARD, K.pos); A->set.n
  * PostgreSQL can prepare (SELECT and VALUES, INSERT, DELETE); the prepared
  * text runs from the statement's first token to the end of the PREPARE. */
 
-cmd(A) ::= PREPARE(K) ident(N) prep_types(T) AS cmd(S). { A = pb_prepare(ctx, K.pos, N, &T, S); }
+cmd(A) ::= PREPARE(K) ident(N) prep_types(T) AS prep_params(M) cmd(S). {
+    A = pb_prepare(ctx, K.pos, N, &T, S);
+    ctx->max_param = M;
+}
+
+/* The $n of the prepared statement are its own, not parameters of the
+ * PREPARE: the count before it, restored after it. */
+%type prep_params {int}
+prep_params(A) ::= . { A = ctx->max_param; }
 
 %type prep_types {ast_type_list_t}
 prep_types(A) ::= . { memset(&A, 0, sizeof A); }

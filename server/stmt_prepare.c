@@ -150,6 +150,11 @@ static int eval_args(stmt_ctx_t *ctx, const ast_expr_list_t *args, const char **
         sl_buf_free(&r->rows);
         return -1;
     }
+    if (r->nrows != 1) {
+        sl_buf_free(&r->rows);
+        return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                            "set-returning functions are not allowed in EXECUTE parameters");
+    }
     const char *row = r->rows.data + 2; /* one DataRow body: count, then length + bytes each */
     for (int i = 0; i < args->n; i++) {
         int32_t n = (int32_t)sl_get_u32be(row);

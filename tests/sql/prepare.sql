@@ -31,6 +31,7 @@ EXECUTE nosuch;
 EXECUTE by_id;
 EXECUTE by_id(1, 2);
 EXECUTE by_id('x');
+EXECUTE by_id(unnest('{}'::int[]));
 PREPARE bad AS SELECT nosuch FROM fruit;
 PREPARE bad AS BEGIN;
 PREPARE bad (nosuchtype) AS SELECT $1;

@@ -155,7 +155,7 @@ static void check_prepared_namespace(void)
     const char *vals[1] = {"5"};
     r = keep(PQexecPrepared(conn, "wire", 1, vals, NULL, NULL, 0));
     EXPECT(!strcmp(sqlstate(r), "26000"), "Bind after DEALLOCATE: %s", PQresultErrorMessage(r));
-    r = keep(PQexec(conn, "PREPARE sqlside (int) AS SELECT $1 + 1 AS next, 'x' AS tag"));
+    r = keep(xp("PREPARE sqlside (int) AS SELECT $1 + 1 AS next, 'x' AS tag")); /* its $1 is not the PREPARE's */
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "PREPARE"), "%s",
            PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "sqlside"));
