@@ -367,11 +367,16 @@ exec_cast_fn exec_cast_kernel(exec_type_t from, exec_type_t to)
         if (f == EXEC_TYPE_BINARY) return k_bytes;
         return f == EXEC_TYPE_STRUCT ? k_struct_string : k_to_string;
     }
-    if (f == EXEC_TYPE_STRING) return t == EXEC_TYPE_BINARY ? k_bytes : k_parse;
+    if (f == EXEC_TYPE_STRING) return k_parse; /* to BINARY: PostgreSQL's bytea input */
     if (f == EXEC_TYPE_BOOLEAN) return k_bool_num;
     if (t == EXEC_TYPE_BOOLEAN) return k_num_bool;
     if (is_num(from) && is_num(to)) return numeric_kernel(f, t);
     return time_kernel(f, t);
+}
+
+exec_cast_fn exec_cast_bytes_kernel(void)
+{
+    return k_bytes;
 }
 
 int exec_cast_value(const exec_value_t *v, exec_type_t to, sl_arena_t *a, exec_value_t *out, sl_error_t *err)

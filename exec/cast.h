@@ -66,6 +66,10 @@ typedef int (*exec_cast_fn)(const exec_vec_t *src, exec_vec_t *dst, const uint32
  * NULL when the cast is not allowed. Equal types get a copying kernel. */
 exec_cast_fn exec_cast_kernel(exec_type_t from, exec_type_t to);
 
+/* STRING to BINARY as the string's own bytes (Spark's CAST(s AS BINARY));
+ * the cast kernel reads PostgreSQL's bytea input (hex `\x...` or escapes). */
+exec_cast_fn exec_cast_bytes_kernel(void);
+
 /* Casts one value (through the same kernels); strings and fields in `a`. */
 int exec_cast_value(const exec_value_t *v, exec_type_t to, sl_arena_t *a, exec_value_t *out,
                     sl_error_t *err);

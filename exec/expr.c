@@ -391,6 +391,20 @@ exec_expr_t *exec_expr_cast(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_err
     return coerce_to(a, x, t, err);
 }
 
+exec_expr_t *exec_expr_cast_binary(sl_arena_t *a, exec_expr_t *x, sl_error_t *err)
+{
+    exec_type_t t = exec_type_of(EXEC_TYPE_BINARY);
+    if (x->type.id != EXEC_TYPE_STRING) return exec_expr_cast(a, x, t, err);
+    if (x->kind == EXEC_EXPR_CONST) {
+        exec_value_t v = x->value;
+        v.type = t;
+        return exec_expr_const(a, &v);
+    }
+    exec_expr_t *c = node2(a, EXEC_EXPR_CAST, t, x, NULL);
+    c->op = EXEC_CAST_OWN_BYTES;
+    return c;
+}
+
 exec_expr_t *exec_expr_coerce(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_error_t *err)
 {
     if (!exec_cast_implicit(x->type, t)) {

@@ -147,6 +147,11 @@ exec_expr_t *exec_expr_case(sl_arena_t *a, exec_expr_t *operand, exec_expr_t *co
 /* CAST(x AS t); 42846-like 42804 `cannot cast type integer to boolean`
  * when cast.h does not allow it. Casting to the same type returns x. */
 exec_expr_t *exec_expr_cast(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_error_t *err);
+/* CAST(x AS BINARY) in Spark's meaning: a string becomes its own bytes
+ * (a CAST node with op EXEC_CAST_OWN_BYTES), where exec_expr_cast reads
+ * PostgreSQL's bytea input; any other x is exec_expr_cast to BINARY. */
+#define EXEC_CAST_OWN_BYTES 1
+exec_expr_t *exec_expr_cast_binary(sl_arena_t *a, exec_expr_t *x, sl_error_t *err);
 /* Implicit conversion for the binder (INSERT targets, UNION sides...):
  * x itself when already of type t, a cast when exec_cast_implicit allows
  * it (a constant is converted now), 42804 otherwise. */

@@ -254,7 +254,7 @@ static int coalesce_value(cc_t *c, const exec_expr_t *e, int sel)
 static int cast_value(cc_t *c, const exec_expr_t *e, int sel)
 {
     exec_cast_aux_t *ca = SL_NEW(c->a, exec_cast_aux_t);
-    ca->fn = exec_cast_kernel(e->args[0]->type, e->type);
+    ca->fn = e->op == EXEC_CAST_OWN_BYTES ? exec_cast_bytes_kernel() : exec_cast_kernel(e->args[0]->type, e->type);
     if (!ca->fn) return sl_error_set(c->err, SL_ERR_INTERNAL_ERROR, "no cast kernel");
     int x = cv(c, e->args[0], sel);
     if (x < 0) return -1;

@@ -893,8 +893,21 @@ void exec_text_format(exec_type_t t, const void *cell, sl_buf_t *buf)
 
 /* ---- parse dispatch and errors ----------------------------------------- */
 
+/* PostgreSQL's messages for bad bytea input: the first character that is
+ * not a hex digit, an odd count of digits, or a bad escape. */
+static int bytea_error(const char *s, size_t n, sl_error_t *err)
+{
+    if (n < 2 || s[0] != '\\' || s[1] != 'x')
+        return sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION, "invalid input syntax for type bytea");
+    for (size_t i = 2; i < n; i++)
+        if (!isspace((unsigned char)s[i]) && hexval(s[i]) < 0)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \"%c\"", s[i]);
+    return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
+}
+
 int exec_text_error(exec_type_t t, exec_parse_status_t st, const char *s, size_t n, sl_error_t *err)
 {
+    if (t.id == EXEC_TYPE_BINARY) return bytea_error(s, n, err);
     int len = n > 200 ? 200 : (int)n;
     const char *name = exec_type_pg_name(t);
     bool datetime = t.id == EXEC_TYPE_TIMESTAMP || t.id == EXEC_TYPE_DATE || t.id == EXEC_TYPE_INTERVAL;

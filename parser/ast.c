@@ -597,6 +597,28 @@ static void dump_set(sl_buf_t *b, const ast_stmt_t *s)
     dump_list(b, &s->set.values);
 }
 
+/* (prepare p (types t..) stmt), (execute p args..), (deallocate p|all) */
+static void dump_prepared(sl_buf_t *b, const ast_stmt_t *s)
+{
+    const ast_prepared_t *p = &s->prepared;
+    sl_buf_puts(b, s->kind == AST_STMT_PREPARE ? "(prepare " : s->kind == AST_STMT_EXECUTE ? "(execute " : "(deallocate ");
+    if (p->name) put_ident(b, p->name);
+    else sl_buf_puts(b, "all");
+    if (p->types.n) {
+        sl_buf_puts(b, " (types");
+        for (int i = 0; i < p->types.n; i++) {
+            sl_buf_putc(b, ' ');
+            put_type(b, p->types.items[i]);
+        }
+        sl_buf_putc(b, ')');
+    }
+    if (p->stmt) {
+        sl_buf_putc(b, ' ');
+        ast_dump_stmt(b, p->stmt);
+    }
+    dump_list(b, &p->args);
+}
+
 static void dump_txn(sl_buf_t *b, const ast_stmt_t *s)
 {
     const ast_txn_stmt_t *t = &s->txn;
@@ -711,6 +733,9 @@ void ast_dump_stmt(sl_buf_t *b, const ast_stmt_t *s)
     case AST_STMT_RESET:
     case AST_STMT_DISCARD: dump_set(b, s); break;
     case AST_STMT_COPY: dump_copy(b, &s->copy); break;
+    case AST_STMT_PREPARE:
+    case AST_STMT_EXECUTE:
+    case AST_STMT_DEALLOCATE: dump_prepared(b, s); break;
     default: sl_buf_puts(b, "(?"); break;
     }
     sl_buf_putc(b, ')');

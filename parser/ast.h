@@ -351,7 +351,10 @@ struct ast_select {
     X(SET, "SET")                                                                    \
     X(RESET, "RESET")                                                                \
     X(DISCARD, "DISCARD")                                                            \
-    X(COPY, "COPY")
+    X(COPY, "COPY")                                                                  \
+    X(PREPARE, "PREPARE")                                                            \
+    X(EXECUTE, "EXECUTE")                                                            \
+    X(DEALLOCATE, "DEALLOCATE")
 
 typedef enum {
 #define X(k, s) AST_STMT_##k,
@@ -502,6 +505,18 @@ typedef struct {
     ast_copy_opt_list_t options;
 } ast_copy_t;
 
+typedef struct { int n; ast_type_t **items; } ast_type_list_t;
+
+/* PREPARE name [(types)] AS statement, EXECUTE name [(args)] and
+ * DEALLOCATE [PREPARE] {name | ALL}. */
+typedef struct {
+    ast_ident_t *name;            /* NULL: DEALLOCATE ALL */
+    ast_type_list_t types;        /* PREPARE: the declared parameter types */
+    ast_stmt_t *stmt;             /* PREPARE: the statement, whose text runs from
+                                     stmt->pos to the end of the PREPARE */
+    ast_expr_list_t args;         /* EXECUTE: the parameter values */
+} ast_prepared_t;
+
 /* A statement. `start`/`pos` and `end` delimit its own text in the parsed
  * string, without the terminating ';' (the catalog keeps this exact text). */
 struct ast_stmt {
@@ -530,6 +545,7 @@ struct ast_stmt {
         ast_txn_stmt_t txn;               /* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE,
                                              SET_TRANSACTION */
         ast_copy_t copy;                  /* COPY */
+        ast_prepared_t prepared;          /* PREPARE, EXECUTE, DEALLOCATE */
     };
 };
 

@@ -3,6 +3,7 @@
  * that are easier here than in the grammar (nesting depth, duplicate
  * CREATE QUERY clauses, repeated ORDER BY/LIMIT/OFFSET), and collect the
  * finished statements. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +408,23 @@ ast_stmt_t *pb_stmt(parse_ctx_t *c, ast_stmt_kind_t kind, int pos)
     s->kind = kind;
     s->pos = pos;
     s->end = pos;
+    return s;
+}
+
+ast_stmt_t *pb_prepare(parse_ctx_t *c, int pos, ast_ident_t *name, const ast_type_list_t *types,
+                       ast_stmt_t *stmt)
+{
+    ast_stmt_t *s = pb_stmt(c, AST_STMT_PREPARE, pos);
+    s->prepared.name = name;
+    s->prepared.types = *types;
+    s->prepared.stmt = stmt;
+    if (stmt->kind != AST_STMT_SELECT && stmt->kind != AST_STMT_INSERT && stmt->kind != AST_STMT_DELETE) {
+        int n = 0;
+        while ((size_t)(stmt->pos + n) < c->len &&
+               (isalnum((unsigned char)c->sql[stmt->pos + n]) || c->sql[stmt->pos + n] == '_'))
+            n++;
+        pb_error_at(c, stmt->pos, "syntax error at or near \"%.*s\"", n, c->sql + stmt->pos);
+    }
     return s;
 }
 

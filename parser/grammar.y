@@ -40,10 +40,10 @@
 
 /* Every U keyword of keywords.def (checked by a unit test). */
 %fallback ID ABORT ASC AVAILABLE AWAIT BEGIN CHARACTERISTICS CHECKPOINT COMMIT COMMITTED
-    CONTINUOUS DEFAULT DEFERRABLE DELAY
-    DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXPLAIN FIRST FOR IF INSERT ISOLATION
+    CONTINUOUS DEALLOCATE DEFAULT DEFERRABLE DELAY
+    DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXECUTE EXPLAIN FIRST FOR IF INSERT ISOLATION
     LAST LEVEL LOCAL MODE NOW NULLS OF ONCE ONLY OPERATOR OPTIONS OUTPUT OVER PARTITION
-    PRECISION PROCESSING PROGRESS
+    PRECISION PREPARE PROCESSING PROGRESS
     QUERIES QUERY READ RECENT RELEASE REPEATABLE RESET ROLLBACK SAVEPOINT SERIALIZABLE SESSION
     SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNCOMMITTED UNIT VALUES WITH WITHIN
@@ -495,6 +495,44 @@ cmd(A) ::= RESET(K) ALL. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name 
 cmd(A) ::= RESET(K) TIME ZONE. { A = pb_stmt(ctx, AST_STMT_RESET, K.pos); A->set.name = "timezone"; }
 cmd(A) ::= DISCARD(K) ALL. { A = pb_stmt(ctx, AST_STMT_DISCARD, K.pos); A->set.name = "all"; }
 
+/* ---- PREPARE / EXECUTE / DEALLOCATE ------------------------------------------ */
+/* PostgreSQL's SQL-level prepared statements. PREPARE takes the statements
+ * PostgreSQL can prepare (SELECT and VALUES, INSERT, DELETE); the prepared
+ * text runs from the statement's first token to the end of the PREPARE. */
+
+cmd(A) ::= PREPARE(K) ident(N) prep_types(T) AS prep_params(M) cmd(S). {
+    A = pb_prepare(ctx, K.pos, N, &T, S);
+    ctx->max_param = M;
+}
+
+/* The $n of the prepared statement are its own, not parameters of the
+ * PREPARE: the count before it, restored after it. */
+%type prep_params {int}
+prep_params(A) ::= . { A = ctx->max_param; }
+
+%type prep_types {ast_type_list_t}
+prep_types(A) ::= . { memset(&A, 0, sizeof A); }
+prep_types(A) ::= LP typelist(L) RP. { A = L; }
+
+%type typelist {ast_type_list_t}
+typelist(A) ::= typename(T). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, T); }
+typelist(A) ::= typelist(A) COMMA typename(T). { PB_ADD(ctx, A, T); }
+
+cmd(A) ::= EXECUTE(K) ident(N). { A = pb_stmt(ctx, AST_STMT_EXECUTE, K.pos); A->prepared.name = N; }
+cmd(A) ::= EXECUTE(K) ident(N) LP exprlist(L) RP. {
+    A = pb_stmt(ctx, AST_STMT_EXECUTE, K.pos);
+    A->prepared.name = N;
+    A->prepared.args = L;
+}
+
+cmd(A) ::= DEALLOCATE(K) dealloc_target(N). { A = pb_stmt(ctx, AST_STMT_DEALLOCATE, K.pos); A->prepared.name = N; }
+cmd(A) ::= DEALLOCATE(K) PREPARE dealloc_target(N). { A = pb_stmt(ctx, AST_STMT_DEALLOCATE, K.pos); A->prepared.name = N; }
+
+/* A statement's name, or NULL for ALL. */
+%type dealloc_target {ast_ident_t *}
+dealloc_target(A) ::= ident(A).
+dealloc_target(A) ::= ALL. { A = NULL; }
+
 /* ---- COPY ------------------------------------------------------------------ */
 /* PostgreSQL's COPY with both option syntaxes: the list in parentheses
  * (`(FORMAT csv, HEADER)`, any option name, checked by the statement) and
@@ -917,6 +955,11 @@ primary(A) ::= TRUE|FALSE(T). { A = pb_literal(ctx, AST_LIT_BOOL, &T); }
 primary(A) ::= NULL(T). { A = pb_literal(ctx, AST_LIT_NULL, &T); }
 primary(A) ::= TIMESTAMP(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_TIMESTAMP, &K, &V, NULL); }
 primary(A) ::= DATE(K) STRING(V). { A = pb_typed_literal(ctx, AST_LIT_DATE, &K, &V, NULL); }
+/* PostgreSQL's `type 'string'` (bytea '\x00', int4 '5'): a cast of the string. */
+primary(A) ::= ident(I) STRING(V). {
+    A = pb_cast(ctx, pb_literal(ctx, AST_LIT_STRING, &V), pb_type(ctx, I->name, I->quoted, I->pos, I->end), 0,
+                I->pos, pb_tok_end(&V));
+}
 primary(A) ::= interval_lit(A).
 primary(A) ::= PARAM(T). { A = pb_param(ctx, &T); }
 primary(A) ::= dotted(D). { A = pb_column(ctx, D); }

@@ -154,6 +154,10 @@ ast_select_t *pb_with(parse_ctx_t *c, const parse_token_t *kw, ast_cte_list_t ct
 ast_watermark_t *pb_watermark(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *col, ast_expr_t *delay);
 
 ast_stmt_t *pb_stmt(parse_ctx_t *c, ast_stmt_kind_t kind, int pos);
+/* PREPARE name (types) AS stmt: a syntax error at stmt unless PostgreSQL
+ * can prepare it (SELECT/VALUES, INSERT, DELETE). */
+ast_stmt_t *pb_prepare(parse_ctx_t *c, int pos, ast_ident_t *name, const ast_type_list_t *types,
+                       ast_stmt_t *stmt);
 /* Called when a top-level statement is complete: records its text range and
  * appends it to c->out. */
 void pb_add_stmt(parse_ctx_t *c, ast_stmt_t *s);

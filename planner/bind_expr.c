@@ -478,7 +478,9 @@ static exec_expr_t *bind_cast(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     const ast_type_t *at = e->type;
     if (exec_type_parse(b->pc->sql + at->pos, (size_t)(at->end - at->pos), b->pc->arena, &t, err) < 0)
         return fail_at(err, at->pos);
-    x = exec_expr_cast(b->pc->arena, x, t, err);
+    /* the name decides: BINARY is Spark's (a string's own bytes), BYTEA PostgreSQL's (bytea input) */
+    x = t.id == EXEC_TYPE_BINARY && !strcmp(at->name, "binary") ? exec_expr_cast_binary(b->pc->arena, x, err)
+                                                                 : exec_expr_cast(b->pc->arena, x, t, err);
     return x ? x : fail_at(err, e->pos);
 }
 

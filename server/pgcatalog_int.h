@@ -73,6 +73,7 @@ void pgcat_fill_roles(pgcat_gen_t *g);
 void pgcat_fill_user(pgcat_gen_t *g);
 void pgcat_fill_authid(pgcat_gen_t *g);
 void pgcat_fill_settings(pgcat_gen_t *g);
+void pgcat_fill_prepared_statements(pgcat_gen_t *g);
 void pgcat_fill_proc(pgcat_gen_t *g);
 void pgcat_fill_collation(pgcat_gen_t *g);
 void pgcat_fill_tablespace(pgcat_gen_t *g);

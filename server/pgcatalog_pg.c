@@ -9,6 +9,8 @@
 
 #include "exec/func.h"
 #include "exec/pgtype.h"
+#include "exec/text_io.h"
+#include "server/prepared.h"
 #include "server/stmt.h"
 
 /* ---- schemas ---- */
@@ -242,6 +244,49 @@ static void setting_row(void *arg, const char *name, const char *value, const ch
 void pgcat_fill_settings(pgcat_gen_t *g)
 {
     stmt_session_settings(g->sess->sess, setting_row, g);
+}
+
+/* A regtype[] value: {integer,"timestamp without time zone"}. */
+static void put_param_types(sl_buf_t *b, const prep_stmt_t *s)
+{
+    sl_buf_t name = SL_BUF_INIT;
+    sl_buf_putc(b, '{');
+    for (int i = 0; i < s->nparams; i++) {
+        uint32_t oid = i < s->ntypes && s->types[i] ? s->types[i] : s->inferred[i];
+        sl_buf_clear(&name);
+        exec_pgtype_format(oid ? oid : PG_OID_TEXT, -1, &name);
+        sl_buf_putc(&name, '\0');
+        int quote = strchr(name.data, ' ') != NULL;
+        if (i) sl_buf_putc(b, ',');
+        if (quote) sl_buf_putc(b, '"');
+        sl_buf_puts(b, name.data);
+        if (quote) sl_buf_putc(b, '"');
+    }
+    sl_buf_putc(b, '}');
+    sl_buf_free(&name);
+}
+
+/* pg_prepared_statements: the session's statements, from PREPARE and from
+ * Parse (the unnamed one excepted, as in PostgreSQL). */
+void pgcat_fill_prepared_statements(pgcat_gen_t *g)
+{
+    sl_buf_t b = SL_BUF_INIT;
+    for (const prep_stmt_t *s = sess_prepared(g->sess->sess)->first; s; s = s->next) {
+        if (!s->name[0]) continue;
+        pgcat_row(g);
+        pgcat_text(g, "name", s->name);
+        pgcat_text(g, "statement", s->statement);
+        sl_buf_clear(&b);
+        exec_format_timestamp(s->prepare_time, &b);
+        pgcat_text(g, "prepare_time", b.data);
+        sl_buf_clear(&b);
+        put_param_types(&b, s);
+        pgcat_text(g, "parameter_types", b.data);
+        pgcat_bool(g, "from_sql", s->from_sql);
+        pgcat_int(g, "generic_plans", 0);
+        pgcat_int(g, "custom_plans", 0);
+    }
+    sl_buf_free(&b);
 }
 
 /* ---- functions ---- */

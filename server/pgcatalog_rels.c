@@ -73,6 +73,9 @@ static const pgcat_rel_t rels[] = {
      "source:t min_val:t max_val:t enumvals:a boot_val:t reset_val:t sourcefile:t "
      "sourceline:i pending_restart:b",
      pgcat_fill_settings},
+    {PG, "pg_prepared_statements",
+     "name:t statement:t prepare_time:x parameter_types:a from_sql:b generic_plans:l custom_plans:l",
+     pgcat_fill_prepared_statements},
     {PG, "pg_proc",
      "oid:o proname:t pronamespace:o proowner:o prolang:o procost:f prorows:f provariadic:o "
      "prosupport:t prokind:c prosecdef:b proleakproof:b proisstrict:b proretset:b "

@@ -25,6 +25,7 @@
 #include "common/version.h"
 #include "server/auth.h"
 #include "server/pgwire.h"
+#include "server/prepared.h"
 #include "server/server.h"
 #include "server/session.h"
 #include "server/tls.h"
@@ -80,19 +81,9 @@ typedef struct pgw_cursor {
     size_t off;           /* byte offset of the next DataRow body in res->rows */
 } pgw_cursor_t;
 
-/* A prepared statement: its text and what Parse learnt by describing it. */
-typedef struct pgw_stmt {
-    char *name;           /* "" = the unnamed statement */
-    char *sql;
-    size_t len;
-    int ntypes;           /* parameter types given by Parse (0 = unspecified) */
-    uint32_t *types;
-    int nparams;          /* max(ntypes, highest $n) */
-    uint32_t *inferred;   /* nparams OIDs sluice inferred for undeclared $n (0 = none) */
-    int ncols;            /* -1: no rows (NoData) */
-    sess_col_t *cols;     /* names point into the same allocation */
-    struct pgw_stmt *next;
-} pgw_stmt_t;
+/* A prepared statement: the session keeps them (server/prepared.h), in one
+ * namespace with SQL's PREPARE. */
+typedef prep_stmt_t pgw_stmt_t;
 
 /* A portal: a statement bound to parameter values, and its reply once run. */
 typedef struct pgw_portal {
@@ -148,7 +139,6 @@ struct pgw_conn {
     int64_t xlimit;            /* 0 = all rows */
     uint64_t xsent;
     int skip_till_sync;        /* an extended-protocol error happened */
-    pgw_stmt_t *stmts;
     pgw_portal_t *portals;
     pgw_copy_t *copy;          /* COPY FROM STDIN in progress (pgwire_copy.c), or NULL */
 };
@@ -204,7 +194,7 @@ void pgw_auth_detach(pgw_conn_t *c);
 void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len);
 /* Continues a reply that paused on output backpressure; 1 when none is left. */
 int pgw_query_resume(pgw_conn_t *c);
-/* Frees statements, portals and any reply in progress. */
+/* Frees portals, a statement being parsed and any reply in progress. */
 void pgw_query_release(pgw_conn_t *c);
 /* ParameterStatus for each reported setting that changed, then
  * ReadyForQuery with the session's transaction status; at idle every

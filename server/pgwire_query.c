@@ -115,30 +115,7 @@ static void ext_errorf(pgw_conn_t *c, const char *sqlstate, const char *fmt, ...
 
 static pgw_stmt_t *stmt_find(pgw_conn_t *c, const char *name)
 {
-    for (pgw_stmt_t *s = c->stmts; s; s = s->next)
-        if (!strcmp(s->name, name)) return s;
-    return NULL;
-}
-
-static void stmt_free(pgw_stmt_t *s)
-{
-    free(s->name);
-    free(s->sql);
-    free(s->types);
-    free(s->inferred);
-    free(s->cols);
-    free(s);
-}
-
-static void stmt_drop(pgw_conn_t *c, const char *name)
-{
-    for (pgw_stmt_t **pp = &c->stmts; *pp; pp = &(*pp)->next) {
-        if (strcmp((*pp)->name, name)) continue;
-        pgw_stmt_t *s = *pp;
-        *pp = s->next;
-        stmt_free(s);
-        return;
-    }
+    return prep_find(sess_prepared(c->sess), name);
 }
 
 static pgw_portal_t *portal_find(pgw_conn_t *c, const char *name)
@@ -191,13 +168,8 @@ static void portals_drop_all(pgw_conn_t *c)
 void pgw_query_release(pgw_conn_t *c)
 {
     portals_drop_all(c);
-    while (c->stmts) {
-        pgw_stmt_t *s = c->stmts;
-        c->stmts = s->next;
-        stmt_free(s);
-    }
     cursor_clear(&c->qcur);
-    if (c->wait_stmt) stmt_free(c->wait_stmt);
+    if (c->wait_stmt) prep_free(c->wait_stmt);
     c->wait_stmt = NULL;
     pgw_copy_release(c);
 }
@@ -539,32 +511,10 @@ static void parse_message(pgw_conn_t *c, const char *body, size_t len)
         ext_errorf(c, SL_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
         return;
     }
-    if (!name[0]) stmt_drop(c, "");
-    pgw_stmt_t *s = sl_xcalloc(1, sizeof *s);
-    s->name = sl_xstrdup(name);
-    s->len = strlen(sql);
-    s->sql = sl_xstrndup(sql, s->len);
-    s->ntypes = n;
-    s->types = sl_xcalloc((size_t)n + 1, sizeof *s->types);
+    if (!name[0]) prep_drop(sess_prepared(c->sess), "");
+    pgw_stmt_t *s = prep_new(name, sql, strlen(sql), n);
     for (int i = 0; i < n; i++) s->types[i] = sl_get_u32be(oids + 4 * i);
     parse_describe(c, s, n);
-}
-
-/* Copies the result columns into one allocation owned by the statement. */
-static void stmt_keep_columns(pgw_stmt_t *s, const sess_result_t *r)
-{
-    size_t names = 0;
-    for (int i = 0; i < r->ncols; i++) names += strlen(r->cols[i].name ? r->cols[i].name : "") + 1;
-    s->ncols = r->ncols;
-    s->cols = sl_xmalloc(sizeof *s->cols * (size_t)r->ncols + names);
-    char *p = (char *)(s->cols + r->ncols);
-    for (int i = 0; i < r->ncols; i++) {
-        s->cols[i] = r->cols[i];
-        size_t n = strlen(r->cols[i].name ? r->cols[i].name : "") + 1;
-        memcpy(p, r->cols[i].name ? r->cols[i].name : "", n);
-        s->cols[i].name = p;
-        p += n;
-    }
 }
 
 /* Keeps the types inferred for the statement's parameters (the reply has
@@ -588,14 +538,13 @@ static void parse_done(pgw_conn_t *c, pgw_stmt_t *s, sess_reply_t *reply)
     }
     if (r && r->kind == SESS_RES_ERROR) {
         ext_error(c, &r->error);
-        stmt_free(s);
+        prep_free(s);
     } else {
         stmt_keep_inferred(s, reply);
         s->nparams = reply->nparams > s->ntypes ? reply->nparams : s->ntypes;
         s->ncols = -1;
-        if (r && r->kind == SESS_RES_ROWS) stmt_keep_columns(s, r);
-        s->next = c->stmts;
-        c->stmts = s;
+        if (r && r->kind == SESS_RES_ROWS) prep_keep_columns(s, r->ncols, r->cols);
+        prep_add(sess_prepared(c->sess), s);
         pgw_msg_simple(&c->out, '1');
     }
     sess_reply_free(reply);
@@ -836,7 +785,7 @@ static void close_message(pgw_conn_t *c, const char *body, size_t len)
         ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "invalid CLOSE message");
         return;
     }
-    if (kind[0] == 'S') stmt_drop(c, name);
+    if (kind[0] == 'S') prep_drop(sess_prepared(c->sess), name);
     else portal_drop(c, name);
     pgw_msg_simple(&c->out, '3');
 }

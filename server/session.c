@@ -17,6 +17,7 @@
 #include "common/sl_assert.h"
 #include "parser/parser.h"
 #include "server/guc.h"
+#include "server/prepared.h"
 #include "server/copy_in.h"
 #include "server/qm.h"
 #include "server/stmt.h"
@@ -40,6 +41,7 @@ struct sess {
     atomic_int cancel;        /* CANCEL_* */
     guc_t *guc;               /* settings, used by the running statement (guc.h) */
     txn_t *txn;               /* transaction state, likewise */
+    prep_list_t prepared;     /* prepared statements (Parse and PREPARE) */
     uv_timer_t stimer;        /* statement_timeout of the submission in flight */
     int stimer_init;
     int handles;              /* timer handles not yet closed */
@@ -122,6 +124,7 @@ static void submission_free(sess_t *s)
 static void sess_free_now(sess_t *s)
 {
     submission_free(s);
+    prep_clear(&s->prepared);
     txn_free(s->txn);
     tstore_wake(s->srv->tstore); /* its write lock, if it held it, is free */
     guc_free(s->guc);
@@ -619,6 +622,11 @@ guc_t *sess_guc(sess_t *s)
 txn_t *sess_txn(sess_t *s)
 {
     return s->txn;
+}
+
+prep_list_t *sess_prepared(sess_t *s)
+{
+    return &s->prepared;
 }
 
 char sess_txn_status(const sess_t *s)

@@ -35,6 +35,9 @@ static const stmt_handler_fn handlers[AST_STMT__COUNT] = {
     [AST_STMT_RESET] = stmt_set,
     [AST_STMT_DISCARD] = stmt_set,
     [AST_STMT_COPY] = stmt_copy,
+    [AST_STMT_PREPARE] = stmt_prepare,
+    [AST_STMT_EXECUTE] = stmt_execute_prepared,
+    [AST_STMT_DEALLOCATE] = stmt_deallocate,
 };
 
 int stmt_execute(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)

@@ -32,6 +32,7 @@ typedef struct stmt_ctx {
      * query manager says the query caught up (or ended), then resumes. */
     const char *await_query;      /* in arena */
     int64_t await_timeout_ms;     /* -1: none */
+    int exec_depth;               /* EXECUTEs this statement runs inside (stmt_prepare.c) */
 } stmt_ctx_t;
 
 /* Runs one statement into `res`. On error returns -1 with err filled; a

@@ -1,16 +1,17 @@
 /* Session commands: transaction control (BEGIN, COMMIT, ROLLBACK,
  * SAVEPOINT, RELEASE, ROLLBACK TO, SET TRANSACTION) over the session's
- * server/txn.h state, SET/RESET/DISCARD and SHOW over its server/guc.h
- * settings (then the daemon's configuration keys), the rules of what may
- * run in a transaction block, and the settings that current_setting() and
- * set_config() reach. Messages and SQLSTATEs are PostgreSQL's (xact.c,
- * guc.c). */
+ * server/txn.h state, SET/RESET and SHOW over its server/guc.h settings
+ * (then the daemon's configuration keys), DISCARD ALL (the settings and the
+ * prepared statements), the rules of what may run in a transaction block,
+ * and the settings that current_setting() and set_config() reach.
+ * Messages and SQLSTATEs are PostgreSQL's (xact.c, guc.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "planner/plan.h"
 #include "server/guc.h"
+#include "server/prepared.h"
 #include "server/stmt_int.h"
 #include "server/txn.h"
 
@@ -247,6 +248,7 @@ STMT_HANDLER(stmt_set)
     if (ctx->describe_only) return 0;
     if (stmt->kind != AST_STMT_SET && !strcmp(set->name, "all")) {
         guc_reset_all(sess_guc(ctx->sess));
+        if (stmt->kind == AST_STMT_DISCARD) prep_drop_named(sess_prepared(ctx->sess));
         return 0;
     }
     if (stmt->kind == AST_STMT_RESET) return set_one(ctx, stmt, NULL, 0, res, err);

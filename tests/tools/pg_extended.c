@@ -3,7 +3,8 @@
  * PQprepare/PQdescribePrepared/PQexecPrepared, pipeline mode with an error
  * followed by recovery at Sync, a Describe+Execute that runs its
  * statement once, and subqueries with parameters: described without being
- * run, run anew with each execution's values.
+ * run, run anew with each execution's values; and the one namespace of
+ * Parse's statements and SQL's PREPARE / EXECUTE / DEALLOCATE.
  *
  * Then the ways a driver leaves (each on a connection of its own, each
  * followed by a check that the daemon still answers a new connection): a
@@ -128,6 +129,58 @@ static void check_prepared(void)
     EXPECT(PQnparams(r) == 0 && PQnfields(r) >= 1, "SHOW STREAMS described as %d/%d", PQnparams(r),
            PQnfields(r));
     printf("ok prepared\n");
+}
+
+/* A statement made by Parse runs with SQL's EXECUTE and goes with
+ * DEALLOCATE; one made by PREPARE is described and bound through the
+ * protocol. */
+static void check_prepared_namespace(void)
+{
+    const unsigned int types[1] = {23};
+    PGresult *r = keep(PQprepare(conn, "wire", "SELECT $1 * 2 AS doubled", 1, types));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "SELECT from_sql, statement, parameter_types FROM pg_prepared_statements "
+                          "WHERE name = 'wire'"));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "f") &&
+               !strcmp(PQgetvalue(r, 0, 1), "SELECT $1 * 2 AS doubled") && !strcmp(PQgetvalue(r, 0, 2), "{integer}"),
+           "pg_prepared_statements: %s", PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "EXECUTE wire(21)"));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "42"), "EXECUTE: %s",
+           PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "PREPARE wire AS SELECT 1"));
+    EXPECT(!strcmp(sqlstate(r), "42P05"), "PREPARE of a Parse'd name: %s", PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "DEALLOCATE wire"));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "DEALLOCATE"), "%s",
+           PQresultErrorMessage(r));
+    const char *vals[1] = {"5"};
+    r = keep(PQexecPrepared(conn, "wire", 1, vals, NULL, NULL, 0));
+    EXPECT(!strcmp(sqlstate(r), "26000"), "Bind after DEALLOCATE: %s", PQresultErrorMessage(r));
+    r = keep(xp("PREPARE sqlside (int) AS SELECT $1 + 1 AS next, 'x' AS tag")); /* its $1 is not the PREPARE's */
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "PREPARE"), "%s",
+           PQresultErrorMessage(r));
+    r = keep(PQdescribePrepared(conn, "sqlside"));
+    EXPECT(PQnparams(r) == 1 && PQparamtype(r, 0) == 23 && PQnfields(r) == 2, "described as %d/%u/%d",
+           PQnparams(r), PQnparams(r) ? PQparamtype(r, 0) : 0, PQnfields(r));
+    r = keep(PQexecPrepared(conn, "sqlside", 1, vals, NULL, NULL, 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "6"), "Bind: %s",
+           PQresultErrorMessage(r));
+    r = keep(PQprepare(conn, "sqlside", "SELECT 2", 0, NULL));
+    EXPECT(!strcmp(sqlstate(r), "42P05"), "Parse of a PREPAREd name: %s", PQresultErrorMessage(r));
+    r = keep(xp("DEALLOCATE sqlside")); /* through Parse, Bind, Execute */
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "DEALLOCATE: %s", PQresultErrorMessage(r));
+    r = keep(PQexec(conn, "EXECUTE sqlside(1)"));
+    EXPECT(!strcmp(sqlstate(r), "26000"), "EXECUTE after DEALLOCATE: %s", PQresultErrorMessage(r));
+    /* EXECUTE through the extended protocol, with a parameter of its own */
+    r = keep(PQexec(conn, "PREPARE twice (int) AS SELECT $1 * 2"));
+    r = keep(PQexecParams(conn, "EXECUTE twice($1)", 1, NULL, vals, NULL, NULL, 0));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "10"), "EXECUTE($1): %s",
+           PQresultErrorMessage(r));
+    r = keep(xp("DEALLOCATE ALL"));
+    EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "DEALLOCATE ALL"), "%s",
+           PQresultErrorMessage(r));
+    r = keep(PQdescribePrepared(conn, "p1"));
+    EXPECT(!strcmp(sqlstate(r), "26000"), "p1 after DEALLOCATE ALL: %s", PQresultErrorMessage(r));
+    printf("ok prepared_namespace\n");
 }
 
 /* PQexecParams sends Parse, Bind, Describe portal, Execute, Sync: the
@@ -384,6 +437,7 @@ int main(int argc, char **argv)
     check_describe_execute_once();
     check_prepared_subqueries();
     check_pipeline_recovery();
+    check_prepared_namespace();
     keep(NULL);
     PQfinish(conn);
     check_teardown_shapes();

@@ -286,7 +286,9 @@ TEST(bytea_text)
     CHECK_STR(io("BINARY", "\\x0102ff"), "\\x0102ff");
     CHECK_STR(io("BINARY", "ab"), "\\x6162");
     CHECK_STR(io("BINARY", "a\\\\b\\001"), "\\x615c6201");
-    CHECK_STR(io("BINARY", "\\xzz"), "ERROR 22P02 invalid input syntax for type bytea: \"\\xzz\"");
+    CHECK_STR(io("BINARY", "\\xzz"), "ERROR 22023 invalid hexadecimal digit: \"z\"");
+    CHECK_STR(io("BINARY", "\\x012"), "ERROR 22023 invalid hexadecimal data: odd number of digits");
+    CHECK_STR(io("BINARY", "a\\b"), "ERROR 22P02 invalid input syntax for type bytea");
 }
 
 TEST(struct_text_is_json)

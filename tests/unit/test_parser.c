@@ -226,6 +226,18 @@ static const dump_case_t statement_cases[] = {
      "(reset timezone)"},
     {"DISCARD ALL",
      "(discard all)"},
+    {"PREPARE p (int, varchar(5)) AS SELECT $1, $2",
+     "(prepare p (types int varchar(5)) (select (items $1 $2)))"},
+    {"PREPARE ins AS INSERT INTO t VALUES ($1)",
+     "(prepare ins (insert t (values ($1))))"},
+    {"EXECUTE p(1, 'x' || 'y')",
+     "(execute p (int 1) (|| (str 'x') (str 'y')))"},
+    {"EXECUTE p",
+     "(execute p)"},
+    {"DEALLOCATE p",
+     "(deallocate p)"},
+    {"DEALLOCATE PREPARE ALL",
+     "(deallocate all)"},
 };
 
 static const dump_case_t select_cases[] = {
@@ -391,6 +403,7 @@ static const dump_case_t expression_cases[] = {
 static const error_case_t error_cases[] = {
     {"SELECT foo FROM", "syntax error at end of input", 16},
     {"SELEC 1", "syntax error at or near \"SELEC\"", 1},
+    {"PREPARE p AS BEGIN", "syntax error at or near \"BEGIN\"", 14},
     {"SELECT 1; SELEC 2", "syntax error at or near \"SELEC\"", 11},
     {"SELECT 1 +", "syntax error at end of input", 11},
     {"SELECT 1 +   ", "syntax error at end of input", 14},
