@@ -1,13 +1,15 @@
 /* COPY FROM STDIN's load (the contract is in copy_in.h): jobs that split
  * the bytes received so far into records, turn each field into a value of
  * its column (exec_builder_set_text: INSERT's conversions and errors),
- * stage full batches, and commit after the last chunk. Errors carry
+ * insert full batches through the session's connection, and end the
+ * statement after the last chunk or a failure. Errors carry
  * PostgreSQL's COPY context ("COPY t, line 3, column a: "x"") as detail.
  *
  * Memory: the object's arena holds the relation and the options for its
  * whole life; each job's batches live in a job arena reset per batch. */
 #include "server/copy_in.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +18,19 @@
 #include "exec/batch.h"
 #include "server/catalog.h"
 #include "server/objects.h"
+#include "server/stmt.h"
 #include "server/table_store.h"
+#include "server/txn.h"
 
 #define COPY_CONTEXT_MAX 100 /* bytes of a line or value quoted in an error, as PostgreSQL */
 
 struct copy_in {
     srv_t *srv;
+    sess_t *sess;               /* whose transaction the rows join (sess_copy_begin) */
+    txn_t *txn;
+    tstore_conn_t *conn;        /* the session's connection, holding the write lock */
+    int open;                   /* the statement has not ended */
+    int started;                /* a job ran (check_writer) */
     sl_arena_t *arena;          /* relation, options, names */
     plan_relation_t rel;
     copy_opts_t opts;
@@ -34,15 +43,13 @@ struct copy_in {
     uint64_t line;              /* records read, the header included */
     int header_left;            /* the header line is still to be skipped */
     int ended;                  /* the "\." line was read: the rest is ignored */
-    uint64_t staged;
-    tstore_load_t *load;        /* NULL until the first rows; NULL again once ended */
     sl_buf_t scratch;
     copy_field_t *fields;
     int fields_cap;
     /* the job */
     uv_work_t work;
     int busy, closed, last;     /* closed: loop thread only */
-    int cleanup;                /* the job only drops the staged rows (set before it is queued) */
+    atomic_int abort;           /* copy_in_abort: the next job only ends the statement */
     sl_error_t err;
     int failed;
     int64_t added;
@@ -60,7 +67,16 @@ static unsigned char *copy_flags(sl_arena_t *a, const unsigned char *src, int n)
     return f;
 }
 
-copy_in_t *copy_in_new(srv_t *srv, const copy_in_spec_t *spec, sl_error_t *err)
+static void copy_in_free(copy_in_t *ci)
+{
+    sl_buf_free(&ci->pending);
+    sl_buf_free(&ci->scratch);
+    free(ci->fields);
+    sl_arena_free(ci->arena);
+    free(ci);
+}
+
+copy_in_t *copy_in_new(srv_t *srv, sess_t *sess, const copy_in_spec_t *spec, sl_error_t *err)
 {
     copy_in_t *ci = sl_xcalloc(1, sizeof *ci);
     ci->srv = srv;
@@ -69,9 +85,17 @@ copy_in_t *copy_in_new(srv_t *srv, const copy_in_spec_t *spec, sl_error_t *err)
     if (obj_lookup(srv->cat, spec->table, ci->arena, &ci->rel, err) != 1) {
         if (!sl_error_isset(err))
             sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", spec->table);
-        copy_in_close(ci);
+        copy_in_free(ci);
         return NULL;
     }
+    ci->txn = sess_txn(sess);
+    if (!(ci->conn = txn_writer(ci->txn, "COPY FROM", err))) { /* nothing was read yet */
+        copy_in_free(ci);
+        return NULL;
+    }
+    ci->sess = sess;
+    ci->open = 1;
+    sess_copy_begin(sess);
     ci->opts = spec->opts;
     ci->opts.null_str = sl_strdup(ci->arena, spec->opts.null_str);
     ci->nfields = spec->nfields;
@@ -211,20 +235,16 @@ static int handle_record(copy_in_t *ci, exec_builder_t *bld, const char *rec, si
 
 /* ---- jobs --------------------------------------------------------------------------- */
 
-/* Stages the builder's rows, if any, and starts a new batch. */
+/* Inserts the builder's rows, if any, and starts a new batch. */
 static int flush_batch(copy_in_t *ci, exec_builder_t *bld, sl_arena_t *a)
 {
     if (bld->batch->nrows == 0) return 0;
-    if (!ci->load && !(ci->load = tstore_load_begin(ci->srv->tstore, &ci->rel, &ci->err))) {
-        ci->failed = 1;
-        return -1;
-    }
     exec_batch_t *b = exec_builder_finish(bld);
-    ci->staged += b->nrows;
-    if (tstore_load_rows(ci->load, b, &ci->err) < 0) {
+    if (tstore_insert(ci->srv->tstore, ci->conn, &ci->rel, b, &ci->err) < 0) {
         ci->failed = 1;
         return -1;
     }
+    ci->added += b->nrows;
     sl_arena_reset(a);
     exec_builder_init(bld, a, ci->rel.ncols, ci->rel.col_types, EXEC_BATCH_ROWS);
     return 0;
@@ -250,43 +270,52 @@ static void parse_pending(copy_in_t *ci)
     sl_arena_free(a);
 }
 
-static void drop_load(copy_in_t *ci)
+/* Before the first rows: the statement's write transaction is still open,
+ * unless other statements of the session ran between the COPY statement
+ * and its data (a COPY portal that Describe ran, then other statements
+ * before its Execute) and ended it; then it begins again, without waiting
+ * for the lock. */
+static int check_writer(copy_in_t *ci)
 {
-    if (ci->load) tstore_load_abort(ci->load);
-    ci->load = NULL;
+    if (ci->started) return 0;
+    ci->started = 1;
+    if ((ci->conn = txn_writer(ci->txn, "COPY FROM", &ci->err))) return 0;
+    txn_lock_busy(ci->txn); /* no statement runs again for it */
+    ci->failed = 1;
+    return -1;
 }
 
-/* Commits after the last chunk; a load with no rows adds nothing. */
-static void commit_load(copy_in_t *ci)
+/* Ends the statement: outside a transaction block its rows are committed
+ * (ok) or rolled back; inside one they stay in the block's transaction
+ * (a failed COPY fails the block: copy_in.h). */
+static void end_statement(copy_in_t *ci, int ok)
 {
-    ci->added = 0;
-    if (!ci->load) return;
-    tstore_load_t *l = ci->load;
-    ci->load = NULL;
-    if (tstore_load_commit(l, &ci->added, &ci->err) < 0) ci->failed = 1;
-    else if (ci->added > 0 && cat_touch(ci->srv->cat, ci->rel.name, &ci->err) < 0) ci->failed = 1;
+    if (!ci->open) return;
+    ci->open = 0;
+    if (ok && ci->added > 0) txn_touched(ci->txn, ci->rel.name);
+    if (txn_statement_end(ci->txn, ok, &ci->err) < 0) ci->failed = 1;
+    if (!ok || ci->failed) ci->added = 0;
 }
 
 static void work_cb(uv_work_t *w)
 {
     copy_in_t *ci = w->data;
-    if (ci->cleanup) { /* abandoned: only the cleanup is left */
-        drop_load(ci);
+    if (atomic_load(&ci->abort)) { /* the client gave up */
+        end_statement(ci, 0);
         return;
     }
-    if (!ci->ended) parse_pending(ci);
+    if (check_writer(ci) == 0 && !ci->ended) parse_pending(ci);
     if (ci->ended) sl_buf_clear(&ci->pending); /* what follows "\." is ignored */
-    if (ci->failed) drop_load(ci);
-    else if (ci->last) commit_load(ci);
+    if (ci->failed) end_statement(ci, 0);
+    else if (ci->last) end_statement(ci, 1);
 }
 
-static void copy_in_free(copy_in_t *ci)
+static void after_work_cb(uv_work_t *w, int status);
+
+static void queue_job(copy_in_t *ci)
 {
-    sl_buf_free(&ci->pending);
-    sl_buf_free(&ci->scratch);
-    free(ci->fields);
-    sl_arena_free(ci->arena);
-    free(ci);
+    ci->busy = 1;
+    uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
 }
 
 static void after_work_cb(uv_work_t *w, int status)
@@ -294,11 +323,17 @@ static void after_work_cb(uv_work_t *w, int status)
     (void)status;
     copy_in_t *ci = w->data;
     ci->busy = 0;
+    tstore_wake(ci->srv->tstore); /* sessions waiting for a lock the statement released */
     if (ci->closed) {
         copy_in_close(ci);
         return;
     }
-    ci->cb(ci->cb_arg, ci->failed ? &ci->err : NULL, (uint64_t)ci->added);
+    int abort = atomic_load(&ci->abort);
+    if (abort && ci->open) { /* the abort came while this job ran */
+        queue_job(ci);
+        return;
+    }
+    ci->cb(ci->cb_arg, ci->failed && !abort ? &ci->err : NULL, (uint64_t)ci->added);
 }
 
 int copy_in_busy(const copy_in_t *ci)
@@ -319,8 +354,15 @@ void copy_in_feed(copy_in_t *ci, sl_buf_t *data, int last, copy_in_cb cb, void *
     ci->last = last;
     ci->cb = cb;
     ci->cb_arg = arg;
-    ci->busy = 1;
-    uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
+    queue_job(ci);
+}
+
+void copy_in_abort(copy_in_t *ci, copy_in_cb cb, void *arg)
+{
+    ci->cb = cb;
+    ci->cb_arg = arg;
+    atomic_store(&ci->abort, 1);
+    if (!ci->busy) queue_job(ci); /* else after_work_cb queues it */
 }
 
 void copy_in_close(copy_in_t *ci)
@@ -328,11 +370,8 @@ void copy_in_close(copy_in_t *ci)
     if (!ci) return;
     ci->closed = 1;
     if (ci->busy) return; /* after_work_cb comes back here */
-    if (!ci->load) {
-        copy_in_free(ci);
-        return;
-    }
-    ci->busy = 1; /* drop the staged rows on the pool, then free */
-    ci->cleanup = 1;
-    uv_queue_work(ci->srv->loop, &ci->work, work_cb, after_work_cb);
+    sess_t *sess = ci->sess;
+    int open = ci->open;
+    copy_in_free(ci);
+    sess_copy_end(sess, open);
 }

@@ -10,10 +10,13 @@
  * the load (server/copy_in.h) while the next chunk fills; when a chunk is
  * full and the job still runs, the connection stops reading (c->wait =
  * PGW_WAIT_COPY), so a fast client is held back by TCP. CopyDone runs the
- * last job, which commits: CommandComplete "COPY n". CopyFail (57014), a
- * bad value (22P02 ...) or any other message (08P01) end the COPY with an
- * ErrorResponse and nothing added; the client's remaining copy messages are
- * dropped (pgwire_query.c). Flush and Sync are ignored meanwhile, as
+ * last job, which ends the statement (outside a transaction block it
+ * commits): CommandComplete "COPY n". CopyFail (57014), a cancel (57014),
+ * a bad value (22P02 ...) or any other message (08P01) end the COPY with
+ * an ErrorResponse once the load has undone its rows (a job on the pool,
+ * during which no input is read), and fail a transaction block; the
+ * client's remaining copy messages are dropped (pgwire_query.c). Flush
+ * and Sync are ignored meanwhile, as
  * PostgreSQL does. In a simple Query, ReadyForQuery follows the COPY (or
  * the statements after it run first); from Execute, the client's Sync
  * brings it. */
@@ -33,6 +36,8 @@ struct pgw_copy {
     int extended;       /* started by Execute */
     int done;           /* CopyDone came */
     int last_sent;      /* the last job (the commit) was started */
+    int failing;        /* the client ended the COPY with `error`: the load undoes its rows */
+    sl_error_t error;
     char *rest;         /* simple Query: the statements after the COPY, or NULL */
 };
 
@@ -98,18 +103,43 @@ void pgw_copy_in_start(pgw_conn_t *c, sess_result_t *r, int extended)
     copy_response(c, 'G', r->ncols);
 }
 
-/* The COPY ended with an error: nothing was added. `err` may live in the
- * load, which goes first: it is copied. */
-static void copy_fail(pgw_conn_t *c, const sl_error_t *err)
+/* The COPY statement ended with an error, having added nothing: a block
+ * fails. `err` may live in the load, which goes first: it is copied. */
+static void copy_report_error(pgw_conn_t *c, const sl_error_t *err)
 {
     int extended = c->copy->extended;
     sl_error_t e;
     sl_error_copy(&e, err);
     pgw_copy_release(c);
     c->wait = PGW_WAIT_NONE;
+    sess_txn_error(c->sess);
     pgw_msg_error(&c->out, "ERROR", &e);
     if (extended) c->skip_till_sync = 1;
     else pgw_query_ready(c);
+}
+
+static void on_abort_done(void *arg, const sl_error_t *err, uint64_t nrows)
+{
+    (void)err;
+    (void)nrows;
+    pgw_conn_t *c = arg;
+    if (c->closing) { /* the session is gone: nothing more to say */
+        pgw_copy_release(c);
+        return;
+    }
+    copy_report_error(c, &c->copy->error);
+    pgw_conn_process(c);
+}
+
+/* The client's side ends the COPY with an error: reported once the load
+ * has undone the rows; no input is read until then. */
+static void copy_fail(pgw_conn_t *c, const sl_error_t *err)
+{
+    pgw_copy_t *cp = c->copy;
+    sl_error_copy(&cp->error, err);
+    cp->failing = 1;
+    c->wait = PGW_WAIT_COPY;
+    copy_in_abort(cp->load, on_abort_done, c);
 }
 
 static void copy_failf(pgw_conn_t *c, const char *sqlstate, const char *fmt, ...)
@@ -165,7 +195,7 @@ static void on_job_done(void *arg, const sl_error_t *err, uint64_t nrows)
         pgw_copy_release(c);
         return;
     }
-    if (err) copy_fail(c, err);
+    if (err) copy_report_error(c, err); /* the load ended the statement */
     else if (c->copy->last_sent) copy_succeed(c, nrows);
     else {
         c->wait = PGW_WAIT_NONE;
@@ -176,7 +206,7 @@ static void on_job_done(void *arg, const sl_error_t *err, uint64_t nrows)
 
 void pgw_copy_cancel(pgw_conn_t *c)
 {
-    if (c->copy->last_sent) return;
+    if (c->copy->last_sent || c->copy->failing) return;
     copy_failf(c, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
     pgw_conn_process(c);
 }

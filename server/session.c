@@ -76,6 +76,7 @@ struct sess {
     int64_t lock_since_ms;     /* when the statement first found the lock held; 0: it did not */
     int64_t lock_backoff_ms;
     tstore_waiter_t lock_waiter;
+    int copies;                /* COPY FROM loads using the transaction (sess_copy_begin) */
 };
 
 const char *sess_user(const sess_t *s)
@@ -223,7 +224,8 @@ static void run_statements(sess_t *s)
             break;
         }
         s->lock_since_ms = 0;
-        if (txn_statement_end(s->txn, ok, &err) < 0) ok = 0;
+        /* a COPY FROM's statement ends with its data (server/copy_in.h) */
+        if (!(ok && r->kind == SESS_RES_COPY_IN) && txn_statement_end(s->txn, ok, &err) < 0) ok = 0;
         if (!ok) {
             result_error(s, r, &err);
             s->next_stmt = s->list.n;
@@ -316,15 +318,16 @@ static void finish_submission(sess_t *s)
     SL_ASSERT(s->in_flight && !s->awaiting && !s->lock_waiting);
     sess_reply_t *reply = s->reply;
     s->reply = NULL;
-    s->in_flight = 0;
     s->lock_since_ms = 0;
     if (s->stimer_init) uv_timer_stop(&s->stimer);
     submission_free(s);
     if (s->closing) {
-        sess_reply_free(reply);
-        sess_free(s);
+        sess_reply_free(reply); /* in flight still: a COPY it holds ends without freeing s */
+        s->in_flight = 0;
+        if (!s->copies) sess_free(s);
         return;
     }
+    s->in_flight = 0;
     s->cb(s, reply, s->cb_arg);
 }
 
@@ -591,7 +594,30 @@ void sess_close(sess_t *s)
         atomic_store(&s->cancel, CANCEL_USER);
         return;
     }
+    if (s->copies) { /* a COPY's job may use the transaction: sess_copy_end frees */
+        s->closing = 1;
+        return;
+    }
     sess_free(s);
+}
+
+void sess_copy_begin(sess_t *s)
+{
+    s->copies++;
+}
+
+void sess_copy_end(sess_t *s, int open)
+{
+    SL_ASSERT(s->copies > 0);
+    s->copies--;
+    if (s->closing) { /* txn_free rolls back what is open */
+        if (!s->in_flight && !s->copies) sess_free(s);
+        return;
+    }
+    if (!open) return;
+    sl_error_t ignored; /* the COPY's data never came: it added nothing */
+    txn_statement_end(s->txn, 0, &ignored);
+    tstore_wake(s->srv->tstore);
 }
 
 void sess_result_add_row(sess_result_t *r, int ncols, const char *const *vals, const int *lens)

@@ -118,7 +118,8 @@ void sess_cancel(sess_t *s);
 int sess_busy(const sess_t *s);
 /* Ends the session. A submission in flight finishes on its worker (one
  * parked in AWAIT QUERY or waiting for the write lock ends at once), its
- * reply is dropped, and the session is freed afterwards. Loop thread. */
+ * reply is dropped, and the session is freed afterwards (after its COPY
+ * FROM load too, if one is open: stmt.h). Loop thread. */
 void sess_close(sess_t *s);
 void sess_reply_free(sess_reply_t *reply);
 

@@ -64,6 +64,14 @@ struct txn;
 /* The session's settings and transaction state, for statement handlers. */
 struct guc *sess_guc(sess_t *s);
 struct txn *sess_txn(sess_t *s);
+/* A COPY FROM load (server/copy_in.h) uses the session's transaction
+ * after its statement's reply: from sess_copy_begin (in the statement)
+ * until sess_copy_end (loop thread, between submissions or while the
+ * session closes), sess_close leaves the freeing to sess_copy_end. With
+ * `open`, the COPY statement had not ended (its data never came): outside
+ * a block its write transaction is rolled back. */
+void sess_copy_begin(sess_t *s);
+void sess_copy_end(sess_t *s, int open);
 
 /* The session's settings as SHOW ALL lists them, one call of `row` each
  * (pg_catalog.pg_settings reads them through this). */

@@ -4,7 +4,10 @@
  *    whatever SELECT reads), each encoded as one text or CSV line of a
  *    COPY_OUT result that the connection sends as CopyData;
  *  - COPY table [(cols)] FROM STDIN: a COPY_IN result holding the load
- *    (server/copy_in.h) that the connection feeds with the client's data.
+ *    (server/copy_in.h) that the connection feeds with the client's data;
+ *    the load takes the table store's write lock first, in the session's
+ *    transaction, so that a busy outcome runs the statement again before
+ *    the client was asked for data.
  * Server files and programs are refused as PostgreSQL refuses them to a
  * role without pg_read/write_server_files (42501): \copy and STDIN/STDOUT
  * do the same from the client's side. */
@@ -462,7 +465,7 @@ static int copy_from(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t 
         stmt_result_command(res, "COPY");
         return 0;
     }
-    if (!(res->copy_in = copy_in_new(ctx->srv, &spec, err))) return -1;
+    if (!(res->copy_in = copy_in_new(ctx->srv, ctx->sess, &spec, err))) return -1;
     res->kind = SESS_RES_COPY_IN;
     res->ncols = n;
     return 0;

@@ -87,20 +87,6 @@ int tstore_scan(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, int w
 int tstore_delete(tstore_t *t, tstore_conn_t *c, const char *name, const int64_t *rowids, int64_t n,
                   sl_error_t *err);
 
-/* A bulk load (COPY FROM): rows go to a staging table, in batches as they
- * arrive, without holding the store between batches; commit moves them
- * into the table in one transaction, so readers see all of them or none.
- * A load is used by one thread at a time. */
-typedef struct tstore_load tstore_load_t;
-/* Starts a load into `rel` (a catalog-stored table; copied). */
-tstore_load_t *tstore_load_begin(tstore_t *t, const plan_relation_t *rel, sl_error_t *err);
-/* Stages the present rows of `b` (the table's columns). */
-int tstore_load_rows(tstore_load_t *l, const exec_batch_t *b, sl_error_t *err);
-/* Moves the staged rows into the table and frees the load (also on error,
- * when nothing is moved). *nrows = rows added. */
-int tstore_load_commit(tstore_load_t *l, int64_t *nrows, sl_error_t *err);
-/* Drops the staged rows and frees the load. */
-void tstore_load_abort(tstore_load_t *l);
 /* The wake-up list of the write lock. A session that got TSTORE_BUSY
  * reads tstore_releases() before trying (any thread), and parks (loop
  * thread) only when the count has not moved since. tstore_wake (loop

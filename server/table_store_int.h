@@ -12,7 +12,6 @@ struct tstore {
     char *path;           /* tables.db, for the connections of sessions */
     sqlite3 *db;
     pthread_mutex_t lock;
-    uint64_t next_load;   /* names the staging table of the next bulk load (under lock) */
     atomic_uint_fast64_t releases; /* write transactions ended (tstore_released) */
     uint64_t woken_at;    /* loop thread: releases when the waiters were last woken */
     tstore_waiter_t *waiters; /* loop thread: sessions parked until the lock is released */

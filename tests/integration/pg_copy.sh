@@ -2,16 +2,20 @@
 # COPY through real clients: psql's \copy of 100k rows both ways (text and
 # CSV, compared with the source byte for byte), psycopg 3's cursor.copy()
 # (write_row / rows(), and a COPY (query) with a bound parameter through the
-# extended protocol), psycopg2's copy_expert, pgjdbc's CopyManager, and
-# clients that disconnect in the middle of a COPY FROM STDIN (nothing of it
-# is added) and of a large COPY TO STDOUT; the daemon keeps serving.
+# extended protocol), psycopg2's copy_expert, pgjdbc's CopyManager; COPY
+# FROM in transaction blocks (ROLLBACK and ROLLBACK TO undo it, others see
+# it at COMMIT, a bad record fails the block, psycopg 3's transaction()),
+# COPYs waiting for another session's write block (no worker held: SELECT 1
+# answers; lock_timeout 55P03, a cancel 57014; all rows after its COMMIT);
+# and clients that disconnect in the middle of a COPY FROM STDIN (nothing
+# of it is added) and of a large COPY TO STDOUT; the daemon keeps serving.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib.sh
 
 T=$(mktemp -d)
 trap 'stop_daemon >/dev/null 2>&1; rm -rf "$T"' EXIT
-start_daemon "$T" -c authentication=trust || exit 1
+start_daemon "$T" -c authentication=trust -c log_level=debug || exit 1
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 DSN="host=127.0.0.1 port=$SL_PORT user=sluice dbname=sluice"
@@ -175,6 +179,184 @@ public class CopyTest {
 }
 JEOF
 (cd "$T" && javac -cp /usr/share/java/postgresql.jar CopyTest.java && java -cp /usr/share/java/postgresql.jar:. CopyTest "$SL_PORT") || fail "pgjdbc CopyManager"
+
+# ---- COPY FROM in transactions (psql): a block's ROLLBACK undoes it; a
+# COPY waits, holding no worker, while another session's write block is
+# open, and adds its rows when that one commits; lock_timeout ends the wait ----
+answers() { [ "$(timeout 10 psql -X -A -t -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice -c 'SELECT 1')" = 1 ]; }
+lock_waits() { grep -c "waits for the table write lock" "$SL_LOG"; }
+$PY -c "
+with open('$T/tx.txt', 'w') as f:
+    for i in range(1, 5001): f.write('%d\trow %d\n' % (i, i))"
+sql -c "CREATE TABLE tx (id INT, name STRING)" >/dev/null || fail "create tx"
+out=$(sql -f - <<EOF 2>&1
+BEGIN;
+\\copy tx FROM '$T/tx.txt'
+SELECT count(*) FROM tx;
+ROLLBACK;
+SELECT count(*) FROM tx;
+EOF
+)
+[ "$out" = "$(printf '5000\n0')" ] || fail "COPY in BEGIN ... ROLLBACK: $out"
+session_start                                   # a write block holds the lock
+session_sql "BEGIN"
+session_sql "INSERT INTO tx VALUES (0, 'holder')"
+base=$(lock_waits)
+pids=()
+for i in 1 2 3; do                              # more than the worker threads
+    psql -X -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice -c "\\copy tx FROM '$T/tx.txt'" >"$T/copy$i" 2>&1 &
+    pids+=($!)
+done
+wait_for 30 bash -c "[ \$(grep -c 'waits for the table write lock' '$SL_LOG') -ge $((base + 3)) ]" ||
+    fail "the COPYs did not wait for the write lock"
+answers || fail "SELECT 1 got no answer while 3 COPYs wait"
+for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || fail "a COPY did not wait for the block"; done
+n=$(sql -c "SELECT count(*) FROM tx")
+[ "$n" = "0" ] || fail "rows visible before the block committed: $n"
+out=$(PGOPTIONS="-c lock_timeout=200" psql -X -v VERBOSITY=verbose -h 127.0.0.1 -p "$SL_PORT" -U sluice -d sluice \
+      -c "\\copy tx FROM '$T/tx.txt'" 2>&1) && fail "a COPY with lock_timeout did not fail"
+case "$out" in *"55P03: canceling statement due to lock timeout"*) ;; *) fail "lock_timeout COPY said: $out" ;; esac
+session_sql "COMMIT"
+for i in 1 2 3; do
+    wait "${pids[$((i - 1))]}" || fail "COPY $i failed: $(cat "$T/copy$i")"
+    [ "$(cat "$T/copy$i")" = "COPY 5000" ] || fail "COPY $i said: $(cat "$T/copy$i")"
+done
+session_end
+n=$(sql -c "SELECT count(*) FROM tx")
+[ "$n" = "15001" ] || fail "after COMMIT and 3 COPYs tx has $n rows, not 15001"
+
+# ---- COPY FROM in transactions (psycopg 3) ----
+$PY - "$DSN" "$SL_LOG" <<'PYEOF' || fail "COPY FROM in transactions (psycopg 3)"
+import sys, threading, time, psycopg
+from psycopg import pq
+dsn, log = sys.argv[1], sys.argv[2]
+a = psycopg.connect(dsn, autocommit=True)
+other = psycopg.connect(dsn, autocommit=True)
+a.execute("CREATE TABLE ct (id INT, name STRING)")
+def ids(c=other):
+    return [r[0] for r in c.execute("SELECT id FROM ct ORDER BY id").fetchall()]
+def copy(c, *rows):
+    with c.cursor().copy("COPY ct FROM STDIN") as cp:
+        for r in rows:
+            cp.write_row((r, "n%d" % r))
+def lock_waits():
+    with open(log) as f:
+        return f.read().count("waits for the table write lock")
+def wait_until(what, cond):
+    deadline = time.monotonic() + 20
+    while not cond():
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out waiting: " + what)
+        time.sleep(0.05)
+
+# BEGIN / COPY / COMMIT: visible to others only after COMMIT
+a.execute("BEGIN")
+copy(a, 1, 2, 3)
+assert ids(a) == [1, 2, 3], ids(a)
+assert ids() == [], ids()
+a.execute("COMMIT")
+assert ids() == [1, 2, 3], ids()
+
+# SAVEPOINT / COPY / ROLLBACK TO: the COPY after the savepoint is undone
+a.execute("BEGIN")
+copy(a, 4)
+a.execute("SAVEPOINT s")
+copy(a, 5, 6)
+assert ids(a) == [1, 2, 3, 4, 5, 6], ids(a)
+a.execute("ROLLBACK TO SAVEPOINT s")
+assert ids(a) == [1, 2, 3, 4], ids(a)
+copy(a, 7)
+a.execute("COMMIT")
+assert ids() == [1, 2, 3, 4, 7], ids()
+
+# a bad record fails the block: its earlier rows and the block's go at ROLLBACK
+a.execute("BEGIN")
+copy(a, 8)
+try:
+    with a.cursor().copy("COPY ct FROM STDIN") as cp:
+        cp.write(b"9\tnine\nten\tbad\n")
+    raise SystemExit("a bad value was accepted")
+except psycopg.errors.InvalidTextRepresentation:
+    pass
+assert a.info.transaction_status == pq.TransactionStatus.INERROR, a.info.transaction_status
+try:
+    a.execute("SELECT 1")
+    raise SystemExit("the failed block ran a statement")
+except psycopg.errors.InFailedSqlTransaction:
+    pass
+a.execute("ROLLBACK")
+assert ids() == [1, 2, 3, 4, 7], ids()
+
+# psycopg 3's transaction(): an exception rolls the COPY back; a nested
+# transaction() (a savepoint) undoes only its own COPY
+try:
+    with a.transaction():
+        copy(a, 20, 21)
+        raise RuntimeError("undo")
+except RuntimeError:
+    pass
+assert ids() == [1, 2, 3, 4, 7], ids()
+with a.transaction():
+    copy(a, 30)
+    try:
+        with a.transaction():
+            copy(a, 31)
+            raise RuntimeError("undo the inner one")
+    except RuntimeError:
+        pass
+    try:  # CopyFail from the client inside a savepoint
+        with a.transaction():
+            with a.cursor().copy("COPY ct FROM STDIN") as cp:
+                cp.write_row((32, "x"))
+                raise RuntimeError("give up")
+    except psycopg.errors.QueryCanceled as e:  # what psycopg makes of it
+        assert "COPY from stdin failed" in str(e), str(e)
+assert ids() == [1, 2, 3, 4, 7, 30], ids()
+
+# a COPY waiting for the lock: a cancel ends it with 57014 and adds nothing;
+# the extended protocol's COPY waits too and goes ahead at COMMIT
+other.execute("BEGIN")
+other.execute("INSERT INTO ct VALUES (40, 'holder')")
+res = {}
+def cancelled():
+    try:
+        copy(a, 41)
+        res["cancel"] = "no error"
+    except psycopg.Error as e:
+        res["cancel"] = e
+base = lock_waits()
+t = threading.Thread(target=cancelled)
+t.start()
+wait_until("the COPY waiting", lambda: lock_waits() > base)
+a.cancel()
+t.join(10)
+assert not t.is_alive(), "the cancel did not end the COPY's wait"
+assert isinstance(res["cancel"], psycopg.errors.QueryCanceled), repr(res["cancel"])
+ext = psycopg.connect(dsn, autocommit=True)
+def extended():
+    pg = ext.pgconn
+    pg.send_query_params(b"COPY ct FROM STDIN", [])
+    r = pg.get_result()
+    if r.status != pq.ExecStatus.COPY_IN:
+        res["ext"] = r.error_message
+        return
+    pg.put_copy_data(b"42\tforty-two\n43\tforty-three\n")
+    pg.put_copy_end()
+    res["ext"] = pg.get_result().command_status
+    pg.get_result()
+base = lock_waits()
+t = threading.Thread(target=extended)
+t.start()
+wait_until("the extended COPY waiting", lambda: lock_waits() > base)
+assert t.is_alive()
+assert ids(a) == [1, 2, 3, 4, 7, 30], ids(a)
+other.execute("COMMIT")
+t.join(20)
+assert not t.is_alive(), "the extended COPY still waits after COMMIT"
+assert res["ext"] == b"COPY 2", res["ext"]
+assert ids(a) == [1, 2, 3, 4, 7, 30, 40, 42, 43], ids(a)
+print("COPY FROM in transactions: ok")
+PYEOF
 
 # ---- a client that dies in the middle of COPY FROM STDIN ----
 sql -c "CREATE TABLE half (id INT, name STRING)" >/dev/null

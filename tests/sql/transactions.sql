@@ -97,6 +97,7 @@ INSERT INTO acct VALUES (40, 1);
 ROLLBACK;
 SET default_transaction_read_only = on;
 DELETE FROM acct;
+COPY acct FROM STDIN;
 BEGIN READ WRITE;
 SHOW transaction_read_only;
 COMMIT;
