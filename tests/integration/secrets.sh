@@ -107,8 +107,8 @@ case "$err" in *"file:$work/pw2"*) ok "missing file at start: q_later FAILED: $e
 
 # ---- 5. the log, the catalog and file modes
 never "daemon log" "$(cat "$work/log")"
-strings "$work/data/catalog.db" | grep -q filesecret77 && fail "catalog.db holds the resolved file secret"
-strings "$work/data/catalog.db" | grep -q "file:$work/pw" || fail "catalog.db lacks the reference"
+cat "$work/data"/catalog.db* | strings | grep -q filesecret77 && fail "catalog.db holds the resolved file secret"
+cat "$work/data"/catalog.db* | strings | grep -q "file:$work/pw" || fail "catalog.db lacks the reference"
 ok "catalog.db holds the reference, not the resolved value"
 for f in catalog.db tables.db; do
     [ -e "$work/data/$f" ] || continue
