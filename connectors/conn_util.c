@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/hash.h"
+#include "common/private_file.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -80,7 +81,7 @@ int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, 
     sl_buf_t tmp = SL_BUF_INIT;
     sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
     int rc = 0;
-    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, SL_PRIVATE_FILE_MODE);
     if (fd < 0) rc = conn_io_error(err, "create file", tmp.data);
     else if (write_all(fd, p, n) < 0 || fsync(fd) < 0) {
         rc = conn_io_error(err, "write file", tmp.data);

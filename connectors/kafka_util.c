@@ -1,5 +1,6 @@
 /* Kafka internals shared by the source and the sink (kafka_int.h): offset
  * maps and their JSON, librdkafka configuration from `kafka.*` options,
+ * secret references in option values resolved as they reach librdkafka,
  * broker errors, and the cluster queries (partitions, earliest/latest). */
 #include "connectors/kafka_int.h"
 
@@ -14,6 +15,7 @@
 
 #include "common/json_write.h"
 #include "common/log.h"
+#include "common/redact.h"
 
 #define KAFKA_PREFIX "kafka."
 
@@ -205,6 +207,22 @@ static int conf_refused(sl_error_t *err, const char *key)
                               "follows exactlyOnce.");
 }
 
+/* Sets one `kafka.*` option, its value resolved first when it is a secret
+ * reference ('env:NAME', 'file:/path'); the resolved value lives only in
+ * librdkafka's configuration. */
+static int conf_set_option(rd_kafka_conf_t *c, const conn_kv_t *o, char *why, size_t nwhy,
+                           sl_error_t *err)
+{
+    sl_arena_t *a = sl_arena_new("kafka-conf");
+    const char *value;
+    int rc = sl_secret_resolve(a, o->key, o->value, &value, err);
+    if (rc == 0 && rd_kafka_conf_set(c, o->key + strlen(KAFKA_PREFIX), value, why, nwhy) !=
+                       RD_KAFKA_CONF_OK)
+        rc = 1;
+    sl_arena_free(a);
+    return rc;
+}
+
 int kafka_conf_check(const conn_kv_t *opts, int n, const char *const *forbidden, sl_error_t *err)
 {
     rd_kafka_conf_t *c = rd_kafka_conf_new();
@@ -215,8 +233,7 @@ int kafka_conf_check(const conn_kv_t *opts, int n, const char *const *forbidden,
         const char *name = opts[i].key + strlen(KAFKA_PREFIX);
         for (int f = 0; forbidden && forbidden[f] && rc == 0; f++)
             if (!strcmp(name, forbidden[f])) rc = conf_refused(err, opts[i].key);
-        if (rc == 0 &&
-            rd_kafka_conf_set(c, name, opts[i].value, why, sizeof why) != RD_KAFKA_CONF_OK) {
+        if (rc == 0 && (rc = conf_set_option(c, &opts[i], why, sizeof why, err)) > 0) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid kafka option \"%s\"",
                          opts[i].key);
             sl_error_detail(err, "librdkafka: %s.", why);
@@ -263,8 +280,7 @@ rd_kafka_conf_t *kafka_conf_new(const conn_kv_t *opts, int n, const char *const 
     int rc = conf_set_list(c, defaults, err);
     for (int i = 0; i < n && rc == 0; i++) {
         if (!is_passthrough(opts[i].key)) continue;
-        if (rd_kafka_conf_set(c, opts[i].key + strlen(KAFKA_PREFIX), opts[i].value, why,
-                              sizeof why) != RD_KAFKA_CONF_OK) {
+        if ((rc = conf_set_option(c, &opts[i], why, sizeof why, err)) > 0) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid kafka option \"%s\"",
                          opts[i].key);
             rc = sl_error_detail(err, "librdkafka: %s.", why);

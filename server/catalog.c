@@ -2,6 +2,7 @@
  * One connection, serialised by a mutex; every change is one transaction. */
 #include "server/catalog.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/private_file.h"
 
 struct cat {
     sqlite3 *db;
@@ -50,6 +52,12 @@ cat_t *cat_open(const char *dir, sl_error_t *err)
     snprintf(path, sizeof path, "%s/catalog.db", dir);
     cat_t *c = sl_xcalloc(1, sizeof *c);
     pthread_mutex_init(&c->lock, NULL);
+    if (sl_private_file(path) < 0) {
+        sl_error_set(err, SL_ERR_IO_ERROR, "could not create catalog \"%s\": %s", path,
+                     strerror(errno));
+        cat_close(c);
+        return NULL;
+    }
     if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not open catalog \"%s\": %s", path,

@@ -2,12 +2,14 @@
  * the query list, one query (definition, StreamingQueryStatus, lastProgress),
  * lastProgress and recentProgress (the runner's JSON text, embedded byte
  * for byte, so /progress equals SHOW PROGRESS), and the answers of STOP and
- * START. Names are matched exactly as SHOW QUERIES lists them. */
+ * START. Names are matched exactly as SHOW QUERIES lists them; a
+ * definition is shown with its secret option values redacted. */
 #include <microhttpd.h>
 #include <string.h>
 
 #include "common/json_write.h"
 #include "common/log.h"
+#include "common/redact.h"
 #include "server/http_int.h"
 #include "server/qm.h"
 
@@ -90,7 +92,7 @@ int http_api_query_doc(http_req_t *rq, const char *name, sl_buf_t *out)
     sl_json_object_begin(&j);
     info_ids(&j, &q);
     status_json(&j, &q);
-    sl_json_kv_string(&j, "definition", q.sql);
+    sl_json_kv_string(&j, "definition", sl_redact_sql(rq->arena, q.sql));
     info_figures(&j, &q);
     sl_json_kv_string(&j, "checkpoint", q.checkpoint);
     sl_json_key(&j, "lastProgress");

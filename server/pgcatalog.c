@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "common/redact.h"
 #include "connectors/memtable.h"
 #include "server/objects.h"
 
@@ -146,6 +147,7 @@ int pgcat_objects(pgcat_gen_t *g, pgcat_object_t **out)
         pgcat_object_t *o = &g->objects[g->nobjects];
         if (!describe(g, &entries[i], &o->rel)) continue;
         o->entry = entries[i];
+        o->entry.sql = sl_redact_sql(g->a, entries[i].sql); /* shown as view definitions */
         o->oid = PGCAT_OID_USER_BASE + entries[i].id;
         o->relkind = object_relkind(entries[i].kind);
         g->nobjects++;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/redact.h"
 #include "exec/text_io.h"
 #include "server/catalog.h"
 #include "server/objects.h"
@@ -22,12 +23,13 @@ static const char *columns_text(stmt_ctx_t *ctx, const plan_relation_t *r)
     return s;
 }
 
-/* "key 'value', ..." in the statement's own order */
+/* "key 'value', ..." in the statement's own order, secrets redacted */
 static const char *options_text(stmt_ctx_t *ctx, const plan_relation_t *r)
 {
     sl_buf_t b = SL_BUF_INIT;
     for (int i = 0; i < r->nopts; i++)
-        sl_buf_printf(&b, "%s%s '%s'", i ? ", " : "", r->opts[i].key, r->opts[i].value);
+        sl_buf_printf(&b, "%s%s '%s'", i ? ", " : "", r->opts[i].key,
+                      sl_redact_value(r->opts[i].key, r->opts[i].value));
     const char *s = sl_strdup(ctx->arena, b.data ? b.data : "");
     sl_buf_free(&b);
     return s;
@@ -114,7 +116,8 @@ static void describe_relation(stmt_ctx_t *ctx, sess_result_t *res, const plan_re
     describe_row(res, "Kind", kind, "");
     describe_row(res, r->kind == PLAN_REL_STREAM ? "Connector" : "Storage",
                  r->connector ? r->connector->name : "catalog", "");
-    for (int i = 0; i < r->nopts; i++) describe_row(res, "Option", r->opts[i].key, r->opts[i].value);
+    for (int i = 0; i < r->nopts; i++)
+        describe_row(res, "Option", r->opts[i].key, sl_redact_value(r->opts[i].key, r->opts[i].value));
 }
 
 

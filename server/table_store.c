@@ -5,13 +5,16 @@
  * versions kept them) in table_store_move.c. */
 #include "server/table_store.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/private_file.h"
 #include "server/table_store_int.h"
 
 tstore_t *tstore_open(const char *dir, sl_error_t *err)
@@ -21,6 +24,12 @@ tstore_t *tstore_open(const char *dir, sl_error_t *err)
     tstore_t *t = sl_xcalloc(1, sizeof *t);
     t->path = sl_xstrdup(path);
     pthread_mutex_init(&t->lock, NULL);
+    if (sl_private_file(path) < 0) {
+        sl_error_set(err, SL_ERR_IO_ERROR, "could not create table storage \"%s\": %s", path,
+                     strerror(errno));
+        tstore_close(t);
+        return NULL;
+    }
     if (sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not open table storage \"%s\": %s", path,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/arena.h"
+#include "common/private_file.h"
 #include "state/failpoint.h"
 
 #define FW_FLUSH_AT (64 * 1024)
@@ -48,7 +49,7 @@ int state_mkdirs(const char *path, sl_error_t *err)
     for (char *s = p + 1; *s; s++) {
         if (*s != '/') continue;
         *s = '\0';
-        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+        if (mkdir(p, SL_PRIVATE_DIR_MODE) < 0 && errno != EEXIST) {
             io_error(err, "create directory", p);
             free(p);
             return -1;
@@ -56,7 +57,7 @@ int state_mkdirs(const char *path, sl_error_t *err)
         *s = '/';
     }
     int rc = 0;
-    if (mkdir(p, 0755) < 0 && errno != EEXIST) rc = io_error(err, "create directory", p);
+    if (mkdir(p, SL_PRIVATE_DIR_MODE) < 0 && errno != EEXIST) rc = io_error(err, "create directory", p);
     free(p);
     return rc;
 }
@@ -146,7 +147,7 @@ int state_fw_open(state_fw_t *w, const char *dir, const char *name, sl_error_t *
     w->dir = sl_xstrdup(dir);
     w->name = sl_xstrdup(name);
     w->tmp = state_path(dir, tmpname);
-    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, SL_PRIVATE_FILE_MODE);
     if (w->fd < 0) {
         io_error(err, "create file", w->tmp);
         fw_release(w);

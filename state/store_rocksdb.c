@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/private_file.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
 #include "state/store_map.h"
@@ -260,7 +261,7 @@ static int copy_file(const char *from, const char *to, int64_t *bytes, sl_error_
     sl_buf_t b = SL_BUF_INIT;
     int rc = state_read_file(from, &b, err);
     if (rc == 0) rc = sl_error_set(err, SL_ERR_IO_ERROR, "file \"%s\" vanished", from);
-    int fd = rc > 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+    int fd = rc > 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, SL_PRIVATE_FILE_MODE) : -1;
     if (rc > 0 && (fd < 0 || write_all(fd, b.data, b.len) < 0))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not write file \"%s\": %s", to,
                           strerror(errno));
