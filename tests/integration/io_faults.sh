@@ -68,8 +68,9 @@ round() {
     wait_for 30 is_failed "$victim" || fail "$spec: $victim is not FAILED: $(field "$victim" 3) $(field "$victim" 8)"
     local msg; msg=$(field "$victim" 8)
     case "$msg" in *"could not $op"*"$file"*"$cause"*) ;; *) fail "$spec: $victim's error: $msg" ;; esac
-    local out; out=$(sql -c "AWAIT QUERY $victim TIMEOUT '5 seconds'" 2>&1) && fail "$spec: AWAIT $victim succeeded"
-    case "$out" in *"$cause"*) ;; *) fail "$spec: AWAIT $victim's error lacks the cause: $out" ;; esac
+    local out; out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY $victim TIMEOUT '5 seconds'" 2>&1) && fail "$spec: AWAIT $victim succeeded"
+    case "$out" in *55000*"query \"$victim\" failed"*DETAIL*"could not $op"*"$cause"*) ;; *) fail "$spec: AWAIT $victim: $out" ;; esac
+    grep -q "query=$victim failed: could not $op.*$cause" "$work/d/log" || fail "$spec: the log lacks $victim's error"
     grep -q "failpoint reached, failing name=${spec%%=*} " "$work/d/log" || fail "$spec: failpoint not logged"
     for q in sl wm wr; do
         [ "$q" = "$victim" ] && continue
@@ -98,6 +99,7 @@ round wm "fs.rename=eio@/chk/wm/offsets/"        "rename file" "/chk/wm/offsets/
 round sl "fs.write=enospc@/out/sl/part-"         "write file"  "/out/sl/part-"             "$nospc"
 round wm "fs.write=enospc@/out/wm/part-"         "write file"  "/out/wm/part-"             "$nospc"
 round wr "rocksdb.write=eio@/chk/wr/"            "write RocksDB state store" "/chk/wr/"    "IO error: $eio"
+round wr "rocksdb.checkpoint=enospc@/chk/wr/"     "checkpoint RocksDB state store" "/chk/wr/" "IO error: $nospc"
 round wm "fs.write=enospc@/chk/wm/state/"        "write file"  "/chk/wm/state/"            "$nospc"
 
 # a last row far ahead in event time closes every window of files 1..N
