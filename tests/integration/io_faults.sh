@@ -10,7 +10,8 @@
 # Three queries read one file stream: `sl` (stateless), `wm` (1-minute
 # windowed count, memory state) and `wr` (the same, RocksDB state). Each
 # round feeds one file, arms one fault on one query (paths of its own
-# checkpoint or output directory), and checks the above.
+# checkpoint or output directory), and checks the above; a last phase fails
+# a memory state snapshot, which only logs (the deltas hold the state).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -101,6 +102,25 @@ round wm "fs.write=enospc@/out/wm/part-"         "write file"  "/out/wm/part-"  
 round wr "rocksdb.write=eio@/chk/wr/"            "write RocksDB state store" "/chk/wr/"    "IO error: $eio"
 round wr "rocksdb.checkpoint=enospc@/chk/wr/"     "checkpoint RocksDB state store" "/chk/wr/" "IO error: $nospc"
 round wm "fs.write=enospc@/chk/wm/state/"        "write file"  "/chk/wm/state/"            "$nospc"
+
+# a memory state snapshot is only a shortcut over the deltas: a failed one
+# is logged, leaves no file behind, and the query runs on (a snapshot is
+# taken every 10 versions: up to 12 more files, stopping at the first failure)
+stop_daemon || fail "stop before the snapshot fault"
+SLUICE_FAILPOINT="fs.write=enospc@.snapshot." start_daemon "$work/d" >/dev/null || fail "start with the snapshot fault"
+for i in $(seq 1 12); do
+    files=$((files + 1)); feed $files
+    for q in sl wm wr; do await $q; done
+    grep -q "state maintenance of operator .* failed: could not write file .*\.snapshot\..*: $nospc" "$work/d/log" && break
+done
+grep -q "state maintenance of operator .* failed: could not write file .*\.snapshot\..*: $nospc" "$work/d/log" \
+    || fail "no failed snapshot after $files files: $(ls -R "$work/chk/wm/state" | head -20)"
+[ "$(field wm 3)" = ACTIVE ] || fail "wm after a failed snapshot: $(field wm 3) $(field wm 8)"
+left=$(find "$work/chk/wm/state" -name '.*.tmp' | wc -l)
+[ "$left" = 0 ] || fail "a failed snapshot left $left temporary files"
+stop_daemon || fail "stop after the snapshot fault"
+start_daemon "$work/d" || fail "restart after the snapshot fault"
+echo "ok   fs.write=enospc@.snapshot.: snapshot failure logged, no file left, wm ACTIVE"
 
 # a last row far ahead in event time closes every window of files 1..N
 # (its own window stays open)
