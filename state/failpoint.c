@@ -159,8 +159,8 @@ static fp_entry_t *fp_find(const char *name, const char *path)
     return NULL;
 }
 
-/* Counts a hit of `name` on `path`; returns the entry when it fires now
- * (copied into `out`), else 0. */
+/* Counts a hit of `name` on `path`; returns 1 when the point fires now
+ * (its entry copied into `out`), else 0. */
 static int fp_fire(const char *name, const char *path, fp_entry_t *out)
 {
     pthread_once(&fp_env_once, fp_read_env);
