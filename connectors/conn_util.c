@@ -18,6 +18,7 @@
 
 #include "common/hash.h"
 #include "common/private_file.h"
+#include "state/failpoint.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -63,11 +64,11 @@ int conn_fsync_dir(const char *dir, sl_error_t *err)
     return rc < 0 ? conn_io_error(err, "fsync directory", dir) : 0;
 }
 
-static int write_all(int fd, const void *p, size_t n)
+static int write_all(int fd, const char *path, const void *p, size_t n)
 {
     const char *c = p;
     while (n) {
-        ssize_t w = write(fd, c, n);
+        ssize_t w = failpoint_io("fs.write", path) ? -1 : write(fd, c, n);
         if (w < 0 && errno == EINTR) continue;
         if (w < 0) return -1;
         c += w;
@@ -76,6 +77,8 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
+/* A failed fsync removes the temporary file: it is never fsynced again nor
+ * published (see state_fw_sync). */
 int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
 {
     sl_buf_t tmp = SL_BUF_INIT;
@@ -83,10 +86,11 @@ int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, 
     int rc = 0;
     int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, SL_PRIVATE_FILE_MODE);
     if (fd < 0) rc = conn_io_error(err, "create file", tmp.data);
-    else if (write_all(fd, p, n) < 0 || fsync(fd) < 0) {
+    else if (write_all(fd, tmp.data, p, n) < 0)
         rc = conn_io_error(err, "write file", tmp.data);
-        unlink(tmp.data);
-    }
+    else if (failpoint_io("fs.fsync", tmp.data) || fsync(fd) < 0)
+        rc = conn_io_error(err, "fsync file", tmp.data);
+    if (rc < 0 && fd >= 0) unlink(tmp.data);
     if (fd >= 0) close(fd);
     sl_buf_free(&tmp);
     return rc;
@@ -98,7 +102,7 @@ int conn_publish_file(const char *dir, const char *name, sl_error_t *err)
     sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
     sl_buf_printf(&fin, "%s/%s", dir, name);
     int rc = 0;
-    if (rename(tmp.data, fin.data) < 0) {
+    if (failpoint_io("fs.rename", fin.data) || rename(tmp.data, fin.data) < 0) {
         rc = conn_io_error(err, "rename file", tmp.data);
         unlink(tmp.data);
     }

@@ -209,13 +209,24 @@ static int part_open(const file_sink_t *f, int64_t id, int seq, part_t *p, sl_bu
     return 0;
 }
 
-static int part_flush(part_t *p, sl_buf_t *buf, sl_error_t *err)
+/* The full path of part `p` of `f`, into `path`. */
+static const char *part_path(const file_sink_t *f, const part_t *p, char path[PATH_MAX])
 {
+    snprintf(path, PATH_MAX, "%s/%s", f->path, p->name);
+    return path;
+}
+
+static int part_flush(const file_sink_t *f, part_t *p, sl_buf_t *buf, sl_error_t *err)
+{
+    char path[PATH_MAX];
+    part_path(f, p, path);
     size_t off = 0;
     while (off < buf->len) {
-        ssize_t w = write(p->fd, buf->data + off, buf->len - off);
+        ssize_t w = failpoint_io("fs.write", path) ? -1
+                                                    : write(p->fd, buf->data + off,
+                                                            buf->len - off);
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return conn_io_error(err, "write file", p->name);
+        if (w < 0) return conn_io_error(err, "write file", path);
         off += (size_t)w;
     }
     p->bytes += buf->len;
@@ -237,7 +248,7 @@ typedef struct writer {
 /* Flushes the current part and moves it to the finished ones. */
 static int writer_end_part(writer_t *w, sl_error_t *err)
 {
-    int rc = part_flush(&w->part, &w->buf, err);
+    int rc = part_flush(w->f, &w->part, &w->buf, err);
     w->done[w->nfiles++] = w->part;
     w->part.fd = -1;
     return rc;
@@ -251,7 +262,7 @@ static int writer_row(writer_t *w, const exec_batch_t *b, uint32_t row, sl_error
     }
     format_encode_row(&w->f->enc, b, row, &w->buf);
     if (w->buf.len < FILE_SINK_FLUSH_BYTES) return 0;
-    if (part_flush(&w->part, &w->buf, err) < 0) return -1;
+    if (part_flush(w->f, &w->part, &w->buf, err) < 0) return -1;
     if (w->part.bytes < FILE_SINK_ROLL_BYTES) return 0;
     return writer_end_part(w, err);
 }
@@ -297,7 +308,10 @@ static void sync_task(void *arg, int i)
     sl_error_t *err = &j->errs[i];
     if (i < j->w->nfiles) {
         part_t *p = &j->w->done[i];
-        j->rcs[i] = fsync(p->fd) < 0 ? conn_io_error(err, "fsync file", p->name) : 0;
+        char path[PATH_MAX];
+        part_path(f, p, path);
+        int failed = failpoint_io("fs.fsync", path) || fsync(p->fd) < 0;
+        j->rcs[i] = failed ? conn_io_error(err, "fsync file", path) : 0;
     } else if (i == j->w->nfiles) {
         j->rcs[i] = conn_fsync_dir(f->path, err);
     } else {

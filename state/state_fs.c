@@ -160,7 +160,9 @@ static int fw_flush(state_fw_t *w, sl_error_t *err)
 {
     size_t off = 0;
     while (off < w->buf.len) {
-        ssize_t n = write(w->fd, w->buf.data + off, w->buf.len - off);
+        ssize_t n = failpoint_io("fs.write", w->tmp) ? -1
+                                                      : write(w->fd, w->buf.data + off,
+                                                              w->buf.len - off);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return io_error(err, "write file", w->tmp);
         off += (size_t)n;
@@ -178,9 +180,11 @@ int state_fw_write(state_fw_t *w, const void *p, size_t n, sl_error_t *err)
 }
 
 /* Renames the temporary file to its final name, refusing to replace an
- * existing file when `noreplace`. */
+ * existing file when `noreplace`. Failpoint "fs.rename" is hit with the
+ * final name (the temporary one is random). */
 static int fw_rename(state_fw_t *w, int noreplace, const char *final, sl_error_t *err)
 {
+    if (failpoint_io("fs.rename", final)) return io_error(err, "rename file", w->tmp);
     if (!noreplace) return rename(w->tmp, final) < 0 ? io_error(err, "rename file", w->tmp) : 0;
     if (renameat2(AT_FDCWD, w->tmp, AT_FDCWD, final, RENAME_NOREPLACE) == 0) return 0;
     if (errno == EINVAL || errno == ENOSYS) { /* file system without RENAME_NOREPLACE */
@@ -196,10 +200,15 @@ static int fw_rename(state_fw_t *w, int noreplace, const char *final, sl_error_t
     return sl_error_hint(err, "Make sure only one query uses this checkpoint directory.");
 }
 
+/* A failed fsync leaves the page cache's state of the file unknown (the
+ * kernel may have dropped the dirty pages and cleared the error), so the
+ * file is never fsynced again or published: the temporary file is removed
+ * and the caller fails; the next attempt writes a new one. */
 int state_fw_sync(state_fw_t *w, sl_error_t *err)
 {
     int rc = fw_flush(w, err);
-    if (rc == 0 && fsync(w->fd) < 0) rc = io_error(err, "fsync file", w->tmp);
+    if (rc == 0 && (failpoint_io("fs.fsync", w->tmp) || fsync(w->fd) < 0))
+        rc = io_error(err, "fsync file", w->tmp);
     if (rc == 0 && close(w->fd) < 0) rc = io_error(err, "close file", w->tmp);
     w->fd = -1;
     if (rc < 0) state_fw_abort(w);

@@ -37,6 +37,7 @@
 
 #include "common/buf.h"
 #include "common/private_file.h"
+#include "state/failpoint.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
 #include "state/store_map.h"
@@ -118,12 +119,28 @@ typedef struct rdb_iter {
     size_t hilen;
 } rdb_iter_t;
 
+/* The cause (RocksDB's own message) is part of the primary message, which
+ * is what SHOW QUERIES, AWAIT QUERY and the log show of a failed query. */
 static int rdb_error(sl_error_t *err, const char *what, const char *dir, char *msg)
 {
-    sl_error_set(err, SL_ERR_IO_ERROR, "could not %s RocksDB state store \"%s\"", what, dir);
-    sl_error_detail(err, "%s", msg ? msg : "unknown error");
+    sl_error_set(err, SL_ERR_IO_ERROR, "could not %s RocksDB state store \"%s\": %s", what, dir,
+                 msg ? msg : "unknown error");
     free(msg);
     return -1;
+}
+
+/* Failpoint `name` on the store's directory: when it injects an errno,
+ * the error message RocksDB gives for one ("IO error: <strerror>"), else
+ * NULL. */
+static char *rdb_failpoint(const rdb_store_t *st, const char *name)
+{
+    int e = failpoint_io(name, st->dir);
+    if (!e) return NULL;
+    const char *cause = strerror(e);
+    char *msg = sl_xmalloc(strlen(cause) + 11);
+    memcpy(msg, "IO error: ", 10);
+    memcpy(msg + 10, cause, strlen(cause) + 1);
+    return msg;
 }
 
 /* ---- statistics ---- */
@@ -499,7 +516,8 @@ static int write_and_flush(rdb_store_t *st, sl_error_t *err)
         else
             rocksdb_writebatch_delete(wb, k, kl);
     }
-    rocksdb_write(st->db, st->wopt, wb, &msg);
+    msg = rdb_failpoint(st, "rocksdb.write");
+    if (!msg) rocksdb_write(st->db, st->wopt, wb, &msg);
     rocksdb_writebatch_destroy(wb);
     if (msg) return rdb_error(err, "write", st->dir, msg);
     smap_clear(st->pending);
@@ -544,7 +562,9 @@ static int take_checkpoint(rdb_store_t *st, int64_t version, sl_error_t *err)
     char *final = state_path(st->dir, name), *msg = NULL;
     int rc = state_rmtree(tmp, err);
     int64_t t0 = state_now_ns();
-    rocksdb_checkpoint_t *cp = rc == 0 ? rocksdb_checkpoint_object_create(st->db, &msg) : NULL;
+    if (rc == 0) msg = rdb_failpoint(st, "rocksdb.checkpoint");
+    rocksdb_checkpoint_t *cp =
+        rc == 0 && !msg ? rocksdb_checkpoint_object_create(st->db, &msg) : NULL;
     if (cp) rocksdb_checkpoint_create(cp, tmp, 0, &msg);
     if (cp) rocksdb_checkpoint_object_destroy(cp);
     if (rc == 0 && msg) rc = rdb_error(err, "checkpoint", st->dir, msg);
@@ -552,7 +572,7 @@ static int take_checkpoint(rdb_store_t *st, int64_t version, sl_error_t *err)
     char meta[64];
     int n = snprintf(meta, sizeof meta, "v1\n{\"numKeys\":%" PRId64 "}", st->keys);
     if (rc == 0) rc = state_write_file(tmp, "sluice.meta", meta, (size_t)n, 0, NULL, NULL, err);
-    if (rc == 0 && rename(tmp, final) < 0)
+    if (rc == 0 && (failpoint_io("fs.rename", final) || rename(tmp, final) < 0))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not rename \"%s\": %s", tmp,
                           strerror(errno));
     if (rc == 0) rc = state_fsync_dir(st->dir, err);

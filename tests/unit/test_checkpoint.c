@@ -838,3 +838,52 @@ TEST(failpoint_count_and_env_spec)
     CHECK_INT(failpoint_hits("x.y"), 0);
     rm_tmp();
 }
+
+/* The number of entries of `dir` (temporary files included). */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    if (d) closedir(d);
+    return n;
+}
+
+TEST(failpoint_error_kinds)
+{
+    char *dir = tmpdir(), *sub = subpath(dir, "commits");
+    sl_error_t err;
+    CHECK_INT(state_mkdirs(sub, &err), 0);
+    /* a failed fsync: the call fails with the cause, nothing is published,
+     * the temporary file is gone (never fsynced again) */
+    CHECK_INT(failpoint_set("fs.fsync=eio@/commits/"), 0);
+    CHECK_INT(state_write_file(dir, "metadata", "{}", 2, 0, NULL, NULL, &err), 0); /* no match */
+    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1);
+    CHECK(strstr(err.message, "could not fsync file") && strstr(err.message, "/commits/.0.") &&
+          strstr(err.message, ": Input/output error"));
+    CHECK_INT(count_entries(sub), 0);
+    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1); /* it persists */
+    CHECK_INT(failpoint_hits("fs.fsync"), 2);
+    /* :count is the first hit that fails; a failed rename leaves no file */
+    CHECK_INT(failpoint_set("fs.rename:2=enospc"), 0);
+    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), 0);
+    CHECK_INT(state_write_file(sub, "1", "v1", 2, 0, NULL, NULL, &err), -1);
+    CHECK(strstr(err.message, "could not rename file") && strstr(err.message, "No space left"));
+    CHECK_INT(count_entries(sub), 1);
+    /* the guarded call's errno, and only at failpoint_io() */
+    CHECK_INT(failpoint_set("x.w=enospc"), 0);
+    failpoint_hit("x.w");
+    errno = 0;
+    CHECK_INT(failpoint_io("x.w", NULL), ENOSPC);
+    CHECK_INT(errno, ENOSPC);
+    CHECK_INT(failpoint_io("x.other", "/p"), 0);
+    CHECK_INT(failpoint_set("a=eiox"), -1);
+    CHECK_INT(failpoint_set("a@"), -1);
+    CHECK_INT(failpoint_set("a=eio@"), -1);
+    CHECK_INT(failpoint_set("@/x/"), -1);
+    failpoint_clear();
+    CHECK_INT(failpoint_io("x.w", NULL), 0);
+    rm_tmp();
+}
