@@ -14,35 +14,7 @@
 
 #include <libpq-fe.h>
 
-static PGconn *conn;
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "pg_binary:%d: %s: ", __LINE__, #cond);                                \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static const char *sqlstate(const PGresult *r)
-{
-    const char *s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    return s ? s : "";
-}
-
-/* The result under test; replaced (and freed) by the next. */
-static PGresult *kept;
-
-static PGresult *keep(PGresult *r)
-{
-    PQclear(kept);
-    kept = r;
-    return r;
-}
+#include "tests/tools/pg_check.h"
 
 static size_t unhex(const char *hex, char *out)
 {
