@@ -57,7 +57,7 @@ SRV_LIBS = $(shell pkg-config --libs $(SRV_PKGS)) -lm -lpthread
 CLI_CFLAGS = $(BASE_CFLAGS) $(shell pkg-config --cflags $(CLI_PKGS))
 CLI_LIBS = $(shell pkg-config --libs $(CLI_PKGS))
 
-MODULES := common parser planner exec state connectors server
+MODULES := common model parser planner exec state connectors runtime server
 LIB_SRC := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
 # The web UI's files are embedded in the binary (server/ui/embed.sh writes a C table).
 UI_FILES := $(sort $(wildcard server/ui/*.html server/ui/*.js server/ui/*.css server/ui/*.svg))

@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "common/arena.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "exec/expr.h"
 
 #define M31 2147483647LL

@@ -1,5 +1,5 @@
 /* sl_json: streaming JSON writer (compact or json4s-pretty layout) and the
- * shortest round-trip double formatting it shares with exec/text_io.c. */
+ * shortest round-trip double formatting it shares with model/text_io.c. */
 #include "common/json_write.h"
 
 #include <assert.h>

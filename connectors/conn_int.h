@@ -151,17 +151,17 @@ const conn_map_slot_t *conn_map_next(const conn_map_t *m, size_t *i);
 typedef struct source_impl {
     const char *name;
     int (*create)(source_t *s, sl_arena_t *a, sl_error_t *err);
-    int (*validate)(const plan_relation_t *rel, sl_error_t *err);
+    int (*validate)(const conn_stream_t *rel, sl_error_t *err);
 } source_impl_t;
 
 int source_rate_create(source_t *s, sl_arena_t *a, sl_error_t *err);
-int source_rate_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_rate_validate(const conn_stream_t *rel, sl_error_t *err);
 int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err);
-int source_file_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_file_validate(const conn_stream_t *rel, sl_error_t *err);
 int source_nexmark_create(source_t *s, sl_arena_t *a, sl_error_t *err);
-int source_nexmark_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_nexmark_validate(const conn_stream_t *rel, sl_error_t *err);
 int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err);
-int source_kafka_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_kafka_validate(const conn_stream_t *rel, sl_error_t *err);
 
 /* A sink implementation: `create` fills s->ops and s->impl (common fields
  * set, options validated before); `validate` checks options, mode and schema. */
@@ -189,7 +189,7 @@ exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t);
 
 /* Column `name` of a stream with the given type: its index, -1 when the
  * stream does not declare it; 42804 when declared with another type. */
-int conn_stream_column(const plan_relation_t *rel, const char *name, exec_type_id_t type,
+int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type,
                        int *index, sl_error_t *err);
 
 #endif

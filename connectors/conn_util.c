@@ -18,7 +18,7 @@
 
 #include "common/hash.h"
 #include "common/private_file.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -387,7 +387,7 @@ exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t)
 
 /* ---- columns ---------------------------------------------------------------- */
 
-int conn_stream_column(const plan_relation_t *rel, const char *name, exec_type_id_t type,
+int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type,
                        int *index, sl_error_t *err)
 {
     *index = -1;

@@ -8,6 +8,7 @@
 #define SL_CONNECTOR_H
 
 #include "common/sl_error.h"
+#include "model/types.h"
 
 typedef enum { CONN_SOURCE = 1, CONN_SINK = 2, CONN_TABLE = 4 } conn_role_t;
 
@@ -31,6 +32,20 @@ typedef struct conn_kv {
     const char *key;
     const char *value;
 } conn_kv_t;
+
+/* What a connector is told about the stream or table it serves: its name,
+ * columns and options. The planner's relation description embeds the same
+ * facts (planner/relation.h) and hands a conn_stream_t down; connectors
+ * never see the planner's types. */
+typedef struct conn_stream {
+    const char *name;
+    int ncols;
+    const char **col_names;
+    exec_type_t *col_types;
+    const conn_desc_t *connector; /* source or table format; NULL: catalog-stored / memory */
+    int nopts;
+    conn_kv_t *opts;
+} conn_stream_t;
 
 /* The descriptor of `name` in `role`, or NULL with err (42704, listing the known ones). */
 const conn_desc_t *conn_lookup(const char *name, conn_role_t role, sl_error_t *err);

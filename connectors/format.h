@@ -9,10 +9,10 @@
  *         DOUBLE, DECIMAL (rounded to the scale); strings into TIMESTAMP,
  *         DATE, INTERVAL by their text forms; nested objects into STRUCT
  *         columns; a STRING column takes a string or the raw text of any
- *         other value (exec/json.h has the full rules).
+ *         other value (model/json.h has the full rules).
  *   CSV   RFC 4180: fields split by `sep`, a field in double quotes may hold
  *         the separator, newlines and doubled quotes (""); the i-th field
- *         goes to the i-th column (text input of exec/text_io.h; STRUCT
+ *         goes to the i-th column (text input of model/text_io.h; STRUCT
  *         columns take JSON text). An unquoted empty field is NULL; a quoted
  *         empty field ("") is the empty string in STRING/BINARY columns and
  *         NULL elsewhere. Fewer fields than columns: the rest are NULL; more:
@@ -59,8 +59,8 @@
 #include "common/buf.h"
 #include "common/sl_error.h"
 #include "connectors/connector.h"
-#include "exec/batch.h"
-#include "planner/relation.h"
+#include "model/batch.h"
+#include "connectors/connector.h"
 
 typedef enum { FORMAT_JSON = 1, FORMAT_CSV, FORMAT_RAW } format_kind_t;
 typedef enum { FORMAT_PERMISSIVE = 0, FORMAT_DROPMALFORMED, FORMAT_FAILFAST } format_mode_t;
@@ -197,7 +197,7 @@ void format_encode_row(const format_encoder_t *e, const exec_batch_t *b, uint32_
  * every data file of the directory (names not starting with '.' or '_', by
  * name); when the directory has `_sluice_metadata/` (a file sink's output),
  * only the files its manifest lists. Malformed records follow PERMISSIVE. */
-int format_read_path(const plan_relation_t *rel, sl_arena_t *a, format_emit_fn emit, void *arg,
+int format_read_path(const conn_stream_t *rel, sl_arena_t *a, format_emit_fn emit, void *arg,
                      sl_error_t *err);
 
 /* The data files a file sink's manifest directory `meta_dir` lists as

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "exec/text_io.h"
-#include "exec/value.h"
+#include "model/text_io.h"
+#include "model/value.h"
 
 /* The quoted field opening at text[open]: the index of its closing quote
  * (doubled quotes skipped), or n when it is never closed; *nl counts the

@@ -1,10 +1,10 @@
-/* JSON lines: one object per record into a row (through exec/json.h's
+/* JSON lines: one object per record into a row (through model/json.h's
  * typed parser over a STRUCT of the data columns), and a row back into
  * one object the way Spark's JSON writer prints it. */
 #include "connectors/format_int.h"
 
 #include "common/json_write.h"
-#include "exec/json.h"
+#include "model/json.h"
 
 static int not_an_object(sl_error_t *why)
 {

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "connectors/conn_int.h"
-#include "exec/json.h"
+#include "model/json.h"
 
 #define MANIFEST_DIR "_sluice_metadata"
 
@@ -164,7 +164,7 @@ static int table_files(const char *path, sl_arena_t *a, const char ***paths, sl_
     return data_files(path, a, paths, err);
 }
 
-int format_read_path(const plan_relation_t *rel, sl_arena_t *a, format_emit_fn emit, void *arg,
+int format_read_path(const conn_stream_t *rel, sl_arena_t *a, format_emit_fn emit, void *arg,
                      sl_error_t *err)
 {
     const conn_desc_t *d = rel->connector;

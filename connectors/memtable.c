@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "connectors/conn_int.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 /* Compact when dead rows exceed this many and outnumber the live ones, or
  * when the table has more batches than this. */

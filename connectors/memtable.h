@@ -8,7 +8,7 @@
  *   APPEND    each batch's rows are appended
  *   COMPLETE  the table's contents are replaced by the batch's rows
  *   UPDATE    rows are upserted by the key columns (a hash index maps each
- *             encoded key, exec/row.h exec_key_encode, to its row); a row
+ *             encoded key, model/row.h exec_key_encode, to its row); a row
  *             whose change is -1 (a retraction) deletes its key
  * add_batch is idempotent: a batch id <= the last one taken is skipped, so
  * a batch the runner replays after a failure is not added twice.
@@ -32,7 +32,7 @@
 
 #include "common/arena.h"
 #include "connectors/sink.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 typedef struct memtable_registry memtable_registry_t;
 typedef struct memtable memtable_t;

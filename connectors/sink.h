@@ -25,7 +25,7 @@
 #include "common/buf.h"
 #include "common/sl_error.h"
 #include "connectors/connector.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 typedef enum { SINK_APPEND = 1, SINK_UPDATE, SINK_COMPLETE } sink_mode_t;
 
@@ -82,7 +82,7 @@ struct sink {
  * registers its table where SELECT finds it). */
 typedef struct sink_env {
     void *memtables;         /* memtable_registry_t * (connectors/memtable.h) */
-    struct exec_pool *io_pool; /* threads for a batch's fsyncs (exec/pool.h), or NULL */
+    struct exec_pool *io_pool; /* threads for a batch's fsyncs (common/pool.h), or NULL */
     const char *checkpoint;  /* the query's checkpoint directory: its metadata (query
                                 id) and sink/, where a sink keeps records of its own */
 } sink_env_t;

@@ -40,8 +40,8 @@
 #include "common/log.h"
 #include "connectors/conn_int.h"
 #include "connectors/format.h"
-#include "exec/pool.h"
-#include "state/failpoint.h"
+#include "common/pool.h"
+#include "common/failpoint.h"
 
 #define FILE_SINK_META "_sluice_metadata"
 #define FILE_SINK_ROLL_BYTES (128u << 20)

@@ -50,7 +50,7 @@
 #include "common/log.h"
 #include "connectors/conn_int.h"
 #include "connectors/kafka_int.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 /* Longest wait for delivery reports and transaction calls. */
 #define KAFKA_SINK_TIMEOUT_MS 120000

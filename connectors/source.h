@@ -27,8 +27,8 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
-#include "planner/relation.h"
+#include "model/batch.h"
+#include "connectors/connector.h"
 
 typedef struct source source_t;
 
@@ -93,7 +93,7 @@ typedef struct source_ops {
 
 struct source {
     const source_ops_t *ops;
-    const plan_relation_t *rel; /* the stream: columns, options (lives in the query arena) */
+    const conn_stream_t *rel; /* the stream: columns, options (lives in the query arena) */
     int index;                  /* source id in plan order */
     const char *dir;            /* <checkpoint>/sources/<index>, created by the runner */
     const char *query_name;
@@ -104,7 +104,7 @@ struct source {
 };
 
 /* Creates the running source of a stream; -1 with err (bad options, I/O). */
-int source_create(const plan_relation_t *rel, int index, const char *dir, const char *query_name,
+int source_create(const conn_stream_t *rel, int index, const char *dir, const char *query_name,
                   sl_arena_t *a, source_t **out, sl_error_t *err);
 
 #endif

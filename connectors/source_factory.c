@@ -28,7 +28,7 @@ static int no_impl(const conn_desc_t *d, sl_error_t *err)
     return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "%s is not a source connector", d->name);
 }
 
-int source_validate(const plan_relation_t *rel, sl_error_t *err)
+int source_validate(const conn_stream_t *rel, sl_error_t *err)
 {
     if (!rel->connector)
         return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "stream \"%s\" has no connector",
@@ -39,7 +39,7 @@ int source_validate(const plan_relation_t *rel, sl_error_t *err)
     return impl ? impl->validate(rel, err) : no_impl(rel->connector, err);
 }
 
-int source_create(const plan_relation_t *rel, int index, const char *dir, const char *query_name,
+int source_create(const conn_stream_t *rel, int index, const char *dir, const char *query_name,
                   sl_arena_t *a, source_t **out, sl_error_t *err)
 {
     *out = NULL;
@@ -47,7 +47,9 @@ int source_create(const plan_relation_t *rel, int index, const char *dir, const 
     const source_impl_t *impl = impl_find(rel->connector);
     if (!impl) return no_impl(rel->connector, err);
     source_t *s = SL_NEW(a, source_t);
-    s->rel = rel;
+    conn_stream_t *copy = SL_NEW(a, conn_stream_t);
+    *copy = *rel; /* the caller's description may be a temporary */
+    s->rel = copy;
     s->index = index;
     s->dir = dir ? sl_strdup(a, dir) : NULL;
     s->query_name = sl_strdup(a, query_name ? query_name : "");

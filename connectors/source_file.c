@@ -47,8 +47,8 @@
 #include "connectors/conn_int.h"
 #include "connectors/dir_watch.h"
 #include "connectors/format.h"
-#include "exec/json.h"
-#include "state/failpoint.h"
+#include "model/json.h"
+#include "common/failpoint.h"
 
 typedef struct file_entry {
     const char *uri;   /* file:///... as logged */
@@ -608,7 +608,7 @@ static const source_ops_t file_ops = {
 /* ---- creation ------------------------------------------------------------------ */
 
 /* Options other than the record format's. */
-static int file_options(const plan_relation_t *rel, int64_t *max_files, bool *latest_first,
+static int file_options(const conn_stream_t *rel, int64_t *max_files, bool *latest_first,
                         format_options_t *fmt, sl_error_t *err)
 {
     const conn_desc_t *d = rel->connector;
@@ -626,7 +626,7 @@ static int file_options(const plan_relation_t *rel, int64_t *max_files, bool *la
     return 0;
 }
 
-int source_file_validate(const plan_relation_t *rel, sl_error_t *err)
+int source_file_validate(const conn_stream_t *rel, sl_error_t *err)
 {
     int64_t max_files;
     bool latest_first;
@@ -661,7 +661,7 @@ static char *watched_dir(const char *path, sl_arena_t *a, sl_error_t *err)
 
 int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
 {
-    const plan_relation_t *rel = s->rel;
+    const conn_stream_t *rel = s->rel;
     file_src_t *f = SL_NEW(a, file_src_t);
     format_options_t fmt;
     if (file_options(rel, &f->max_files, &f->latest_first, &fmt, err) < 0) return -1;

@@ -168,7 +168,7 @@ static int parse_limits(const conn_desc_t *d, const conn_kv_t *o, int n, kafka_s
 }
 
 /* Every option of a Kafka stream into `k` (allocations in `a`). */
-static int src_options(const plan_relation_t *rel, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
+static int src_options(const conn_stream_t *rel, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
 {
     const conn_desc_t *d = rel->connector;
     const conn_kv_t *o = rel->opts;
@@ -189,7 +189,7 @@ static int src_options(const plan_relation_t *rel, sl_arena_t *a, kafka_src_t *k
 
 /* Whether the stream has the fixed raw columns (format raw, or no column
  * list); fills raw_cols. */
-static bool raw_columns(const plan_relation_t *rel, kafka_src_t *k)
+static bool raw_columns(const conn_stream_t *rel, kafka_src_t *k)
 {
     static const char *const names[KAFKA_NCOLS] = {"key",       "value",  "topic",
                                                    "partition", "offset", "timestamp"};
@@ -207,7 +207,7 @@ static bool raw_columns(const plan_relation_t *rel, kafka_src_t *k)
     return true;
 }
 
-int source_kafka_validate(const plan_relation_t *rel, sl_error_t *err)
+int source_kafka_validate(const conn_stream_t *rel, sl_error_t *err)
 {
     sl_arena_t *tmp = sl_arena_new("kafka source check");
     kafka_src_t *k = SL_NEW(tmp, kafka_src_t);
@@ -681,7 +681,7 @@ static rd_kafka_t *consumer_new(const source_t *s, const char *role, sl_arena_t 
 
 int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
 {
-    const plan_relation_t *rel = s->rel;
+    const conn_stream_t *rel = s->rel;
     kafka_src_t *k = SL_NEW(a, kafka_src_t);
     if (src_options(rel, a, k, err) < 0) return -1;
     if (!raw_columns(rel, k) &&

@@ -69,7 +69,7 @@ typedef struct nx_split {
     int64_t lo, hi;         /* events lo .. hi-1 */
 } nx_split_t;
 
-static int nx_options(const plan_relation_t *rel, nx_src_t *x, sl_error_t *err)
+static int nx_options(const conn_stream_t *rel, nx_src_t *x, sl_error_t *err)
 {
     const conn_desc_t *d = rel->connector;
     int table = 0;
@@ -89,7 +89,7 @@ static int nx_options(const plan_relation_t *rel, nx_src_t *x, sl_error_t *err)
 }
 
 /* Maps each stream column to a generator field by name, checking its type. */
-static int nx_columns(const plan_relation_t *rel, nx_src_t *x, sl_arena_t *a, sl_error_t *err)
+static int nx_columns(const conn_stream_t *rel, nx_src_t *x, sl_arena_t *a, sl_error_t *err)
 {
     const nx_column_t *cols = TABLE_COLS[x->kind];
     x->fields = SL_NEW_ARRAY(a, nx_field_t, rel->ncols ? rel->ncols : 1);
@@ -109,7 +109,7 @@ static int nx_columns(const plan_relation_t *rel, nx_src_t *x, sl_arena_t *a, sl
     return 0;
 }
 
-int source_nexmark_validate(const plan_relation_t *rel, sl_error_t *err)
+int source_nexmark_validate(const conn_stream_t *rel, sl_error_t *err)
 {
     nx_src_t x;
     if (nx_options(rel, &x, err) < 0) return -1;
@@ -252,7 +252,7 @@ static int nx_read(source_t *s, const source_split_t *split, sl_arena_t *a, sour
 {
     const nx_src_t *x = s->impl;
     const nx_split_t *sp = split->data;
-    const plan_relation_t *rel = s->rel;
+    const conn_stream_t *rel = s->rel;
     exec_builder_t bld;
     bool building = false;
     nx_event_t e;

@@ -63,7 +63,7 @@ static int rate_options(const conn_desc_t *d, const conn_kv_t *o, int n, rate_t 
     return 0;
 }
 
-static int rate_columns(const plan_relation_t *rel, rate_t *r, sl_error_t *err)
+static int rate_columns(const conn_stream_t *rel, rate_t *r, sl_error_t *err)
 {
     if (conn_stream_column(rel, "timestamp", EXEC_TYPE_TIMESTAMP, &r->col_ts, err) < 0 ||
         conn_stream_column(rel, "value", EXEC_TYPE_BIGINT, &r->col_val, err) < 0)
@@ -77,7 +77,7 @@ static int rate_columns(const plan_relation_t *rel, rate_t *r, sl_error_t *err)
     return 0;
 }
 
-int source_rate_validate(const plan_relation_t *rel, sl_error_t *err)
+int source_rate_validate(const conn_stream_t *rel, sl_error_t *err)
 {
     rate_t r;
     if (rate_options(rel->connector, rel->opts, rel->nopts, &r, err) < 0) return -1;

@@ -12,12 +12,12 @@
 
 #include "common/sl_error.h"
 #include "connectors/sink.h"
-#include "planner/relation.h"
+#include "connectors/connector.h"
 
 /* Checks a stream (rel->connector is its source descriptor): the options
  * the registry knows (conn_check_options) and their values, and the
  * columns the connector needs. */
-int source_validate(const plan_relation_t *rel, sl_error_t *err);
+int source_validate(const conn_stream_t *rel, sl_error_t *err);
 
 /* Checks a sink's options, output mode and result schema. */
 int sink_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,

@@ -15,7 +15,7 @@
  * In the hash aggregation the buffers of all groups are column vectors
  * indexed by group id (exec_agg_state_t); a PARTIAL aggregation emits them
  * as columns; the streaming aggregation stores them per key as an encoded
- * row (exec/row.h) and decodes them back into vectors. So update, merge and
+ * row (model/row.h) and decodes them back into vectors. So update, merge and
  * finalize all work on vectors, never on one value at a time.
  *
  * SEMANTICS (Spark SQL, ANSI mode):
@@ -51,7 +51,7 @@
 
 #include "common/arena.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 typedef enum exec_agg_kind {
     EXEC_AGG_COUNT_STAR = 1,

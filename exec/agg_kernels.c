@@ -11,9 +11,9 @@
 
 #include "common/hash.h"
 #include "exec/agg.h"
-#include "exec/decimal.h"
+#include "model/decimal.h"
 #include "exec/hashtable.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 /* Walks rows: r = rows[k] for k < n, or r = 0..n-1 without rows. */
 #define FOR_ROWS(BODY)                                                                   \

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "exec/agg_int.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 /* ---- configuration ---- */
 

@@ -6,7 +6,7 @@
  * STATE. One store per task = shuffle partition, state/<op_id>/<partition>,
  * opened, loaded (version batch_id) and committed (batch_id + 1) as the
  * time-window aggregation's (agg_stream.c). One entry per open session:
- *   key   = the memcomparable encoding (exec/row.h) of [other keys in key
+ *   key   = the memcomparable encoding (model/row.h) of [other keys in key
  *           order | session start], so the sessions of one key are one
  *           prefix scan, in start order (Spark's prefix-scan key);
  *   value = the session end (8 bytes, big-endian) then the row encoding of
@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "exec/agg_int.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 #define US_PER_MS 1000
 

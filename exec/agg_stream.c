@@ -4,7 +4,7 @@
  * STATE. One store per task = shuffle partition: state/<op_id>/<partition>
  * under ctx->state_dir, provider ctx->state_provider, version
  * ctx->batch_id loaded in open() and version batch_id + 1 committed in
- * finish(). Key: the memcomparable encoding (exec/row.h) of the group key
+ * finish(). Key: the memcomparable encoding (model/row.h) of the group key
  * with the EVENT-TIME KEY FIRST, so the keys at or before a watermark are
  * a range scan from the start. Value: the row encoding of every call's
  * buffer columns (exec/agg.h), in call order. The key and value schema
@@ -38,7 +38,7 @@
 
 #include "common/log.h"
 #include "exec/agg_int.h"
-#include "exec/row.h"
+#include "model/row.h"
 #include "exec/store_cache.h"
 
 #define US_PER_MS 1000

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "exec/cast.h"
-#include "exec/decimal.h"
+#include "model/cast.h"
+#include "model/decimal.h"
 #include "exec/expr_int.h"
 #include "exec/func.h"
 

@@ -39,9 +39,9 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
-#include "exec/types.h"
-#include "exec/value.h"
+#include "model/batch.h"
+#include "model/types.h"
+#include "model/value.h"
 
 typedef enum exec_expr_kind {
     EXEC_EXPR_CONST,        /* value */

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec/decimal.h"
+#include "model/decimal.h"
 #include "exec/expr_int.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 /* A binary kernel. PRE declares what BODY needs; BODY(x, y, r) computes
  * r from x and y and may set `bad`; CHECKED kernels skip NULL rows. */

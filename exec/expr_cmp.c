@@ -10,7 +10,7 @@
 
 #include "common/hash.h"
 #include "exec/expr_int.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 /* ---- three-way comparisons per type ------------------------------------------- */
 

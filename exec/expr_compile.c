@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/expr_int.h"
 
 typedef struct cc {

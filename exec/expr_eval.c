@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/expr_int.h"
 
 /* ---- helpers ------------------------------------------------------------ */

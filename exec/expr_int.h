@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/expr.h"
 #include "exec/func.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/func_int.h"
 
 #define S EXEC_FUNC_STRICT

@@ -32,9 +32,9 @@
 
 #include "common/arena.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "exec/expr.h"
-#include "exec/types.h"
+#include "model/types.h"
 
 
 typedef enum exec_func_kind {

@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "exec/func_int.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 typedef enum {
     XF_YEAR, XF_YEAROFWEEK, XF_QUARTER, XF_MONTH, XF_WEEK, XF_DAY, XF_DOW, XF_DOW_ISO, XF_DOY,

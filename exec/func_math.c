@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/json_write.h"
-#include "exec/decimal.h"
+#include "model/decimal.h"
 #include "exec/func_int.h"
 
 /* ---- abs ------------------------------------------------------------------------ */

@@ -8,7 +8,7 @@
 
 #include "common/version.h"
 #include "exec/func_int.h"
-#include "exec/json.h"
+#include "model/json.h"
 
 static const exec_type_t string_type = {.id = EXEC_TYPE_STRING};
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "exec/func_int.h"
-#include "exec/pgtype.h"
+#include "model/pgtype.h"
 
 static const exec_type_t string_type = {.id = EXEC_TYPE_STRING};
 static const exec_type_t bigint_type = {.id = EXEC_TYPE_BIGINT};

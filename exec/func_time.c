@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "exec/func_int.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 static const exec_type_t ts_type = {.id = EXEC_TYPE_TIMESTAMP};
 

@@ -3,7 +3,7 @@
  * time. The aggregation uses the id as the row of its buffer arrays (the
  * "group id"); a hash join uses it to index its build rows.
  *
- * HASHES. The caller hashes the key columns with exec_hash_rows (exec/row.h)
+ * HASHES. The caller hashes the key columns with exec_hash_rows (model/row.h)
  * and passes the per-row hashes in, so a join probes with the very values
  * its build side inserted and an exchange's hash can be reused. Slots are
  * taken from the HIGH bits of the hash: the exchange in front of a stateful
@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 /* "No such key" in exec_ht_probe's output. */
 #define EXEC_HT_NONE UINT32_MAX

@@ -49,7 +49,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "exec/expr.h"
 
 typedef struct op op_t;

@@ -13,7 +13,7 @@
 
 #include "exec/agg_int.h"
 #include "exec/op_exchange.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 /* ---- shared helpers ---- */
 

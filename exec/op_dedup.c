@@ -29,7 +29,7 @@
 
 #include "exec/hashtable.h"
 #include "exec/op_join_util.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 typedef struct dd_config {
     int nkeys;

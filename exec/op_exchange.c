@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "exec/row.h"
+#include "model/row.h"
 #include "exec/stage_int.h"
 
 typedef struct exchange_state {

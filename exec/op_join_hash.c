@@ -27,7 +27,7 @@
 #include "exec/op_exchange.h"
 #include "exec/op_join.h"
 #include "exec/op_join_util.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 typedef struct hj_config {
     op_join_type_t type;

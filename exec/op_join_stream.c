@@ -40,8 +40,8 @@
 
 #include "exec/op_join.h"
 #include "exec/op_join_util.h"
-#include "exec/row.h"
-#include "exec/text_io.h"
+#include "model/row.h"
+#include "model/text_io.h"
 
 static const char *const SIDE_NAME[2] = {"left", "right"};
 static const char *const TIME_NAME[2] = {"left_time", "right_time"};

@@ -7,7 +7,7 @@
 
 #include "common/hash.h"
 #include "exec/op_exchange.h"
-#include "exec/row.h"
+#include "model/row.h"
 #include "exec/stage.h"
 #include "exec/store_cache.h"
 
@@ -390,7 +390,7 @@ int op_join_key_time_field(exec_type_t t)
     return f;
 }
 
-/* Layout (exec/row.h key format): marker 1, then for a struct per field a
+/* Layout (model/row.h key format): marker 1, then for a struct per field a
  * marker and 8 bytes when not NULL. */
 bool op_join_key_time(const uint8_t *k, size_t len, int field, int64_t *us)
 {

@@ -3,7 +3,7 @@
  *
  * NORMALIZED KEYS. Each row's ORDER BY columns are encoded once, at push
  * time, into one byte string whose memcmp order is the requested order:
- * exec/row.h's memcomparable key encoding per column (a marker byte, then
+ * model/row.h's memcomparable key encoding per column (a marker byte, then
  * order-preserving bytes), with the marker of a NULL rewritten to 0x00
  * (NULLS FIRST) or 0x02 (NULLS LAST, after the 0x01 of values) and, for
  * DESC, the value bytes inverted (the encoding is prefix-free, so inverting
@@ -43,7 +43,7 @@
 #include <string.h>
 
 #include "exec/op_join_util.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 typedef struct sort_config {
     int nkeys;
@@ -93,7 +93,7 @@ static void sort_close(op_t *op)
 
 /* ---- normalized keys, a column at a time ------------------------------
  * Fast types (BOOLEAN, INT, DATE, BIGINT, TIMESTAMP, DOUBLE, STRING,
- * BINARY) are written by typed loops in exactly exec/row.h's key format;
+ * BINARY) are written by typed loops in exactly model/row.h's key format;
  * other types go through exec_key_encode one cell at a time. */
 
 /* Bytes after the marker of a non-NULL cell of a fixed fast type; 0 for

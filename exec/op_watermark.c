@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 static int watermark_open(op_t *op, sl_error_t *err)
 {

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 static int window_open(op_t *op, sl_error_t *err)
 {

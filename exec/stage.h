@@ -28,7 +28,7 @@
 #define SL_EXEC_STAGE_H
 
 #include "exec/op.h"
-#include "exec/pool.h"
+#include "common/pool.h"
 
 /* Hands each batch a producer makes to the stage. */
 typedef int (*exec_emit_fn)(void *arg, exec_batch_t *b, sl_error_t *err);

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "exec/func.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "planner/bind_int.h"
 #include "planner/bind_pg.h"
 #include "planner/plan_const.h"

@@ -13,7 +13,7 @@
  * the collations it knows — default, C, POSIX — change nothing). */
 #include <string.h>
 
-#include "exec/pgtype.h"
+#include "model/pgtype.h"
 #include "planner/bind_int.h"
 #include "planner/bind_pg.h"
 #include "planner/plan_const.h"

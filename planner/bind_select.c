@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/func.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 #include "planner/plan_const.h"

@@ -2,7 +2,7 @@
  * the expressions, keys, watermarks and state each node implies. */
 #include <string.h>
 
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "planner/plan.h"
 
 static void put_cols(sl_buf_t *out, const plan_node_t *n)

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "exec/cast.h"
-#include "exec/text_io.h"
+#include "model/cast.h"
+#include "model/text_io.h"
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 

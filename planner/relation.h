@@ -10,7 +10,7 @@
 #include "common/arena.h"
 #include "common/sl_error.h"
 #include "connectors/connector.h"
-#include "exec/types.h"
+#include "model/types.h"
 
 typedef enum {
     PLAN_REL_STREAM = 1, /* an unbounded source (CREATE STREAM) */
@@ -56,6 +56,15 @@ typedef struct plan_catalog {
      * count. NULL: none. For ::regclass::text and pg_get_viewdef(). */
     int (*relations)(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names, const char ***defs);
 } plan_catalog_t;
+
+/* The facts a connector is given about the relation (connectors/connector.h);
+ * the pointers still refer to the relation's memory. */
+static inline conn_stream_t plan_relation_stream(const plan_relation_t *r)
+{
+    return (conn_stream_t){.name = r->name, .ncols = r->ncols, .col_names = r->col_names,
+                           .col_types = r->col_types, .connector = r->connector,
+                           .nopts = r->nopts, .opts = r->opts};
+}
 
 /* Index of a column by name (case-sensitive; names are folded), or -1. */
 int plan_relation_column(const plan_relation_t *r, const char *name);

@@ -1,7 +1,7 @@
 /* COPY's data formats, text and CSV, as PostgreSQL writes and reads them:
  * encoding a row of text values into one line, splitting a stream of bytes
  * into records, and a record into fields. No I/O and no types: values are
- * the PostgreSQL text forms (exec/text_io.h makes and parses them).
+ * the PostgreSQL text forms (model/text_io.h makes and parses them).
  *
  * Text format: fields separated by the delimiter (tab), NULL written as the
  * null string (\N) and recognised by the field's raw text; backslash,

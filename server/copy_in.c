@@ -15,7 +15,7 @@
 #include <string.h>
 #include <uv.h>
 
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "server/catalog.h"
 #include "server/objects.h"
 #include "server/stmt.h"

@@ -19,7 +19,10 @@ static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit
     static_input_t *si = arg;
     const plan_relation_t *rel = si->in->rel;
     if (rel->kind == PLAN_REL_SYSTEM) return emit(emit_arg, rel->handle, err); /* built at lookup */
-    if (rel->connector) return format_read_path(rel, a, emit, emit_arg, err);
+    if (rel->connector) {
+        conn_stream_t st = plan_relation_stream(rel);
+        return format_read_path(&st, a, emit, emit_arg, err);
+    }
     return tstore_scan(si->srv->tstore, si->reader, rel, 0, a, emit, emit_arg, err);
 }
 

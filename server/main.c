@@ -25,7 +25,7 @@
 #include "server/startup.h"
 #include "server/table_store.h"
 #include "connectors/memtable.h"
-#include "exec/pool.h"
+#include "common/pool.h"
 #include "server/qm.h"
 
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "connectors/memtable.h"
 #include "parser/parser.h"
 #include "planner/plan.h"

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "exec/pgtype.h"
+#include "model/pgtype.h"
 
 static void schema_row(pgcat_gen_t *g, const char *name)
 {

@@ -4,7 +4,7 @@
 #ifndef SL_PGCATALOG_INT_H
 #define SL_PGCATALOG_INT_H
 
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "server/catalog.h"
 #include "server/pgcatalog.h"
 

@@ -1,6 +1,6 @@
 /* The rows of pg_catalog's relations: schemas, relations and their
  * columns (sluice's objects and the catalog relations themselves), types
- * (exec/pgtype.h), the database, the connected role, settings, functions
+ * (model/pgtype.h), the database, the connected role, settings, functions
  * (the exec function catalogue), their language, collations, the tablespace, and the
  * pg_tables / pg_views / pg_matviews views. */
 #include "server/pgcatalog_int.h"
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "exec/func.h"
-#include "exec/pgtype.h"
-#include "exec/text_io.h"
+#include "model/pgtype.h"
+#include "model/text_io.h"
 #include "server/prepared.h"
 #include "server/stmt.h"
 

@@ -18,7 +18,7 @@
 #include "common/log.h"
 #include "common/sl_assert.h"
 #include "server/pgwire_int.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 typedef struct pgw_write {
     uv_write_t req;

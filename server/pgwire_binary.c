@@ -27,7 +27,7 @@
  * path from the wire to a typed constant, and the session and planner know
  * nothing of wire formats. Results: every statement handler (SELECT, SHOW,
  * DESCRIBE, EXPLAIN, the catalog) produces PostgreSQL text, whose form per
- * type is fixed by exec/text_io.h and exact (doubles print shortest
+ * type is fixed by model/text_io.h and exact (doubles print shortest
  * round-trip, decimals with exactly their scale, timestamps to the
  * microsecond). Encoding binary here from that text serves every handler at
  * once, keeps simple Query, COPY and the kept replies of portals in one
@@ -41,7 +41,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 #define BIN_EPOCH_DAYS 10957 /* 2000-01-01 - 1970-01-01 */
 #define BIN_EPOCH_USECS ((int64_t)BIN_EPOCH_DAYS * EXEC_USECS_PER_DAY)

@@ -2,7 +2,7 @@
  * codec per type, found by type OID in one table (pgwire_binary.c), and
  * the exec type a parameter declared in Parse binds as.
  *
- * Both directions meet sluice at its text format (exec/text_io.h):
+ * Both directions meet sluice at its text format (model/text_io.h):
  *  - a binary parameter is decoded into the text sluice would accept for
  *    the type, so the session and the binder see text parameters with a
  *    declared type, as they see text-format ones;
@@ -18,7 +18,7 @@
 
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/types.h"
+#include "model/types.h"
 #include "server/session.h"
 
 /* Type OIDs beyond session.h's PG_OID_* that drivers send or that the

@@ -16,7 +16,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "connectors/memtable.h"
-#include "exec/runner.h"
+#include "runtime/runner.h"
 #include "server/catalog.h"
 #include "server/inputs.h"
 #include "server/qm_int.h"
@@ -62,7 +62,8 @@ static int create_sources(qm_query_t *q, qrun_t *r, sl_error_t *err)
         if (mkdir_p(dir) < 0)
             return sl_error_set(err, SL_ERR_IO_ERROR, "could not create directory \"%s\": %s", dir,
                                 strerror(errno));
-        if (source_create(p->sources[i], i, dir, q->name, r->arena, &r->sources[i], err) < 0) return -1;
+        conn_stream_t st = plan_relation_stream(p->sources[i]);
+        if (source_create(&st, i, dir, q->name, r->arena, &r->sources[i], err) < 0) return -1;
     }
     return 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "connectors/validate.h"
-#include "exec/runner.h"
+#include "runtime/runner.h"
 #include "parser/parser.h"
 #include "planner/check.h"
 #include "server/objects.h"

@@ -9,7 +9,7 @@
 
 #include "common/arena.h"
 #include "common/sl_error.h"
-#include "exec/types.h"
+#include "model/types.h"
 #include "parser/parser.h"
 #include "server/server.h"
 #include "server/session.h"

@@ -52,7 +52,8 @@ STMT_HANDLER(stmt_create_stream)
     const ast_create_stream_t *cs = &stmt->create_stream;
     plan_relation_t rel;
     if (obj_stream_define(cs, ctx->sql, ctx->arena, &rel, err) < 0) return -1;
-    if (source_validate(&rel, err) < 0) return at_option(err, cs);
+    conn_stream_t st = plan_relation_stream(&rel);
+    if (source_validate(&st, err) < 0) return at_option(err, cs);
     if (ctx->describe_only) {
         stmt_result_command(res, "CREATE STREAM");
         return 0;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "exec/cast.h"
+#include "model/cast.h"
 #include "exec/expr.h"
 #include "exec/stage.h"
 #include "planner/bind_from.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/redact.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "server/catalog.h"
 #include "server/objects.h"
 #include "server/stmt_int.h"

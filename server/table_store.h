@@ -39,7 +39,7 @@ tstore_t *tstore_open(const char *dir, sl_error_t *err);
 void tstore_close(tstore_t *t);
 #include <stdatomic.h>
 
-#include "exec/batch.h"
+#include "model/batch.h"
 
 typedef struct tstore_conn tstore_conn_t;
 

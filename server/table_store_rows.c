@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "server/table_store.h"
 #include "server/table_store_int.h"
 

@@ -15,7 +15,7 @@
 
 #include "common/arena.h"
 #include "common/private_file.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 #define FW_FLUSH_AT (64 * 1024)
 

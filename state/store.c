@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
 

@@ -37,7 +37,7 @@
 
 #include "common/buf.h"
 #include "common/private_file.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
 #include "state/store_map.h"

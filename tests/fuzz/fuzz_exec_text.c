@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "common/arena.h"
-#include "exec/text_io.h"
-#include "exec/types.h"
-#include "exec/value.h"
+#include "model/text_io.h"
+#include "model/types.h"
+#include "model/value.h"
 
 static void check(int ok)
 {

@@ -15,7 +15,7 @@
 
 #include "common/arena.h"
 #include "connectors/format.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 typedef struct fuzz_out {
     sl_buf_t text;    /* the rows, rendered cell by cell */

@@ -52,7 +52,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "connectors/memtable.h"
-#include "exec/pool.h"
+#include "common/pool.h"
 #include "server/catalog.h"
 #include "server/pgwire.h"
 #include "server/pgwire_int.h"

@@ -14,7 +14,7 @@
 
 #include "common/arena.h"
 #include "state/checkpoint.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 #include "state/state_int.h"
 
 /* Real files from Spark's test resources (reference §3.2-3.4). */

@@ -26,7 +26,7 @@ static void read_text(sl_arena_t *a, reader_run_t *run, const char *schema, cons
 {
     va_list ap;
     va_start(ap, bad_dir);
-    plan_relation_t *rel = tc_rel_v(a, "file", CONN_SOURCE, schema, ap);
+    conn_stream_t *rel = tc_rel_v(a, "file", CONN_SOURCE, schema, ap);
     va_end(ap);
     rel->opts[rel->nopts++] = (conn_kv_t){"path", "/in"};
     format_options_t o;
@@ -317,7 +317,7 @@ TEST(batches_of_at_most_4096_rows)
 }
 
 /* Decodes `text` with `kind` into one batch over `rel`'s columns. */
-static exec_batch_t *decode_one(sl_arena_t *a, plan_relation_t *rel, format_kind_t kind,
+static exec_batch_t *decode_one(sl_arena_t *a, conn_stream_t *rel, format_kind_t kind,
                                 const char *text)
 {
     format_options_t o = {.kind = kind, .sep = ','};
@@ -339,7 +339,7 @@ static exec_batch_t *decode_one(sl_arena_t *a, plan_relation_t *rel, format_kind
 TEST(encoders_exact_bytes_and_round_trip)
 {
     sl_arena_t *a = sl_arena_new("t");
-    plan_relation_t *rel = tc_rel(a, "file", CONN_SOURCE, ALL_TYPES, "path", "/x", NULL);
+    conn_stream_t *rel = tc_rel(a, "file", CONN_SOURCE, ALL_TYPES, "path", "/x", NULL);
     const char *json =
         "{\"b\":true,\"i\":1,\"l\":-2,\"d\":0.1,\"m\":1.50,\"s\":\"a,\\\"b\\\"\\n\",\"x\":\"AQI=\","
         "\"t\":\"2024-05-01T12:00:00.123Z\",\"dt\":\"2024-05-01\",\"iv\":\"1 day 02:00:00\","
@@ -377,7 +377,7 @@ TEST(encoders_exact_bytes_and_round_trip)
 TEST(csv_field_with_byte_order_mark_round_trips)
 {
     sl_arena_t *a = sl_arena_new("t");
-    plan_relation_t *rel = tc_rel(a, "file", CONN_SOURCE, "s STRING, n INT", "path", "/x", NULL);
+    conn_stream_t *rel = tc_rel(a, "file", CONN_SOURCE, "s STRING, n INT", "path", "/x", NULL);
     exec_batch_t *b = decode_one(a, rel, FORMAT_JSON, "{\"s\":\"\xef\xbb\xbfx\",\"n\":1}\n");
     format_encoder_t e;
     format_encoder_init(&e, FORMAT_CSV, ',', rel->ncols, rel->col_names);
@@ -396,7 +396,7 @@ TEST(csv_field_with_byte_order_mark_round_trips)
 TEST(corrupt_record_column_must_be_string)
 {
     sl_arena_t *a = sl_arena_new("t");
-    plan_relation_t *rel = tc_rel(a, "file", CONN_SOURCE, "a INT, _corrupt_record INT", "path",
+    conn_stream_t *rel = tc_rel(a, "file", CONN_SOURCE, "a INT, _corrupt_record INT", "path",
                                   "/x", NULL);
     format_options_t o = {.kind = FORMAT_JSON, .sep = ','};
     sl_error_t err;
@@ -410,7 +410,7 @@ TEST(option_errors)
     sl_arena_t *a = sl_arena_new("t");
     format_options_t o;
     sl_error_t err;
-    plan_relation_t *rel = tc_rel(a, "file", CONN_SOURCE, "a INT", "path", "/x", "mode", "LAX", NULL);
+    conn_stream_t *rel = tc_rel(a, "file", CONN_SOURCE, "a INT", "path", "/x", "mode", "LAX", NULL);
     CHECK(format_options_parse(rel->connector, rel->opts, rel->nopts, NULL, &o, &err) < 0);
     CHECK_STR(err.sqlstate, "22023");
     CHECK_STR(err.message, "invalid value \"LAX\" for option \"mode\"");
@@ -432,7 +432,7 @@ TEST(option_errors)
 static const char *read_table(sl_arena_t *a, const char *fmt, const char *path, const char *header,
                               sl_error_t *err)
 {
-    plan_relation_t *rel = tc_rel(a, fmt, CONN_TABLE, "k STRING, v INT", "path", path, "header",
+    conn_stream_t *rel = tc_rel(a, fmt, CONN_TABLE, "k STRING, v INT", "path", path, "header",
                                   header, NULL);
     tc_rows_t rows = {.a = a};
     if (format_read_path(rel, a, tc_emit, &rows, err) < 0) return NULL;

@@ -12,13 +12,13 @@
 #include "connectors/memtable.h"
 #include "connectors/sink.h"
 #include "connectors/validate.h"
-#include "exec/pool.h"
-#include "state/failpoint.h"
+#include "common/pool.h"
+#include "common/failpoint.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
 typedef struct schema {
-    plan_relation_t *rel;
+    conn_stream_t *rel;
     sink_schema_t s;
 } schema_t;
 
@@ -254,7 +254,7 @@ static const char *manifest_line(sl_arena_t *a, const char *dir, const char *nam
 
 static const char *read_output(sl_arena_t *a, const char *dir, const char *fmt, const char *schema)
 {
-    plan_relation_t *rel = tc_rel(a, fmt, CONN_TABLE, schema, "path", dir, "header", "true", NULL);
+    conn_stream_t *rel = tc_rel(a, fmt, CONN_TABLE, schema, "path", dir, "header", "true", NULL);
     tc_rows_t r = {.a = a};
     sl_error_t err;
     if (format_read_path(rel, a, tc_emit, &r, &err) < 0)

@@ -17,7 +17,7 @@ static void destroy_source(void *s)
 }
 
 /* A source over `rel`, destroyed when `a` is freed (destroy is idempotent). */
-static source_t *make_source(sl_arena_t *a, plan_relation_t *rel, const char *dir)
+static source_t *make_source(sl_arena_t *a, conn_stream_t *rel, const char *dir)
 {
     source_t *s;
     sl_error_t err;
@@ -47,7 +47,7 @@ static tc_rows_t read_batch(source_t *s, int64_t id, const char *start, const ch
     return r;
 }
 
-static void check_invalid(sl_arena_t *a, plan_relation_t *rel, const char *sqlstate,
+static void check_invalid(sl_arena_t *a, conn_stream_t *rel, const char *sqlstate,
                           const char *message, const char *hint)
 {
     sl_error_t err;
@@ -69,7 +69,7 @@ TEST(rate_offsets_give_deterministic_rows)
     sl_arena_t *a = sl_arena_new("t");
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
-    plan_relation_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10", NULL);
+    conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10", NULL);
     source_t *s = make_source(a, rel, dir);
     const char *init;
     sl_error_t err;
@@ -104,7 +104,7 @@ TEST(rate_replay_after_restart_is_identical)
     sl_arena_t *a = sl_arena_new("t");
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
-    plan_relation_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "7",
+    conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "7",
                                   "numPartitions", "2", NULL);
     source_t *s = make_source(a, rel, dir);
     CHECK_STR(latest(s, "0", SOURCE_LIMIT_DEFAULT, a), "0"); /* first use: the start time */
@@ -127,7 +127,7 @@ TEST(rate_partitions_split_by_value_modulo)
     sl_arena_t *a = sl_arena_new("t");
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
-    plan_relation_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
+    conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
                                   "numPartitions", "3", NULL);
     source_t *s = make_source(a, rel, dir);
     CHECK_STR(latest(s, "0", SOURCE_LIMIT_DEFAULT, a), "0");
@@ -158,7 +158,7 @@ TEST(rate_ramp_up_and_large_batches)
     sl_arena_t *a = sl_arena_new("t");
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
-    plan_relation_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
+    conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
                                   "rampUpTime", "4s", NULL);
     source_t *s = make_source(a, rel, dir);
     /* end values per second: 0 2 6 12 20 30 40 */
@@ -181,7 +181,7 @@ TEST(rate_available_now_fixes_the_end)
     sl_arena_t *a = sl_arena_new("t");
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
-    plan_relation_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, NULL);
+    conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, NULL);
     source_t *s = make_source(a, rel, dir);
     sl_error_t err;
     const char *init;
@@ -262,7 +262,7 @@ static source_t *file_source(file_env_t *e, ...)
 {
     va_list ap;
     va_start(ap, e);
-    plan_relation_t *rel = tc_rel_v(e->a, "file", CONN_SOURCE, "n STRING, v INT", ap);
+    conn_stream_t *rel = tc_rel_v(e->a, "file", CONN_SOURCE, "n STRING, v INT", ap);
     va_end(ap);
     rel->opts[rel->nopts++] = (conn_kv_t){"path", e->in};
     return make_source(e->a, rel, e->ckpt);
@@ -430,7 +430,7 @@ TEST(file_modes_counts_and_bad_records)
     s->ops->destroy(s);
     /* PERMISSIVE with the corrupt column (fresh checkpoint) */
     e.ckpt = sl_printf(e.a, "%s2", e.ckpt);
-    plan_relation_t *rel = tc_rel(e.a, "file", CONN_SOURCE, "n STRING, v INT, _corrupt_record STRING",
+    conn_stream_t *rel = tc_rel(e.a, "file", CONN_SOURCE, "n STRING, v INT, _corrupt_record STRING",
                                   "path", e.in, NULL);
     s = make_source(e.a, rel, e.ckpt);
     end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
@@ -574,7 +574,7 @@ TEST(file_option_validation)
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", NULL), "22023",
                   "file source requires option \"path\"", NULL);
     /* a directory that does not exist fails at start, not at CREATE STREAM */
-    plan_relation_t *rel = tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", "/no/such/dir", NULL);
+    conn_stream_t *rel = tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", "/no/such/dir", NULL);
     sl_error_t err;
     CHECK(source_validate(rel, &err) == 0);
     source_t *s;
@@ -587,7 +587,7 @@ TEST(kafka_source_checks_its_record_options)
 {
     sl_arena_t *a = sl_arena_new("t");
     sl_error_t err;
-    plan_relation_t *rel = tc_rel(a, "kafka", CONN_SOURCE, "a INT", "kafka.bootstrap.servers", "h:1",
+    conn_stream_t *rel = tc_rel(a, "kafka", CONN_SOURCE, "a INT", "kafka.bootstrap.servers", "h:1",
                                   "subscribe", "t", "format", "csv", "mode", "FAILFAST", NULL);
     CHECK(source_validate(rel, &err) == 0);
     rel = tc_rel(a, "kafka", CONN_SOURCE, "a INT", "kafka.bootstrap.servers", "h:1", "subscribe",
@@ -616,7 +616,7 @@ extern const char *conn_nexmark_schema(const char *table);
 static source_t *nexmark(sl_arena_t *a, const char *dir, const char *table, const char *seed,
                          const char *eps, const char *max)
 {
-    plan_relation_t *rel = tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema(table), "table",
+    conn_stream_t *rel = tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema(table), "table",
                                   table, "seed", seed, "eventsPerSecond", eps, "maxEvents", max, NULL);
     return make_source(a, rel, dir);
 }

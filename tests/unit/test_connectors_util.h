@@ -20,9 +20,8 @@
 #include "common/buf.h"
 #include "connectors/connector.h"
 #include "connectors/source.h"
-#include "exec/batch.h"
-#include "exec/types.h"
-#include "planner/relation.h"
+#include "model/batch.h"
+#include "model/types.h"
 #include "unit.h"
 
 /* ---- files ---------------------------------------------------------------- */
@@ -90,14 +89,12 @@ static inline bool tc_exists(const char *path)
 
 /* A relation of `schema` ("a INT, b STRING") using connector `conn` in
  * `role`, with options given as key, value, ..., NULL. */
-static inline plan_relation_t *tc_rel_v(sl_arena_t *a, const char *conn, conn_role_t role,
+static inline conn_stream_t *tc_rel_v(sl_arena_t *a, const char *conn, conn_role_t role,
                                         const char *schema, va_list ap)
 {
-    plan_relation_t *r = SL_NEW(a, plan_relation_t);
+    conn_stream_t *r = SL_NEW(a, conn_stream_t);
     sl_error_t err;
-    r->kind = role == CONN_TABLE ? PLAN_REL_TABLE : PLAN_REL_STREAM;
     r->name = "s";
-    r->wm_col = -1;
     r->connector = conn_lookup(conn, role, &err);
     CHECK(r->connector != NULL);
     exec_type_t t;
@@ -117,12 +114,12 @@ static inline plan_relation_t *tc_rel_v(sl_arena_t *a, const char *conn, conn_ro
     return r;
 }
 
-static inline plan_relation_t *tc_rel(sl_arena_t *a, const char *conn, conn_role_t role,
+static inline conn_stream_t *tc_rel(sl_arena_t *a, const char *conn, conn_role_t role,
                                       const char *schema, ...)
 {
     va_list ap;
     va_start(ap, schema);
-    plan_relation_t *r = tc_rel_v(a, conn, role, schema, ap);
+    conn_stream_t *r = tc_rel_v(a, conn, role, schema, ap);
     va_end(ap);
     return r;
 }

@@ -5,7 +5,7 @@
 
 #include "common/hash.h"
 #include "exec/hashtable.h"
-#include "exec/row.h"
+#include "model/row.h"
 
 static exec_batch_t *bigint_batch(sl_arena_t *a, const int64_t *v, const int *isnull, uint32_t n)
 {

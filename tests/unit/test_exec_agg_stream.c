@@ -15,7 +15,7 @@
 #include "exec/op_agg.h"
 #include "exec/op_window.h"
 #include "exec/store_cache.h"
-#include "exec/text_io.h"
+#include "model/text_io.h"
 #include "state/state_int.h"
 
 #define MIN_US (60LL * 1000000)

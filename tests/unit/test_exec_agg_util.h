@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "exec/stage.h"
 
 #define TB_FN static __attribute__((unused))

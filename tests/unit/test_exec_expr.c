@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 
 #include "common/arena.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 #include "exec/expr.h"
 #include "exec/func.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of exec/pool.c: every task runs once, nested groups finish,
+/* Unit tests of common/pool.c: every task runs once, nested groups finish,
  * started jobs overlap the caller's own groups and finish at their join. */
 #include "unit.h"
 
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "exec/pool.h"
+#include "common/pool.h"
 
 static atomic_int counts[1000];
 

@@ -8,10 +8,10 @@
 
 #include "common/arena.h"
 #include "common/hash.h"
-#include "exec/batch.h"
-#include "exec/decimal.h"
-#include "exec/row.h"
-#include "exec/value.h"
+#include "model/batch.h"
+#include "model/decimal.h"
+#include "model/row.h"
+#include "model/value.h"
 
 static sl_arena_t *A;
 

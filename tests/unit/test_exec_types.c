@@ -7,12 +7,12 @@
 
 #include "common/arena.h"
 #include "common/json_write.h"
-#include "exec/batch.h"
-#include "exec/cast.h"
-#include "exec/decimal.h"
-#include "exec/text_io.h"
-#include "exec/types.h"
-#include "exec/value.h"
+#include "model/batch.h"
+#include "model/cast.h"
+#include "model/decimal.h"
+#include "model/text_io.h"
+#include "model/types.h"
+#include "model/value.h"
 
 static sl_arena_t *A;
 

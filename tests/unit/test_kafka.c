@@ -69,7 +69,7 @@ static void stream_invalid(const char *sqlstate, const char *message, ...)
     sl_arena_t *a = sl_arena_new("t");
     va_list ap;
     va_start(ap, message);
-    plan_relation_t *rel = tc_rel_v(a, "kafka", CONN_SOURCE, "a INT", ap);
+    conn_stream_t *rel = tc_rel_v(a, "kafka", CONN_SOURCE, "a INT", ap);
     va_end(ap);
     sl_error_t err;
     CHECK(source_validate(rel, &err) < 0);
@@ -220,7 +220,7 @@ static source_t *raw_source(sl_arena_t *a, const mock_t *m, const char *dir, ...
 {
     va_list ap;
     va_start(ap, dir);
-    plan_relation_t *rel = tc_rel_v(a, "kafka", CONN_SOURCE, conn_kafka_raw_schema(), ap);
+    conn_stream_t *rel = tc_rel_v(a, "kafka", CONN_SOURCE, conn_kafka_raw_schema(), ap);
     va_end(ap);
     rel->opts[rel->nopts++] = (conn_kv_t){"kafka.bootstrap.servers", m->boot};
     source_t *s;
@@ -457,7 +457,7 @@ TEST(source_json_records_and_modes)
     static const char *const modes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"};
     static const char *const want[] = {"1|a|∅\n∅|∅|{\"id\":\n3|c|∅", "1|a\n3|c", NULL};
     for (int i = 0; i < 3; i++) {
-        plan_relation_t *rel =
+        conn_stream_t *rel =
             tc_rel(a, "kafka", CONN_SOURCE,
                    i ? "id INT, s STRING" : "id INT, s STRING, _corrupt_record STRING",
                    "kafka.bootstrap.servers", m.boot, "subscribe", "j", "mode", modes[i], NULL);

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/arena.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 #include "state/state_int.h"
 #include "state/store.h"
 #include "state/store_map.h"

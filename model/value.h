@@ -13,7 +13,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/types.h"
+#include "model/types.h"
 
 typedef struct exec_value {
     exec_type_t type;
@@ -61,13 +61,13 @@ bool exec_value_equal(const exec_value_t *a, const exec_value_t *b);
  * 64-bit value, so equal integers of different widths hash alike). */
 uint64_t exec_value_hash(const exec_value_t *v, uint64_t seed);
 
-/* Appends PostgreSQL text (STRUCT: JSON, see exec/json.h); false and
+/* Appends PostgreSQL text (STRUCT: JSON, see model/json.h); false and
  * nothing appended for NULL. */
 bool exec_value_format(const exec_value_t *v, sl_buf_t *buf);
 /* exec_value_format into `a`; NULL for a NULL value. */
 const char *exec_value_text(const exec_value_t *v, sl_arena_t *a);
 /* Text input (see text_io.h) of type t; strings copied into `a`.
- * STRUCT is read as a JSON object (exec/json.h). */
+ * STRUCT is read as a JSON object (model/json.h). */
 int exec_value_parse(exec_type_t t, const char *s, size_t n, sl_arena_t *a, exec_value_t *out,
                      sl_error_t *err);
 

@@ -2,7 +2,7 @@
  * decision (offsets, whether a batch is due) and its order of steps. A
  * batch's execution and durable writes are in runner_batch.c, progress
  * reports in runner_progress.c. */
-#include "exec/runner_int.h"
+#include "runtime/runner_int.h"
 
 #include <limits.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 #include "common/log.h"
 #include "common/uuid.h"
 #include "exec/store_cache.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 #define IDLE_REPORT_INTERVAL_MS 10000
 

@@ -30,7 +30,7 @@
 
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
+#include "model/batch.h"
 
 /* Appends the row encoding of columns cols[0..ncols) of physical row `row`. */
 void exec_row_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols, sl_buf_t *out);

@@ -1,14 +1,14 @@
 /* exec JSON: typed values to JSON text and a small recursive-descent JSON
  * reader that fills typed values directly (no intermediate DOM). */
-#include "exec/json.h"
+#include "model/json.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
 
-#include "exec/decimal.h"
-#include "exec/text_io.h"
+#include "model/decimal.h"
+#include "model/text_io.h"
 
 #define JSON_MAX_DEPTH 64
 

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "common/clock.h"
-#include "exec/runner_int.h"
+#include "runtime/runner_int.h"
 
 #define CONTINUOUS_POLL_MS 2
 

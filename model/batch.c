@@ -1,11 +1,11 @@
 /* exec batches: vector allocation, compaction, slicing, cell text and the
  * row builder. */
-#include "exec/batch.h"
+#include "model/batch.h"
 
 #include <string.h>
 
-#include "exec/json.h"
-#include "exec/text_io.h"
+#include "model/json.h"
+#include "model/text_io.h"
 
 exec_vec_t exec_vec_new(sl_arena_t *a, exec_type_t t, uint32_t nrows)
 {

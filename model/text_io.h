@@ -35,7 +35,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/types.h"
+#include "model/types.h"
 
 #define EXEC_USECS_PER_SEC INT64_C(1000000)
 #define EXEC_USECS_PER_MINUTE INT64_C(60000000)

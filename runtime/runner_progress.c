@@ -7,7 +7,7 @@
 
 #include "common/clock.h"
 #include "common/json_write.h"
-#include "exec/runner_int.h"
+#include "runtime/runner_int.h"
 
 static void kv_iso(sl_json_t *j, const char *key, int64_t ms)
 {

@@ -32,8 +32,8 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "exec/types.h"
-#include "exec/value.h"
+#include "model/types.h"
+#include "model/value.h"
 
 /* Rows per batch that sources and the runner aim for (a batch may hold any
  * number of rows; 4096 keeps a batch's working set in L2). */

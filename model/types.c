@@ -1,6 +1,6 @@
 /* exec types: descriptors, parsing of user-written type names and Spark DDL
  * schemas, canonical text, PostgreSQL wire identity. */
-#include "exec/types.h"
+#include "model/types.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "exec/types.h"
+#include "model/types.h"
 
 /* 10^n for 0 <= n <= 38. */
 exec_dec_t exec_dec_pow10(int n);

@@ -30,7 +30,7 @@
 #include "connectors/sink.h"
 #include "connectors/source.h"
 #include "exec/op.h"
-#include "exec/pool.h"
+#include "common/pool.h"
 #include "exec/stage.h"
 
 typedef struct runner runner_t;

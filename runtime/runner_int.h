@@ -3,7 +3,7 @@
 #ifndef SL_RUNNER_INT_H
 #define SL_RUNNER_INT_H
 
-#include "exec/runner.h"
+#include "runtime/runner.h"
 #include "state/checkpoint.h"
 
 /* Durations of the phases of one trigger (ms), Spark's durationMs keys. */

@@ -1,14 +1,14 @@
 /* exec casts: the cast table, implicit coercion rules and one vector
  * kernel per (from, to) pair, each a tight loop over the selected rows. */
-#include "exec/cast.h"
+#include "model/cast.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "common/json_write.h"
-#include "exec/decimal.h"
-#include "exec/json.h"
-#include "exec/text_io.h"
+#include "model/decimal.h"
+#include "model/json.h"
+#include "model/text_io.h"
 
 /* ---- rules ------------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
  * of the lock: a condition variable's signal can block the signaller until
  * the thread it woke runs (glibc), and with the lock held that stalls every
  * worker behind it. */
-#include "exec/pool.h"
+#include "common/pool.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* exec pgtype: the table of PostgreSQL's built-in types (OIDs from
  * PostgreSQL's pg_type.dat, which clients hard-code) and its lookups. */
-#include "exec/pgtype.h"
+#include "model/pgtype.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -20,15 +20,15 @@
  * slots and timing fields, and owns the checkpoint's log writer (r->ckpt,
  * whose scratch buffer builds offsets/N) until it is joined; the driver
  * reads the results after the join. */
-#include "exec/runner_int.h"
+#include "runtime/runner_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
-#include "exec/pool.h"
+#include "common/pool.h"
 #include "exec/wm_propagate.h"
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 /* What offsets/N records: the end offsets, the watermark and timestamp of
  * the batch and the pinned settings; built by the driver thread. */

@@ -29,8 +29,8 @@
 #include "common/arena.h"
 #include "common/json_write.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
-#include "exec/value.h"
+#include "model/batch.h"
+#include "model/value.h"
 
 /* One non-NULL scalar cell as a JSON value. */
 void exec_json_write_scalar(sl_json_t *j, exec_type_t t, const void *cell);

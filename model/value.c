@@ -1,13 +1,13 @@
 /* exec values: constructors, ordering, hashing and text I/O of single
  * values and of cells (one value's C representation). */
-#include "exec/value.h"
+#include "model/value.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "common/hash.h"
-#include "exec/json.h"
-#include "exec/text_io.h"
+#include "model/json.h"
+#include "model/text_io.h"
 
 exec_value_t exec_value_null(exec_type_t t)
 {

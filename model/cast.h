@@ -34,9 +34,9 @@
 
 #include "common/arena.h"
 #include "common/sl_error.h"
-#include "exec/batch.h"
-#include "exec/types.h"
-#include "exec/value.h"
+#include "model/batch.h"
+#include "model/types.h"
+#include "model/value.h"
 
 /* CAST(from AS to) is allowed (the table above). */
 bool exec_cast_allowed(exec_type_t from, exec_type_t to);

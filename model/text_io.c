@@ -1,6 +1,6 @@
 /* exec text I/O: PostgreSQL-compatible text output and tolerant text input
  * for every scalar type (the formats are described in text_io.h). */
-#include "exec/text_io.h"
+#include "model/text_io.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "common/json_write.h"
-#include "exec/decimal.h"
+#include "model/decimal.h"
 
 typedef unsigned __int128 u128;
 

@@ -2,7 +2,7 @@
  * atomic flag so that an unarmed process pays one load per hit. Each entry
  * either kills the process (exit, SIGSEGV) or makes a guarded I/O call fail
  * with an errno. */
-#include "state/failpoint.h"
+#include "common/failpoint.h"
 
 #include <errno.h>
 #include <pthread.h>

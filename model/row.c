@@ -1,13 +1,13 @@
 /* exec rows: the compact row encoding, the memcomparable key encoding and
  * vectorised row hashing (formats in row.h). */
-#include "exec/row.h"
+#include "model/row.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "common/hash.h"
-#include "exec/decimal.h"
-#include "exec/text_io.h"
+#include "model/decimal.h"
+#include "model/text_io.h"
 
 /* ---- byte helpers ------------------------------------------------------ */
 

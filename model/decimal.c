@@ -1,6 +1,6 @@
 /* exec decimals: scaled __int128 arithmetic with 256-bit intermediates and
  * Spark's decimal result types. */
-#include "exec/decimal.h"
+#include "model/decimal.h"
 
 #include <math.h>
 #include <stdio.h>
