@@ -50,7 +50,7 @@ SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
 CLI_PKGS := libpq libedit
 
 # Recursive (=) so pkg-config runs after `deps` has installed the packages.
-BASE_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation \
+BASE_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wvla -Wno-missing-field-initializers -Wno-format-truncation \
   $(OPT) -MMD -MP -I. -I$(O)/gen
 SRV_CFLAGS = $(BASE_CFLAGS) $(shell pkg-config --cflags $(SRV_PKGS))
 SRV_LIBS = $(shell pkg-config --libs $(SRV_PKGS)) -lm -lpthread
@@ -100,7 +100,7 @@ $(O)/gen/grammar.h: $(O)/gen/grammar.c
 $(LIB_OBJ) $(O)/server/main.o: | $(O)/gen/grammar.h
 
 $(O)/gen/grammar.o: $(O)/gen/grammar.c
-	$(CC) $(SRV_CFLAGS) -Wno-unused-parameter -Wno-unused-variable -Wno-shadow -Iparser -c $< -o $@
+	$(CC) $(SRV_CFLAGS) -Wno-unused-parameter -Wno-unused-variable -Wno-shadow -Wno-missing-prototypes -Iparser -c $< -o $@
 
 $(O)/gen/ui_assets.c: $(UI_FILES) server/ui/embed.sh
 	@mkdir -p $(O)/gen

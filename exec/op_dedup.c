@@ -56,7 +56,7 @@ static int dd_open(op_t *op, sl_error_t *err)
     dd_state_t *st = SL_NEW(op->ctx->arena, dd_state_t);
     op->state = st;
     if (!op->ctx->state_dir) {
-        exec_type_t types[cfg->nkeys];
+        exec_type_t *types = SL_NEW_ARRAY(op->ctx->arena, exec_type_t, cfg->nkeys);
         for (int i = 0; i < cfg->nkeys; i++) types[i] = op->node->types[cfg->keys[i]];
         st->ht = exec_ht_new(op->ctx->arena, cfg->nkeys, types, 0);
         return 0;

@@ -326,7 +326,7 @@ void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, co
                       int nkeys)
 {
     uint32_t n = b->nrows;
-    exec_type_t types[nkeys > 0 ? nkeys : 1];
+    exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, nkeys > 0 ? nkeys : 1);
     for (int i = 0; i < nkeys; i++) types[i] = b->cols[keys[i]].type;
     ht->ht = exec_ht_new(a, nkeys, types, n);
     uint64_t *hashes = sl_alloc(a, sizeof *hashes * (n ? n : 1));

@@ -70,9 +70,6 @@ static int list_relations(stmt_ctx_t *ctx, sess_result_t *res, cat_kind_t kind)
     return 0;
 }
 
-int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
-                       sl_error_t *err);
-
 STMT_HANDLER(stmt_show)
 {
     switch (stmt->show.what) {

@@ -9,6 +9,7 @@
  *      and 28P01 errors, and never a success: a client-final that passes
  *      without knowing the password would be an authentication bypass.
  * `make test` replays tests/fuzz/corpus/auth. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,7 @@
  *   4  state/0/0/1.snapshot  the same
  * Invariants: no crash (ASan, UBSan); an error has a SQLSTATE other than
  * XX000 and a message. `make test` replays tests/fuzz/corpus/checkpoint. */
+#include "tests/fuzz/fuzz.h"
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * is decoded, and its fields must survive a round trip through the
  * encoder: encode, split (one record), decode, same values and NULLs.
  * `make test` replays tests/fuzz/corpus/copy_format. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  * parses back to the same value. `make FUZZ=1 fuzz` runs it
  * (tests/fuzz/README.md); `make test` replays tests/fuzz/corpus/exec_text.
  * The first input byte picks what is parsed; the rest is the text. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * (connectors/format_csv.c) and their round trip through the encoder.
  * `make FUZZ=1 fuzz` runs it (tests/fuzz/README.md); `make test` replays
  * tests/fuzz/corpus/format_csv. */
+#include "tests/fuzz/fuzz.h"
 #include "fuzz_format_common.h"
 
 #define CSV_SCHEMA                                                                          \

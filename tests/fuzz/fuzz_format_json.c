@@ -1,6 +1,7 @@
 /* libFuzzer target: the JSON lines decoder (connectors/format_json.c) and
  * its round trip through the encoder. `make FUZZ=1 fuzz` runs it
  * (tests/fuzz/README.md); `make test` replays tests/fuzz/corpus/format_json. */
+#include "tests/fuzz/fuzz.h"
 #include "fuzz_format_common.h"
 
 #define JSON_SCHEMA                                                                        \

@@ -4,6 +4,7 @@
  * 42601 or 54000 only). `make FUZZ=1 fuzz` runs it with the keywords as a
  * dictionary (tests/fuzz/README.md); `make test` replays
  * tests/fuzz/corpus/parser. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -33,6 +33,7 @@
  * sent (FORBIDDEN); the menu's statements reach parameters, many rows, AWAIT
  * QUERY, errors and a short sleep. `make test` replays
  * tests/fuzz/corpus/pgwire. */
+#include "tests/fuzz/fuzz.h"
 #include <arpa/inet.h>
 #include <ftw.h>
 #include <netinet/in.h>

@@ -8,6 +8,7 @@
  * tests/fuzz/corpus/pgwire_binary. The first input byte picks the OID, the
  * second the direction (even: a binary parameter, odd: result text); the
  * rest is the value. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

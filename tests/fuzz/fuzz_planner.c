@@ -9,6 +9,7 @@
  * UBSan), every error has a SQLSTATE that is not XX000 (internal error)
  * and a message, and error positions lie inside the text. `make test`
  * replays tests/fuzz/corpus/planner. */
+#include "tests/fuzz/fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

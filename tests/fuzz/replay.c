@@ -4,6 +4,7 @@
  * keep building. `make FUZZ=1 fuzz` links the same targets with libFuzzer
  * instead (tests/fuzz/README.md).
  * Usage: <target> FILE|DIR...   (a directory: every regular file in it) */
+#include "tests/fuzz/fuzz.h"
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Feeds one file to the target; -1 when it cannot be read. */
 static int run_file(const char *path)
