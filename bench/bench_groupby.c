@@ -73,7 +73,7 @@ static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t groups
     exec_pnode_t *root = build(a, leaf, planned);
     op_ctx_t base;
     memset(&base, 0, sizeof base);
-    base.mode = EXEC_MODE_COMPLETE;
+    base.mode = OUTPUT_COMPLETE;
     base.npartitions = 1;
     exec_input_t in = {leaf, bench_produce, d, 0};
     double times[32], cpu[32];

@@ -168,20 +168,20 @@ int source_kafka_validate(const conn_stream_t *rel, sl_error_t *err);
 typedef struct sink_impl {
     const char *name;
     int (*create)(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
-    int (*validate)(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+    int (*validate)(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                     const conn_kv_t *opts, int nopts, sl_error_t *err);
 } sink_impl_t;
 
 int sink_noop_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
 int sink_console_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
-int sink_console_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_console_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                           const conn_kv_t *opts, int nopts, sl_error_t *err);
 int sink_memory_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
 int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
-int sink_file_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_file_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                        const conn_kv_t *opts, int nopts, sl_error_t *err);
 int sink_kafka_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
-int sink_kafka_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_kafka_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                         const conn_kv_t *opts, int nopts, sl_error_t *err);
 
 /* A deep copy of a type (struct field names and nested fields) in `a`. */

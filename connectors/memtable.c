@@ -216,7 +216,7 @@ static void maybe_compact(memtable_t *t)
         table_compact(t);
 }
 
-int memtable_add_batch(memtable_t *t, int64_t batch_id, sink_mode_t mode,
+int memtable_add_batch(memtable_t *t, int64_t batch_id, output_mode_t mode,
                        exec_batch_t *const *batches, int n, int64_t *rows)
 {
     pthread_rwlock_wrlock(&t->lock);
@@ -227,8 +227,8 @@ int memtable_add_batch(memtable_t *t, int64_t batch_id, sink_mode_t mode,
         return 0;
     }
     uint32_t total = rows_in(batches, n);
-    if (mode == SINK_COMPLETE) table_clear(t);
-    if (mode == SINK_UPDATE && t->nkeys) upsert_rows(t, batches, n, total);
+    if (mode == OUTPUT_COMPLETE) table_clear(t);
+    if (mode == OUTPUT_UPDATE && t->nkeys) upsert_rows(t, batches, n, total);
     else append_rows(t, batches, n, total);
     t->last_batch = batch_id;
     maybe_compact(t);

@@ -51,7 +51,7 @@ void memtable_release(memtable_t *t);
 /* Adds batch `batch_id` (n output batches) by `mode`. Returns 1 when added,
  * 0 when skipped because batch_id <= the last batch taken. *rows (may be
  * NULL) receives the rows taken (0 when skipped). */
-int memtable_add_batch(memtable_t *t, int64_t batch_id, sink_mode_t mode,
+int memtable_add_batch(memtable_t *t, int64_t batch_id, output_mode_t mode,
                        exec_batch_t *const *batches, int n, int64_t *rows);
 /* The last batch id taken, -1 before the first. */
 int64_t memtable_last_batch(memtable_t *t);

@@ -26,8 +26,7 @@
 #include "common/sl_error.h"
 #include "connectors/connector.h"
 #include "model/batch.h"
-
-typedef enum { SINK_APPEND = 1, SINK_UPDATE, SINK_COMPLETE } sink_mode_t;
+#include "model/output_mode.h"
 
 typedef struct sink sink_t;
 
@@ -70,7 +69,7 @@ struct sink {
     const sink_ops_t *ops;
     const char *query_name;
     const char *data_dir;      /* the daemon's data directory (default output paths) */
-    sink_mode_t mode;
+    output_mode_t mode;
     sink_schema_t schema;
     int nopts;
     const conn_kv_t *opts;
@@ -89,7 +88,7 @@ typedef struct sink_env {
 
 /* Creates the sink `desc` for a query; -1 with err (bad options, I/O). */
 int sink_create(const conn_desc_t *desc, const char *query_name, const char *data_dir,
-                sink_mode_t mode, const sink_schema_t *schema, const conn_kv_t *opts, int nopts,
+                output_mode_t mode, const sink_schema_t *schema, const conn_kv_t *opts, int nopts,
                 const sink_env_t *env, sl_arena_t *a, sink_t **out, sl_error_t *err);
 
 #endif

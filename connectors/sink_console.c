@@ -44,7 +44,7 @@ static int console_options(const conn_desc_t *d, const conn_kv_t *o, int n, cons
     return 0;
 }
 
-int sink_console_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_console_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                           const conn_kv_t *opts, int nopts, sl_error_t *err)
 {
     (void)mode, (void)schema;

@@ -8,7 +8,7 @@
 #include "connectors/conn_int.h"
 #include "connectors/validate.h"
 
-static int no_checks(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+static int no_checks(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                      const conn_kv_t *opts, int nopts, sl_error_t *err)
 {
     (void)desc, (void)mode, (void)schema, (void)opts, (void)nopts, (void)err;
@@ -35,7 +35,7 @@ static const sink_impl_t *impl_find(const conn_desc_t *desc)
     return NULL;
 }
 
-int sink_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                   const conn_kv_t *opts, int nopts, sl_error_t *err)
 {
     const sink_impl_t *impl = impl_find(desc);
@@ -64,7 +64,7 @@ static sink_schema_t schema_copy(const sink_schema_t *s, sl_arena_t *a)
 }
 
 int sink_create(const conn_desc_t *desc, const char *query_name, const char *data_dir,
-                sink_mode_t mode, const sink_schema_t *schema, const conn_kv_t *opts, int nopts,
+                output_mode_t mode, const sink_schema_t *schema, const conn_kv_t *opts, int nopts,
                 const sink_env_t *env, sl_arena_t *a, sink_t **out, sl_error_t *err)
 {
     *out = NULL;

@@ -130,7 +130,7 @@ static int sink_options(const conn_kv_t *o, int n, kafka_sink_t *k, sl_error_t *
     return 0;
 }
 
-int sink_kafka_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_kafka_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                         const conn_kv_t *opts, int nopts, sl_error_t *err)
 {
     (void)desc, (void)mode;

@@ -20,7 +20,7 @@
 int source_validate(const conn_stream_t *rel, sl_error_t *err);
 
 /* Checks a sink's options, output mode and result schema. */
-int sink_validate(const conn_desc_t *desc, sink_mode_t mode, const sink_schema_t *schema,
+int sink_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                   const conn_kv_t *opts, int nopts, sl_error_t *err);
 
 #endif

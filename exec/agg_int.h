@@ -30,7 +30,7 @@ typedef struct agg_config {
     int session_key;        /* index into keys of the session window */
     int *other_keys;        /* the other nkeys - 1 key indexes, in key order */
     int event_is_window;    /* the event-time key is a window struct (event time = end) */
-    exec_mode_t mode;       /* 0: ctx->mode */
+    output_mode_t mode;       /* 0: ctx->mode */
     int *state_order;       /* key indexes in state-key order: the event-time key first */
     const char *key_schema, *value_schema;
 } agg_config_t;
@@ -74,7 +74,7 @@ int agg_stream_finish(op_t *op, sl_error_t *err);
 void agg_stream_close(op_t *op);
 /* Append and update mode run no-data batches (Spark runs them even without
  * an event-time key); complete mode never. */
-int agg_stream_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode);
+int agg_stream_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode);
 /* b without its rows whose event time (or window end) is at or before
  * op->wm.late_ms, counted in numRowsDroppedByWatermark. */
 exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b);
@@ -82,7 +82,7 @@ exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b);
  * operator's metrics from it and runs the store's maintenance. */
 int agg_stream_commit(op_t *op, sl_error_t *err);
 /* The output mode of a streaming phase: its own, else the query's. */
-exec_mode_t agg_stream_mode(const op_t *op);
+output_mode_t agg_stream_mode(const op_t *op);
 
 /* ---- sessions (agg_session.c, agg_session_stream.c) ----
  * Both session phases work on ENTRIES: candidate sessions as rows of

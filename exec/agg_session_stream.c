@@ -70,10 +70,10 @@ void agg_session_stream_config(sl_arena_t *a, agg_config_t *cfg)
     sl_buf_free(&b);
 }
 
-static int session_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+static int session_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
 {
     const agg_config_t *cfg = node->config;
-    return (cfg->mode ? cfg->mode : mode) == EXEC_MODE_APPEND; /* Spark: append or update */
+    return (cfg->mode ? cfg->mode : mode) == OUTPUT_APPEND; /* Spark: append or update */
 }
 
 /* ---- entries in state ---- */
@@ -250,7 +250,7 @@ static int session_stream_finish(op_t *op, sl_error_t *err)
     agg_run_t *run = op->state;
     if (!run->streaming) return agg_session_finish_batch(op, err); /* a streaming plan run as a batch */
     if (exec_ht_size(run->ht) > 0 && merge_batch(op, err) < 0) return -1;
-    if (agg_stream_mode(op) == EXEC_MODE_COMPLETE) {
+    if (agg_stream_mode(op) == OUTPUT_COMPLETE) {
         if (scan_sessions(op, false, 0, err) < 0) return -1;
     } else if (cfg->event_key >= 0 && op->wm.evict_ms != INT64_MIN) {
         if (scan_sessions(op, true, op->wm.evict_ms * US_PER_MS, err) < 0) return -1;

@@ -99,17 +99,17 @@ int agg_stream_config(sl_arena_t *a, agg_config_t *cfg, int event_key, sl_error_
     return 0;
 }
 
-exec_mode_t agg_stream_mode(const op_t *op)
+output_mode_t agg_stream_mode(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
     return cfg->mode ? cfg->mode : op->ctx->mode;
 }
 
-int agg_stream_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+int agg_stream_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
 {
     const agg_config_t *cfg = node->config;
     if (cfg->mode) mode = cfg->mode;
-    return mode != EXEC_MODE_COMPLETE;
+    return mode != OUTPUT_COMPLETE;
 }
 
 /* ---- open ---- */
@@ -174,7 +174,7 @@ exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b)
 static bool filters_late(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
-    return cfg->event_key >= 0 && agg_stream_mode(op) != EXEC_MODE_COMPLETE && op->wm.late_ms != INT64_MIN;
+    return cfg->event_key >= 0 && agg_stream_mode(op) != OUTPUT_COMPLETE && op->wm.late_ms != INT64_MIN;
 }
 
 int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
@@ -426,12 +426,12 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
         exec_batch_t *keys = exec_ht_keys(run->ht, op->ctx->arena);
         return agg_emit_final(op, keys->cols, agg_state_bufs(cfg, run->st, op->ctx->arena), n, err);
     }
-    exec_mode_t mode = agg_stream_mode(op);
-    if (save_groups(op, mode == EXEC_MODE_UPDATE, err) < 0) return -1;
-    if (cfg->event_key >= 0 && mode != EXEC_MODE_COMPLETE && op->wm.evict_ms != INT64_MIN &&
-        evict(op, mode == EXEC_MODE_APPEND, err) < 0)
+    output_mode_t mode = agg_stream_mode(op);
+    if (save_groups(op, mode == OUTPUT_UPDATE, err) < 0) return -1;
+    if (cfg->event_key >= 0 && mode != OUTPUT_COMPLETE && op->wm.evict_ms != INT64_MIN &&
+        evict(op, mode == OUTPUT_APPEND, err) < 0)
         return -1;
-    if (mode == EXEC_MODE_COMPLETE && scan_state(op, NULL, NULL, false, 0, true, err) < 0) return -1;
+    if (mode == OUTPUT_COMPLETE && scan_state(op, NULL, NULL, false, 0, true, err) < 0) return -1;
     return agg_stream_commit(op, err);
 }
 

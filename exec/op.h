@@ -49,14 +49,13 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
-#include "model/batch.h"
 #include "exec/expr.h"
+#include "model/batch.h"
+#include "model/output_mode.h"
 
 typedef struct op op_t;
 typedef struct exec_pnode exec_pnode_t;
 
-/* Output modes, as the sink and the stateful operators see them. */
-typedef enum { EXEC_MODE_APPEND = 1, EXEC_MODE_UPDATE, EXEC_MODE_COMPLETE } exec_mode_t;
 
 /* Counters of one operator instance (one task); the runner sums the tasks
  * of an operator into Spark's StateOperatorProgress. */
@@ -94,7 +93,7 @@ typedef struct op_ctx {
     int npartitions;             /* partitions of exchanges (the query's shuffle partitions) */
     const op_wm_t *wm;           /* per op_id (exec_pnode_t.op_id, 0 .. stateful nodes - 1):
                                     the input watermarks of each stateful node; NULL = none */
-    exec_mode_t mode;            /* output mode of the query (batch SELECT: COMPLETE) */
+    output_mode_t mode;            /* output mode of the query (batch SELECT: COMPLETE) */
     const char *state_dir;       /* <checkpoint>/state, or NULL in batch mode */
     const char *state_provider;  /* "memory" | "rocksdb" */
     int is_replay;               /* re-running a batch logged before a crash */
@@ -117,7 +116,7 @@ typedef struct op_ops {
     /* Stateful nodes (Spark's shouldRunAnotherBatch): whether the node has
      * work in a batch without new rows once the watermark moved past its
      * last eviction, in output mode `mode`. NULL: never. */
-    int (*wants_nodata_batch)(const exec_pnode_t *node, exec_mode_t mode);
+    int (*wants_nodata_batch)(const exec_pnode_t *node, output_mode_t mode);
     /* Stateful nodes that may emit rows older than their input watermark
      * (Spark's produceOutputWatermark; the stream-stream join): the
      * watermark of their output given their input watermark (ms). NULL:

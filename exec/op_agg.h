@@ -72,7 +72,7 @@ typedef struct op_agg_spec {
                                   TIMESTAMP column or a window STRUCT<start, end>), or -1 */
     int session_key;           /* index INTO keys[] of a session window key (a window
                                   STRUCT holding each row's initial session), or -1 */
-    exec_mode_t mode;          /* streaming: output mode; 0 = the query's (ctx->mode) */
+    output_mode_t mode;          /* streaming: output mode; 0 = the query's (ctx->mode) */
     int op_id;                 /* streaming: state operator id (state/<op_id>/...) */
 } op_agg_spec_t;
 

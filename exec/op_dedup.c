@@ -207,7 +207,7 @@ static void dd_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 /* Always, as Spark: the next batch's late-row bound moves up too. */
-static int dd_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+static int dd_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
 {
     (void)node, (void)mode;
     return 1;

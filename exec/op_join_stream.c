@@ -467,7 +467,7 @@ static void sj_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 /* A side with a key-based or value-based state watermark evicts state. */
-static int sj_wants_nodata_batch(const exec_pnode_t *node, exec_mode_t mode)
+static int sj_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
 {
     (void)mode;
     const sj_config_t *cfg = node->config;

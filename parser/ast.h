@@ -20,6 +20,7 @@
 #define SL_AST_H
 
 #include "common/buf.h"
+#include "model/output_mode.h"
 
 typedef struct ast_expr ast_expr_t;
 typedef struct ast_select ast_select_t;
@@ -365,10 +366,6 @@ typedef enum {
 
 typedef enum { AST_OBJ_STREAM = 1, AST_OBJ_TABLE, AST_OBJ_QUERY } ast_object_t;
 
-typedef enum {
-    AST_OUTPUT_DEFAULT = 0,   /* no OUTPUT MODE clause */
-    AST_OUTPUT_APPEND, AST_OUTPUT_UPDATE, AST_OUTPUT_COMPLETE
-} ast_output_mode_t;
 
 typedef enum {
     AST_TRIGGER_DEFAULT = 0,  /* no TRIGGER clause */
@@ -413,7 +410,7 @@ typedef struct {
     int if_not_exists;
     ast_ident_t *sink;            /* SINK kind, or NULL */
     ast_option_list_t sink_options; /* OPTIONS written right after SINK kind */
-    ast_output_mode_t output_mode;
+    output_mode_t output_mode;    /* 0: no OUTPUT MODE clause */
     ast_trigger_t trigger;
     ast_expr_t *trigger_interval; /* PROCESSING TIME / CONTINUOUS: a string or interval literal */
     char *checkpoint;             /* CHECKPOINT 'path', or NULL */

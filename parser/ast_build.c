@@ -443,16 +443,16 @@ int pb_qclause_dup(parse_ctx_t *c, int already, const char *clause, const parse_
     return 1;
 }
 
-ast_output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word)
+output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word)
 {
     static const char *const names[] = {"append", "update", "complete"};
     for (int i = 0; i < 3; i++)
-        if (!word->quoted && !strcmp(word->name, names[i])) return (ast_output_mode_t)(AST_OUTPUT_APPEND + i);
+        if (!word->quoted && !strcmp(word->name, names[i])) return (output_mode_t)(OUTPUT_APPEND + i);
     if (!c->failed) {
         pb_error_at(c, word->pos, "unrecognized output mode \"%s\"", word->name);
         sl_error_hint(c->err, "Output modes are append, update and complete.");
     }
-    return AST_OUTPUT_DEFAULT;
+    return 0; /* no mode */
 }
 
 void pb_txn_merge(ast_txn_stmt_t *into, const ast_txn_stmt_t *m)

@@ -302,8 +302,8 @@ qclauses(A) ::= qclauses(A) OPTIONS(K) LP optlist(O) RP. {
     A.after_sink = 0;
 }
 qclauses(A) ::= qclauses(A) OUTPUT(K) MODE ident(M). {
-    ast_output_mode_t m = pb_output_mode(ctx, M);
-    if (!pb_qclause_dup(ctx, A.s->create_query.output_mode != AST_OUTPUT_DEFAULT, "OUTPUT MODE", &K))
+    output_mode_t m = pb_output_mode(ctx, M);
+    if (!pb_qclause_dup(ctx, A.s->create_query.output_mode != 0, "OUTPUT MODE", &K))
         A.s->create_query.output_mode = m;
     A.after_sink = 0;
 }

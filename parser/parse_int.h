@@ -164,7 +164,7 @@ void pb_add_stmt(parse_ctx_t *c, ast_stmt_t *s);
 /* Applies one CREATE QUERY clause; `clause` names it for the duplicate error. */
 int pb_qclause_dup(parse_ctx_t *c, int already, const char *clause, const parse_token_t *kw);
 /* OUTPUT MODE <ident>: maps the word, or reports an error at it. */
-ast_output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word);
+output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word);
 
 /* --- COPY (parser/ast_copy.c) --- */
 typedef struct { ast_copy_target_t kind; char *file; int pos; } pb_copy_target_t;

@@ -9,11 +9,6 @@
 #include "exec/op.h"
 #include "planner/join_bound.h"
 
-static const char *mode_name(exec_mode_t m)
-{
-    return m == EXEC_MODE_UPDATE ? "update" : m == EXEC_MODE_COMPLETE ? "complete" : "append";
-}
-
 static int refuse(sl_error_t *err, const plan_node_t *n, const char *msg, const char *hint)
 {
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "%s", msg);
@@ -41,9 +36,9 @@ static int has_watermark_col(const plan_node_t *n)
  * session emitted as updated may later merge into another and vanish),
  * another grouping key besides the session, and in append mode a
  * watermark on the session's time column. */
-static int check_sessions(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+static int check_sessions(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
-    if (mode == EXEC_MODE_UPDATE)
+    if (mode == OUTPUT_UPDATE)
         return refuse(err, n, "update output mode is not supported with session_window",
                       "Sessions merge as rows arrive, so a session emitted as updated could later become part "
                       "of a longer one; use OUTPUT MODE append (each session once, when the watermark closes "
@@ -52,7 +47,7 @@ static int check_sessions(const plan_node_t *n, exec_mode_t mode, sl_error_t *er
         return refuse(err, n, "session_window on a stream needs another grouping column",
                       "Group by session_window(ts, gap) and a key, such as a user id; sessions over the whole "
                       "stream are not supported (as in Spark).");
-    if (mode == EXEC_MODE_APPEND && n->agg.event_key < 0)
+    if (mode == OUTPUT_APPEND && n->agg.event_key < 0)
         return refuse(err, n, "append output mode needs a watermark on the time column of session_window",
                       "A session is emitted once the watermark passes its end: declare WATERMARK ts DELAY OF "
                       "INTERVAL '...' on the stream (or in FROM) for the column given to session_window; or use "
@@ -60,14 +55,14 @@ static int check_sessions(const plan_node_t *n, exec_mode_t mode, sl_error_t *er
     return 0;
 }
 
-static int check_aggregate(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+static int check_aggregate(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
     for (int i = 0; i < n->agg.naggs; i++)
         if (n->agg.aggs[i].distinct)
             return refuse(err, n, "count(DISTINCT ...) and other DISTINCT aggregates are not supported on a stream",
                           "Use approx_count_distinct(x), which keeps a fixed-size sketch per group.");
     if (n->agg.session_key >= 0) return check_sessions(n, mode, err);
-    if (mode == EXEC_MODE_APPEND && n->agg.event_key < 0)
+    if (mode == OUTPUT_APPEND && n->agg.event_key < 0)
         return refuse(err, n,
                       "append output mode needs a watermark on a grouping column of this aggregation",
                       "Append mode emits a group once, when the watermark passes it: declare WATERMARK "
@@ -129,12 +124,12 @@ static int check_outer_join(const plan_node_t *n, sl_error_t *err)
                   "the other side's column; or join on a watermarked column.");
 }
 
-static int check_join(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
     int ls = n->children[0]->streaming, rs = n->children[1]->streaming;
     plan_join_t t = n->join.type;
     if (ls && rs) {
-        if (mode != EXEC_MODE_APPEND)
+        if (mode != OUTPUT_APPEND)
             return refuse(err, n, "a join of two streams runs only in append output mode",
                           "Use OUTPUT MODE append (the default).");
         if (t == PLAN_JOIN_LEFT || t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL)
@@ -167,9 +162,9 @@ static int check_continuous(const plan_node_t *n, sl_error_t *err)
 
 /* A stateful operator above an aggregation may see rows older than the
  * watermark unless the aggregation only emits final rows (append mode). */
-static int check_chain(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
+static int check_chain(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
-    if (mode == EXEC_MODE_APPEND) return 0;
+    if (mode == OUTPUT_APPEND) return 0;
     int stateful = n->kind == LP_AGGREGATE || n->kind == LP_DEDUP ||
                    (n->kind == LP_JOIN && n->children[0]->streaming && n->children[1]->streaming);
     if (!stateful) return 0;
@@ -181,7 +176,7 @@ static int check_chain(const plan_node_t *n, exec_mode_t mode, sl_error_t *err)
     return 0;
 }
 
-static int check_node(const plan_node_t *n, exec_mode_t mode, int continuous, sl_error_t *err)
+static int check_node(const plan_node_t *n, output_mode_t mode, int continuous, sl_error_t *err)
 {
     for (int i = 0; i < n->nchildren; i++)
         if (check_node(n->children[i], mode, continuous, err) < 0) return -1;
@@ -192,12 +187,12 @@ static int check_node(const plan_node_t *n, exec_mode_t mode, int continuous, sl
     case LP_AGGREGATE: return check_aggregate(n, mode, err);
     case LP_JOIN: return check_join(n, mode, err);
     case LP_SORT:
-        if (mode == EXEC_MODE_COMPLETE && has_kind(n, LP_AGGREGATE)) return 0;
+        if (mode == OUTPUT_COMPLETE && has_kind(n, LP_AGGREGATE)) return 0;
         return refuse(err, n, "ORDER BY on a stream is supported only after an aggregation in complete output mode",
                       "A stream never ends, so its rows cannot be sorted; sort the aggregated result "
                       "with OUTPUT MODE complete, or sort when you SELECT from the query's table.");
     case LP_LIMIT:
-        if (mode != EXEC_MODE_UPDATE) return 0;
+        if (mode != OUTPUT_UPDATE) return 0;
         return refuse(err, n, "LIMIT on a stream is not supported in update output mode",
                       "Use OUTPUT MODE append or complete.");
     case LP_UNION:
@@ -213,23 +208,19 @@ static int check_node(const plan_node_t *n, exec_mode_t mode, int continuous, sl
     }
 }
 
-int plan_check_streaming(const plan_node_t *root, exec_mode_t mode, int continuous,
+int plan_check_streaming(const plan_node_t *root, output_mode_t mode, int continuous,
                          const char *sink, sl_error_t *err)
 {
     if (!root->streaming)
         return refuse(err, root, "a continuous query must read a stream",
                       "FROM names only static tables here; read them with an ordinary SELECT.");
-    if (mode == EXEC_MODE_COMPLETE && !has_kind(root, LP_AGGREGATE))
+    if (mode == OUTPUT_COMPLETE && !has_kind(root, LP_AGGREGATE))
         return refuse(err, root, "complete output mode needs an aggregation",
                       "Complete mode rewrites the whole result every batch, which is only bounded for "
                       "aggregated results; use OUTPUT MODE append (the default) or update.");
-    if (sink && !strcmp(sink, "file") && mode != EXEC_MODE_APPEND)
+    if (sink && !strcmp(sink, "file") && mode != OUTPUT_APPEND)
         return refuse(err, root, "the file sink supports only append output mode",
                       "Files are written once per batch; use a memory or kafka sink for update or complete.");
     return check_node(root, mode, continuous, err);
 }
 
-const char *plan_mode_name(exec_mode_t m)
-{
-    return mode_name(m);
-}

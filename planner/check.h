@@ -8,9 +8,7 @@
 
 /* 0, or -1 with a 0A000 error naming the operator, the clause (position)
  * and the fix. `sink` is the sink connector's name. */
-int plan_check_streaming(const plan_node_t *root, exec_mode_t mode, int continuous,
+int plan_check_streaming(const plan_node_t *root, output_mode_t mode, int continuous,
                          const char *sink, sl_error_t *err);
-/* "append", "update", "complete". */
-const char *plan_mode_name(exec_mode_t m);
 
 #endif

@@ -45,7 +45,7 @@ typedef struct plan_physical {
 typedef struct plan_phys_opts {
     int streaming;                /* incremental (stateful operators keep state) */
     int npartitions;              /* shuffle partitions */
-    exec_mode_t mode;             /* output mode (batch: COMPLETE) */
+    output_mode_t mode;             /* output mode (batch: COMPLETE) */
 } plan_phys_opts_t;
 
 plan_physical_t *plan_physical(sl_arena_t *a, const plan_node_t *root, const plan_phys_opts_t *o,

@@ -99,7 +99,7 @@ exec_pnode_t *phys_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, 
 {
     int streaming = ps->opts->streaming && n->streaming;
     exec_pnode_t *g = child->ops == &op_sort_ops ? child : op_exchange_plan(ps->a, child, NULL, 0, 1, 0);
-    if (!streaming || ps->opts->mode == EXEC_MODE_COMPLETE)
+    if (!streaming || ps->opts->mode == OUTPUT_COMPLETE)
         return at(err, n, op_limit_plan(ps->a, g, n->limit.limit, n->limit.offset, err));
     if (n->limit.offset > 0) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "OFFSET is not supported on a stream");

@@ -57,7 +57,7 @@ typedef struct runner_spec {
     const int64_t *wm_delays;
     int nstateful;                 /* stateful nodes by op id */
     exec_pnode_t *const *stateful;
-    exec_mode_t mode;
+    output_mode_t mode;
     int npartitions;               /* shuffle partitions (pinned at the first run) */
     const char *state_provider;    /* "memory" | "rocksdb" (pinned) */
     const char *watermark_policy;  /* "min" | "max" (pinned) */

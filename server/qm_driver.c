@@ -140,7 +140,7 @@ static void publish_definition(qm_query_t *q, qrun_t *r)
     set_str(&q->id, runner_query_id(r->runner));
     set_str(&q->run_id, runner_run_id(r->runner));
     set_str(&q->sink, d->sink->name);
-    set_str(&q->mode, qdef_mode_name(d->mode));
+    set_str(&q->mode, output_mode_name(d->mode));
     set_str(&q->trigger, qdef_trigger_text(d, r->arena));
     set_str(&q->checkpoint, d->checkpoint);
     q->has_watermark = runner_has_watermark(r->runner);

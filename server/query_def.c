@@ -21,11 +21,6 @@ static const conn_option_t query_options[] = {
 
 static const conn_desc_t query_desc = {"query", 0, query_options, NULL, NULL, "Query options."};
 
-const char *qdef_mode_name(sink_mode_t m)
-{
-    return m == SINK_UPDATE ? "update" : m == SINK_COMPLETE ? "complete" : "append";
-}
-
 static int parse_int_option(const char *v, const char *key, int lo, int hi, int *out, sl_error_t *err)
 {
     char *end;
@@ -113,10 +108,8 @@ int qdef_from_ast(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_
     out->name = cq->name->name;
     out->ast = cq;
     out->sql = sql;
-    out->mode_given = cq->output_mode != AST_OUTPUT_DEFAULT;
-    out->mode = cq->output_mode == AST_OUTPUT_UPDATE     ? SINK_UPDATE
-                : cq->output_mode == AST_OUTPUT_COMPLETE ? SINK_COMPLETE
-                                                         : SINK_APPEND;
+    out->mode_given = cq->output_mode != 0;
+    out->mode = cq->output_mode ? cq->output_mode : OUTPUT_APPEND;
     out->checkpoint = cq->checkpoint ? cq->checkpoint
                       : sl_printf(a, "%s/checkpoints/%s", srv->conf->data_directory, out->name);
     if (read_sink(cq, a, out, err) < 0 || read_trigger(cq, out, err) < 0 ||

@@ -22,7 +22,7 @@ typedef struct qdef {
     const conn_desc_t *sink;         /* default: memory */
     int nsink_opts;
     conn_kv_t *sink_opts;
-    sink_mode_t mode;                /* default: append */
+    output_mode_t mode;              /* default: append */
     int mode_given;
     qdef_trigger_t trigger;
     int64_t interval_ms;             /* PROCESSING TIME / CONTINUOUS */
@@ -37,8 +37,6 @@ typedef struct qdef {
  * byte positions into sql). */
 int qdef_from_ast(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_arena_t *a,
                   qdef_t *out, sl_error_t *err);
-/* "append", "update", "complete". */
-const char *qdef_mode_name(sink_mode_t m);
 /* "default", "processing time 1 minute" (the interval as written), "once", ... */
 const char *qdef_trigger_text(const qdef_t *d, sl_arena_t *a);
 

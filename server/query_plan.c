@@ -12,11 +12,6 @@
 #include "server/objects.h"
 #include "server/pgcatalog.h"
 
-static exec_mode_t exec_mode(sink_mode_t m)
-{
-    return m == SINK_UPDATE ? EXEC_MODE_UPDATE : m == SINK_COMPLETE ? EXEC_MODE_COMPLETE : EXEC_MODE_APPEND;
-}
-
 /* The output's columns and, when every grouping column is selected, their
  * positions: update mode upserts by them (else sinks append, as Spark's). */
 static void sink_schema(qplan_t *p, sl_arena_t *a)
@@ -87,7 +82,7 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = sql, .allow_streams = 1};
     if (!(out->logical = plan_bind(&pc, cq->select, err))) return -1;
     record_deps(out, &pc, a);
-    out->mode = exec_mode(out->def.mode);
+    out->mode = out->def.mode;
     if (plan_check_streaming(out->logical, out->mode, out->def.trigger == QTRIG_CONTINUOUS,
                              out->def.sink->name, err) < 0)
         return -1;
@@ -116,7 +111,7 @@ void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out)
 {
     const qdef_t *d = &p->def;
     sl_buf_printf(out, "Query %s: sink %s, output mode %s, trigger %s\n", d->name, d->sink->name,
-                  qdef_mode_name(d->mode), qdef_trigger_text(d, a));
+                  output_mode_name(d->mode), qdef_trigger_text(d, a));
     sl_buf_puts(out, "Logical plan:\n");
     plan_explain_logical(p->logical, out);
     sl_buf_printf(out, "Incremental plan (%d shuffle partitions, state store %s):\n",
@@ -124,5 +119,5 @@ void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out)
     plan_explain_physical(p->phys, out);
     sl_buf_printf(out, "Stateful operators: %d; watermarks: %d", p->phys->nstateful, p->phys->nwatermarks);
     if (p->phys->nwatermarks > 1) sl_buf_printf(out, " (combined by %s)", d->watermark_policy);
-    sl_buf_printf(out, "\nOutput mode %s: supported\n", qdef_mode_name(d->mode));
+    sl_buf_printf(out, "\nOutput mode %s: supported\n", output_mode_name(d->mode));
 }

@@ -12,7 +12,7 @@ typedef struct qplan {
     qdef_t def;
     plan_node_t *logical;
     plan_physical_t *phys;
-    exec_mode_t mode;
+    output_mode_t mode;
     sink_schema_t schema;       /* the sink's view of the result (keys for update) */
     const char **deps;          /* relations read (catalog dependencies) */
     int ndeps;

@@ -123,7 +123,7 @@ static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t 
                        sl_error_t *err)
 {
     plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,
-                          .mode = EXEC_MODE_COMPLETE};
+                          .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = plan_physical(ctx->arena, lp, &o, err);
     if (!p) return -1;
     exec_result_t r;

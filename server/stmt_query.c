@@ -37,7 +37,7 @@ STMT_HANDLER(stmt_create_query)
                    plan.deps, plan.ndeps, err) < 0)
         return bind_error_at(err, cq->name->pos);
     SL_INFO("qm", "created query=%s sink=%s mode=%s", cq->name->name, plan.def.sink->name,
-            qdef_mode_name(plan.def.mode));
+            output_mode_name(plan.def.mode));
     return qm_launch(ctx->srv->qm, cq->name->name, err);
 }
 

@@ -85,7 +85,7 @@ int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *re
     row3(res, "Sink", plan.def.sink->name, "");
     for (int i = 0; i < plan.def.nsink_opts; i++) row3(res, "Sink option", plan.def.sink_opts[i].key,
              sl_redact_value(plan.def.sink_opts[i].key, plan.def.sink_opts[i].value));
-    row3(res, "Output mode", qdef_mode_name(plan.def.mode), "");
+    row3(res, "Output mode", output_mode_name(plan.def.mode), "");
     row3(res, "Trigger", qdef_trigger_text(&plan.def, ctx->arena), "");
     row3(res, "Checkpoint", plan.def.checkpoint, "");
     row3(res, "Definition", sl_redact_sql(ctx->arena, e->sql), "");

@@ -68,7 +68,7 @@ static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_val
     *values = NULL;
     *nrows = 0;
     if (ctx->describe_only) return 0;
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = EXEC_MODE_COMPLETE};
+    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = plan_physical(ctx->arena, q, &o, err);
     exec_result_t r;
     if (!p || stmt_run_plan(ctx, p, &r, err) < 0) return -1;
@@ -110,7 +110,7 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
     plan_node_t *lp = plan_bind(&pc, q, err);
     if (!lp) return NULL;
     plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,
-                          .mode = EXEC_MODE_COMPLETE};
+                          .mode = OUTPUT_COMPLETE};
     return plan_physical(ctx->arena, lp, &o, err);
 }
 
@@ -119,7 +119,7 @@ int stmt_run_plan(stmt_ctx_t *ctx, const plan_physical_t *p, exec_result_t *out,
 {
     exec_input_t *inputs;
     int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->arena, &inputs);
-    op_ctx_t base = {.batch_id = 0, .mode = EXEC_MODE_COMPLETE, .npartitions = ctx->srv->worker_threads};
+    op_ctx_t base = {.batch_id = 0, .mode = OUTPUT_COMPLETE, .npartitions = ctx->srv->worker_threads};
     return exec_run(p->root, &base, sl_now_ms(), ctx->cancel, ctx->srv->pool, inputs, n, out, err);
 }
 

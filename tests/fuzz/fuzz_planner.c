@@ -148,7 +148,7 @@ static int run_plan(const plan_physical_t *p, sl_arena_t *a, exec_result_t *out,
     }
     op_ctx_t base;
     memset(&base, 0, sizeof base);
-    base.mode = EXEC_MODE_COMPLETE;
+    base.mode = OUTPUT_COMPLETE;
     base.npartitions = 2;
     return exec_run(p->root, &base, 1714564800000, NULL, POOL, in, p->ninputs, out, err);
 }
@@ -159,7 +159,7 @@ static int run_subquery(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_val
     (void)ctx;
     *values = NULL;
     *nrows = 0;
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = 2, .mode = EXEC_MODE_COMPLETE};
+    plan_phys_opts_t o = {.streaming = 0, .npartitions = 2, .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = plan_physical(a, q, &o, err);
     exec_result_t r;
     if (!p || run_plan(p, a, &r, err) < 0) return -1;
@@ -202,7 +202,7 @@ static void plan_select(const ast_select_t *q, const char *sql, size_t len, int 
     sl_error_clear(&err);
     plan_ctx_t pc = {.arena = a, .cat = &CATALOG, .sql = sql, .subqueries = &SUBQUERIES};
     plan_node_t *lp = plan_bind(&pc, q, &err);
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = 2, .mode = EXEC_MODE_COMPLETE};
+    plan_phys_opts_t o = {.streaming = 0, .npartitions = 2, .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = lp ? plan_physical(a, lp, &o, &err) : NULL;
     if (!p) {
         check_error(&err, len);
@@ -224,7 +224,7 @@ static void plan_select(const ast_select_t *q, const char *sql, size_t len, int 
 
 static void plan_query(const ast_create_query_t *cq, const char *sql, size_t len, sl_arena_t *a)
 {
-    static const exec_mode_t modes[] = {EXEC_MODE_APPEND, EXEC_MODE_UPDATE, EXEC_MODE_COMPLETE};
+    static const output_mode_t modes[] = {OUTPUT_APPEND, OUTPUT_UPDATE, OUTPUT_COMPLETE};
     for (int m = 0; m < 3; m++) {
         sl_error_t err;
         sl_error_clear(&err);

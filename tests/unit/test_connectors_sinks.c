@@ -55,7 +55,7 @@ static exec_batch_t *batch_of(sl_arena_t *a, const schema_t *sc, const char *csv
     return b;
 }
 
-static sink_t *make_sink(sl_arena_t *a, const char *name, const schema_t *sc, sink_mode_t mode,
+static sink_t *make_sink(sl_arena_t *a, const char *name, const schema_t *sc, output_mode_t mode,
                          memtable_registry_t *reg, const char *data_dir, ...)
 {
     va_list ap;
@@ -107,7 +107,7 @@ TEST(memory_append_is_idempotent_per_batch)
     sl_arena_t *a = sl_arena_new("t");
     memtable_registry_t *reg = memtable_registry_new();
     schema_t sc = schema_of(a, "k STRING, v BIGINT", 0, NULL);
-    sink_t *s = make_sink(a, "memory", &sc, SINK_APPEND, reg, NULL, NULL);
+    sink_t *s = make_sink(a, "memory", &sc, OUTPUT_APPEND, reg, NULL, NULL);
     CHECK_STR(table_rows(a, reg, "q"), "");
     add(s, 0, batch_of(a, &sc, "a,1\nb,2\n"));
     CHECK_INT(s->last_output_rows, 2);
@@ -133,7 +133,7 @@ TEST(memory_complete_replaces)
     sl_arena_t *a = sl_arena_new("t");
     memtable_registry_t *reg = memtable_registry_new();
     schema_t sc = schema_of(a, "k STRING, n BIGINT", 0, NULL);
-    sink_t *s = make_sink(a, "memory", &sc, SINK_COMPLETE, reg, NULL, NULL);
+    sink_t *s = make_sink(a, "memory", &sc, OUTPUT_COMPLETE, reg, NULL, NULL);
     add(s, 0, batch_of(a, &sc, "a,1\nb,1\n"));
     add(s, 1, batch_of(a, &sc, "a,2\nb,1\nc,5\n"));
     CHECK_STR(table_rows(a, reg, "q"), "a|2\nb|1\nc|5");
@@ -150,7 +150,7 @@ TEST(memory_update_upserts_by_key)
     memtable_registry_t *reg = memtable_registry_new();
     static const int keys[] = {0, 1};
     schema_t sc = schema_of(a, "k STRING, w INT, n BIGINT", 2, keys);
-    sink_t *s = make_sink(a, "memory", &sc, SINK_UPDATE, reg, NULL, NULL);
+    sink_t *s = make_sink(a, "memory", &sc, OUTPUT_UPDATE, reg, NULL, NULL);
     add(s, 0, batch_of(a, &sc, "a,1,1\nb,1,1\na,2,7\n"));
     add(s, 1, batch_of(a, &sc, "a,1,2\nc,1,1\n"));
     CHECK_STR(table_rows(a, reg, "q"), "a|1|2\na|2|7\nb|1|1\nc|1|1");
@@ -183,7 +183,7 @@ TEST(memory_update_compacts_dead_rows)
         sl_buf_clear(&csv);
         for (int k = 0; k < 10; k++) sl_buf_printf(&csv, "key%d,%d\n", k, i);
         exec_batch_t *b = batch_of(a, &sc, csv.data);
-        CHECK_INT(memtable_add_batch(t, i, SINK_UPDATE, &b, 1, NULL), 1);
+        CHECK_INT(memtable_add_batch(t, i, OUTPUT_UPDATE, &b, 1, NULL), 1);
         CHECK_INT(memtable_count(t), 10);
     }
     CHECK_INT(memtable_last_batch(t), 599);
@@ -205,7 +205,7 @@ TEST(memtable_snapshot_batches_reopen_and_drop)
     exec_builder_init(&bld, a, 1, sc.rel->col_types, 16);
     for (int i = 0; i < 10000; i++) exec_builder_set_bigint(&bld, 0, exec_builder_add_row(&bld), i);
     exec_batch_t *b = exec_builder_finish(&bld);
-    CHECK_INT(memtable_add_batch(t, 0, SINK_APPEND, &b, 1, NULL), 1);
+    CHECK_INT(memtable_add_batch(t, 0, OUTPUT_APPEND, &b, 1, NULL), 1);
     int ncols, nb;
     const char **names;
     exec_type_t *types;
@@ -232,7 +232,7 @@ TEST(memtable_snapshot_batches_reopen_and_drop)
     CHECK_INT(memtable_drop(reg, "q"), 0);
     CHECK_INT(memtable_snapshot(reg, "q", a, &ncols, &names, &types, &batches, &nb), 0);
     exec_batch_t *b2 = batch_of(a, &sc2, "1,2\n");
-    CHECK_INT(memtable_add_batch(t2, 0, SINK_APPEND, &b2, 1, NULL), 1);
+    CHECK_INT(memtable_add_batch(t2, 0, OUTPUT_APPEND, &b2, 1, NULL), 1);
     memtable_release(t2);
     memtable_release(t);
     memtable_registry_free(reg);
@@ -268,7 +268,7 @@ TEST(file_sink_manifest_and_files)
     char *root = tc_tmpdir(a);
     char *out = sl_printf(a, "%s/out", root);
     schema_t sc = schema_of(a, "k STRING, v BIGINT", 0, NULL);
-    sink_t *s = make_sink(a, "file", &sc, SINK_APPEND, NULL, root, "path", out, NULL);
+    sink_t *s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, root, "path", out, NULL);
     add(s, 0, batch_of(a, &sc, "a,1\n\"x,y\",\n"));
     CHECK_INT(s->last_output_rows, 2);
     CHECK_STR(tc_read(a, sl_printf(a, "%s/part-00000-00000.json", out)),
@@ -320,7 +320,7 @@ TEST(file_sink_publishes_only_after_the_write_ahead)
     sink_env_t env = {.io_pool = io};
     sink_t *s;
     sl_error_t err;
-    CHECK(sink_create(d, "q", root, SINK_APPEND, &sc.s, kv, 1, &env, a, &s, &err) == 0);
+    CHECK(sink_create(d, "q", root, OUTPUT_APPEND, &sc.s, kv, 1, &env, a, &s, &err) == 0);
     barrier_probe_t p = {sl_printf(a, "%s/part-00000-00000.json", out),
                          sl_printf(a, "%s/_sluice_metadata/0", out), 0, 0, 0, 1};
     sink_ahead_t ahead = {probe_wait, &p};
@@ -350,14 +350,14 @@ TEST(file_sink_skips_committed_and_overwrites_unfinished)
     char *root = tc_tmpdir(a);
     schema_t sc = schema_of(a, "k STRING, v BIGINT", 0, NULL);
     /* default path: <data_dir>/output/<query>, CSV with a header */
-    sink_t *s = make_sink(a, "file", &sc, SINK_APPEND, NULL, root, "format", "csv", "header",
+    sink_t *s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, root, "format", "csv", "header",
                           "true", NULL);
     char *out = sl_printf(a, "%s/output/q", root);
     add(s, 0, batch_of(a, &sc, "a,1\n"));
     char *before = tc_read(a, sl_printf(a, "%s/part-00000-00000.csv", out));
     CHECK_STR(before, "k,v\na,1\n");
     /* a new sink (a restarted query) replays batch 0: skipped */
-    s = make_sink(a, "file", &sc, SINK_APPEND, NULL, root, "format", "csv", "header", "true", NULL);
+    s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, root, "format", "csv", "header", "true", NULL);
     add(s, 0, batch_of(a, &sc, "DIFFERENT,9\n"));
     CHECK_INT(s->last_output_rows, 0);
     CHECK_STR(tc_read(a, sl_printf(a, "%s/part-00000-00000.csv", out)), before);
@@ -383,7 +383,7 @@ static int crash_at(sl_arena_t *a, const schema_t *sc, const char *out, int64_t 
     CHECK(pid >= 0);
     if (pid == 0) {
         failpoint_set(failpoint);
-        sink_t *s = make_sink(a, "file", sc, SINK_APPEND, NULL, NULL, "path", out, NULL);
+        sink_t *s = make_sink(a, "file", sc, OUTPUT_APPEND, NULL, NULL, "path", out, NULL);
         add(s, id, batch_of(a, sc, rows));
         _exit(0);
     }
@@ -403,12 +403,12 @@ TEST(file_sink_crash_at_failpoints)
     CHECK(!tc_exists(sl_printf(a, "%s/_sluice_metadata/0", out)));
     CHECK_STR(read_output(a, out, "json", "k STRING, v BIGINT"), ""); /* not committed */
     /* the re-run writes batch 0 again, once */
-    sink_t *s = make_sink(a, "file", &sc, SINK_APPEND, NULL, NULL, "path", out, NULL);
+    sink_t *s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, NULL, "path", out, NULL);
     add(s, 0, batch_of(a, &sc, "a,1\n"));
     CHECK_STR(read_output(a, out, "json", "k STRING, v BIGINT"), "a|1");
     /* dying right after the manifest: the re-run skips the batch */
     CHECK_INT(crash_at(a, &sc, out, 1, "b,2\n", "sink.file.after_manifest"), FAILPOINT_EXIT_CODE);
-    s = make_sink(a, "file", &sc, SINK_APPEND, NULL, NULL, "path", out, NULL);
+    s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, NULL, "path", out, NULL);
     add(s, 1, batch_of(a, &sc, "b,2\n"));
     CHECK_INT(s->last_output_rows, 0);
     CHECK_STR(read_output(a, out, "json", "k STRING, v BIGINT"), "a|1\nb|2");
@@ -422,7 +422,7 @@ TEST(file_sink_compacts_every_ten_batches)
     char *root = tc_tmpdir(a);
     char *out = sl_printf(a, "%s/out", root);
     schema_t sc = schema_of(a, "v BIGINT", 0, NULL);
-    sink_t *s = make_sink(a, "file", &sc, SINK_APPEND, NULL, NULL, "path", out, NULL);
+    sink_t *s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, NULL, "path", out, NULL);
     sl_buf_t want = SL_BUF_INIT;
     for (int i = 0; i < 12; i++) {
         add(s, i, batch_of(a, &sc, sl_printf(a, "%d\n", i)));
@@ -439,7 +439,7 @@ TEST(file_sink_compacts_every_ten_batches)
     CHECK_STR(compact, lines.data);
     CHECK_STR(read_output(a, out, "json", "v BIGINT"), want.data);
     /* the sink knows 11 is committed after a restart */
-    s = make_sink(a, "file", &sc, SINK_APPEND, NULL, NULL, "path", out, NULL);
+    s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, NULL, "path", out, NULL);
     add(s, 9, batch_of(a, &sc, "99\n"));
     CHECK_INT(s->last_output_rows, 0);
     sl_buf_free(&want);
@@ -455,25 +455,25 @@ TEST(sink_option_validation)
     sl_error_t err;
     const conn_desc_t *file = conn_lookup("file", CONN_SINK, &err);
     const conn_desc_t *console = conn_lookup("console", CONN_SINK, &err);
-    CHECK(sink_validate(file, SINK_UPDATE, &sc.s, NULL, 0, &err) < 0);
+    CHECK(sink_validate(file, OUTPUT_UPDATE, &sc.s, NULL, 0, &err) < 0);
     CHECK_STR(err.sqlstate, "0A000");
     CHECK_STR(err.message, "the file sink supports only append output mode");
     conn_kv_t fmt[] = {{"format", "parquet"}};
-    CHECK(sink_validate(file, SINK_APPEND, &sc.s, fmt, 1, &err) < 0);
+    CHECK(sink_validate(file, OUTPUT_APPEND, &sc.s, fmt, 1, &err) < 0);
     CHECK_STR(err.message, "invalid value \"parquet\" for option \"format\"");
     CHECK_STR(err.hint, "Accepted values: json, csv.");
     conn_kv_t rows[] = {{"numRows", "many"}};
-    CHECK(sink_validate(console, SINK_COMPLETE, &sc.s, rows, 1, &err) < 0);
+    CHECK(sink_validate(console, OUTPUT_COMPLETE, &sc.s, rows, 1, &err) < 0);
     CHECK_STR(err.sqlstate, "22023");
     conn_kv_t unknown[] = {{"colour", "red"}};
-    CHECK(sink_validate(console, SINK_APPEND, &sc.s, unknown, 1, &err) < 0);
+    CHECK(sink_validate(console, OUTPUT_APPEND, &sc.s, unknown, 1, &err) < 0);
     CHECK_STR(err.message, "unknown option \"colour\" for console sink");
     /* the kafka sink checks its options, then that the result has a payload */
     const conn_desc_t *kafka = conn_lookup("kafka", CONN_SINK, &err);
     conn_kv_t kopts[] = {{"kafka.bootstrap.servers", "h:9092"}, {"topic", "t"}};
-    CHECK(sink_validate(kafka, SINK_APPEND, &sc.s, kopts, 1, &err) < 0);
+    CHECK(sink_validate(kafka, OUTPUT_APPEND, &sc.s, kopts, 1, &err) < 0);
     CHECK_STR(err.message, "kafka sink requires option \"topic\"");
-    CHECK(sink_validate(kafka, SINK_APPEND, &sc.s, kopts, 2, &err) < 0);
+    CHECK(sink_validate(kafka, OUTPUT_APPEND, &sc.s, kopts, 2, &err) < 0);
     CHECK_STR(err.sqlstate, "42703");
     CHECK_STR(err.message, "a kafka sink needs a column named \"value\"");
     sl_arena_free(a);
@@ -506,10 +506,10 @@ TEST(console_sink_prints_like_spark)
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     CHECK(fd >= 0 && dup2(fd, 2) == 2);
     schema_t sc = schema_of(a, "word STRING, n BIGINT, ok BOOLEAN", 0, NULL);
-    sink_t *s = make_sink(a, "console", &sc, SINK_COMPLETE, NULL, NULL, "numRows", "2", NULL);
+    sink_t *s = make_sink(a, "console", &sc, OUTPUT_COMPLETE, NULL, NULL, "numRows", "2", NULL);
     add(s, 3, batch_of(a, &sc, "hello,1,true\nan extremely long word indeed,22,\nc,3,false\n"));
     CHECK_INT(s->last_output_rows, 3);
-    sink_t *s2 = make_sink(a, "console", &sc, SINK_COMPLETE, NULL, NULL, "truncate", "false", NULL);
+    sink_t *s2 = make_sink(a, "console", &sc, OUTPUT_COMPLETE, NULL, NULL, "truncate", "false", NULL);
     add(s2, 4, batch_of(a, &sc, "an extremely long word indeed,22,\n"));
     add(s2, 5, batch_of(a, &sc, ""));
     fflush(stderr);
@@ -547,7 +547,7 @@ TEST(noop_sink_counts)
 {
     sl_arena_t *a = sl_arena_new("t");
     schema_t sc = schema_of(a, "v BIGINT", 0, NULL);
-    sink_t *s = make_sink(a, "noop", &sc, SINK_UPDATE, NULL, NULL, NULL);
+    sink_t *s = make_sink(a, "noop", &sc, OUTPUT_UPDATE, NULL, NULL, NULL);
     exec_batch_t *b[2] = {batch_of(a, &sc, "1\n2\n"), batch_of(a, &sc, "3\n")};
     sl_error_t err;
     CHECK(s->ops->add_batch(s, 0, b, 2, NULL, &err) == 0);

@@ -57,7 +57,7 @@ typedef struct wq {
 
 /* Builds SELECT window, word, <func>(*) ... GROUP BY window, word (or only
  * word when !windowed) as a fresh plan, as a restarted query would. */
-static void wq_build(wq_t *q, exec_mode_t mode, const char *func, bool windowed)
+static void wq_build(wq_t *q, output_mode_t mode, const char *func, bool windowed)
 {
     q->a = sl_arena_new("plan");
     q->types[0] = exec_type_of(EXEC_TYPE_TIMESTAMP);
@@ -84,7 +84,7 @@ typedef struct wrow {
 
 /* Runs micro-batch `id` over rows; returns the sorted output rows and the
  * stateStoreSave node's metrics in *m. */
-static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, int64_t evict_ms, exec_mode_t mode,
+static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, int64_t evict_ms, output_mode_t mode,
                     const wrow_t *rows, int n, op_metrics_t *m, sl_error_t *err)
 {
     const char **cells = SL_NEW_ARRAY(q->a, const char *, 2 * n + 2);
@@ -117,7 +117,7 @@ static void wq_free(wq_t *q)
 }
 
 /* One batch on a freshly built plan; fails the test on error. */
-static char *batch(const char *provider, exec_mode_t mode, int64_t id, int64_t late, int64_t evict,
+static char *batch(const char *provider, output_mode_t mode, int64_t id, int64_t late, int64_t evict,
                    const wrow_t *rows, int n, op_metrics_t *m)
 {
     wq_t q;
@@ -139,7 +139,7 @@ static const wrow_t b4[] = {{12, 4, "donkey"}};
 /* Watermarks of the example: batch N evicts by the watermark computed at
  * the end of N-1 (max event time - 10 min) and drops late rows by the one
  * before it. */
-static void worked_example(const char *provider, exec_mode_t mode, const char *const *expect)
+static void worked_example(const char *provider, output_mode_t mode, const char *const *expect)
 {
     op_metrics_t m;
     char *s;
@@ -160,13 +160,13 @@ static void worked_example(const char *provider, exec_mode_t mode, const char *c
     s = batch(provider, mode, 3, at(12, 4), at(12, 11), NULL, 0, &m);
     CHECK_STR(s, expect[3]);
     free(s);
-    CHECK_INT(m.num_rows_removed, mode == EXEC_MODE_COMPLETE ? 0 : 3);
-    CHECK_INT(m.num_rows_total, mode == EXEC_MODE_COMPLETE ? 11 : 8);
+    CHECK_INT(m.num_rows_removed, mode == OUTPUT_COMPLETE ? 0 : 3);
+    CHECK_INT(m.num_rows_total, mode == OUTPUT_COMPLETE ? 11 : 8);
     s = batch(provider, mode, 4, at(12, 11), at(12, 11), b4, 1, &m);
     CHECK_STR(s, expect[4]);
     free(s);
-    CHECK_INT(m.num_rows_dropped_by_watermark, mode == EXEC_MODE_COMPLETE ? 0 : 2);
-    CHECK_INT(m.num_rows_updated, mode == EXEC_MODE_COMPLETE ? 2 : 0);
+    CHECK_INT(m.num_rows_dropped_by_watermark, mode == OUTPUT_COMPLETE ? 0 : 2);
+    CHECK_INT(m.num_rows_updated, mode == OUTPUT_COMPLETE ? 2 : 0);
     if (cache) { /* close the cached stores before their files go */
         exec_store_cache_free(cache);
         cache = exec_store_cache_new();
@@ -203,20 +203,20 @@ static const char *const complete_expect[] = {
     W("12:10", "12:20") "|dog|1\n" W("12:15", "12:25") "|cat|1\n" W("12:15", "12:25") "|owl|1\n"
     W("12:20", "12:30") "|owl|1"};
 
-TEST(stream_worked_example_append_memory) { worked_example("memory", EXEC_MODE_APPEND, append_expect); }
-TEST(stream_worked_example_append_rocksdb) { worked_example("rocksdb", EXEC_MODE_APPEND, append_expect); }
-TEST(stream_worked_example_update_memory) { worked_example("memory", EXEC_MODE_UPDATE, update_expect); }
-TEST(stream_worked_example_update_rocksdb) { worked_example("rocksdb", EXEC_MODE_UPDATE, update_expect); }
-TEST(stream_worked_example_complete_memory) { worked_example("memory", EXEC_MODE_COMPLETE, complete_expect); }
-TEST(stream_worked_example_complete_rocksdb) { worked_example("rocksdb", EXEC_MODE_COMPLETE, complete_expect); }
+TEST(stream_worked_example_append_memory) { worked_example("memory", OUTPUT_APPEND, append_expect); }
+TEST(stream_worked_example_append_rocksdb) { worked_example("rocksdb", OUTPUT_APPEND, append_expect); }
+TEST(stream_worked_example_update_memory) { worked_example("memory", OUTPUT_UPDATE, update_expect); }
+TEST(stream_worked_example_update_rocksdb) { worked_example("rocksdb", OUTPUT_UPDATE, update_expect); }
+TEST(stream_worked_example_complete_memory) { worked_example("memory", OUTPUT_COMPLETE, complete_expect); }
+TEST(stream_worked_example_complete_rocksdb) { worked_example("rocksdb", OUTPUT_COMPLETE, complete_expect); }
 
 TEST(stream_worked_example_cached_stores)
 {
     cache = exec_store_cache_new();
-    worked_example("memory", EXEC_MODE_APPEND, append_expect);
+    worked_example("memory", OUTPUT_APPEND, append_expect);
     exec_store_cache_free(cache);
     cache = exec_store_cache_new();
-    worked_example("rocksdb", EXEC_MODE_UPDATE, update_expect);
+    worked_example("rocksdb", OUTPUT_UPDATE, update_expect);
     exec_store_cache_free(cache);
     cache = NULL;
 }
@@ -226,10 +226,10 @@ TEST(stream_rerun_batch_after_crash)
     /* batch 1 ran and committed state version 2, but the query "crashed"
      * before its commit log: the runner re-runs batch 1 against version 1. */
     op_metrics_t m;
-    char *s = batch("memory", EXEC_MODE_UPDATE, 0, 0, 0, b0, 2, &m);
+    char *s = batch("memory", OUTPUT_UPDATE, 0, 0, 0, b0, 2, &m);
     free(s);
-    char *first = batch("memory", EXEC_MODE_UPDATE, 1, 0, at(11, 58), b1, 1, &m);
-    char *again = batch("memory", EXEC_MODE_UPDATE, 1, 0, at(11, 58), b1, 1, &m);
+    char *first = batch("memory", OUTPUT_UPDATE, 1, 0, at(11, 58), b1, 1, &m);
+    char *again = batch("memory", OUTPUT_UPDATE, 1, 0, at(11, 58), b1, 1, &m);
     CHECK_STR(again, first);
     CHECK_STR(again, update_expect[1]);
     free(first);
@@ -246,11 +246,11 @@ TEST(stream_no_event_key_never_evicts)
     int ns[] = {3, 2};
     for (int i = 0; i < 2; i++) {
         wq_t q;
-        wq_build(&q, EXEC_MODE_UPDATE, "count", false);
+        wq_build(&q, OUTPUT_UPDATE, "count", false);
         op_metrics_t m;
         sl_error_t err;
         /* a far watermark: still nothing is dropped or evicted without an event-time key */
-        char *s = wq_run(&q, "rocksdb", i, at(13, 0), at(13, 0), EXEC_MODE_UPDATE, rs[i], ns[i], &m, &err);
+        char *s = wq_run(&q, "rocksdb", i, at(13, 0), at(13, 0), OUTPUT_UPDATE, rs[i], ns[i], &m, &err);
         CHECK(s != NULL);
         CHECK_STR(s, want[i]);
         CHECK_INT(m.num_rows_total, i == 0 ? 2 : 3);
@@ -265,12 +265,12 @@ TEST(stream_no_event_key_never_evicts)
 TEST(stream_changed_query_refused)
 {
     op_metrics_t m;
-    char *s = batch("memory", EXEC_MODE_APPEND, 0, 0, 0, b0, 2, &m);
+    char *s = batch("memory", OUTPUT_APPEND, 0, 0, 0, b0, 2, &m);
     free(s);
     wq_t q;
-    wq_build(&q, EXEC_MODE_APPEND, "max", true); /* max(word) instead of count(*) */
+    wq_build(&q, OUTPUT_APPEND, "max", true); /* max(word) instead of count(*) */
     sl_error_t err;
-    CHECK(wq_run(&q, "memory", 1, 0, 0, EXEC_MODE_APPEND, b1, 1, &m, &err) == NULL);
+    CHECK(wq_run(&q, "memory", 1, 0, 0, OUTPUT_APPEND, b1, 1, &m, &err) == NULL);
     CHECK_STR(err.sqlstate, "55000");
     CHECK(strstr(err.message, "value schema") != NULL);
     CHECK(strstr(err.detail, "count(*)") != NULL);
@@ -290,7 +290,7 @@ TEST(stream_timestamp_key_append)
     int key = 0;
     const char *out[] = {"ts", "first_word", "n"};
     op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = 0,
-                          .session_key = -1, .mode = EXEC_MODE_APPEND, .op_id = 3};
+                          .session_key = -1, .mode = OUTPUT_APPEND, .op_id = 3};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 3, 1, &err);
     CHECK(root != NULL);
@@ -300,7 +300,7 @@ TEST(stream_timestamp_key_append)
     tb_input_t in0 = {.n = 1, .batches = (exec_batch_t *[]){tb_batch(a, 2, types, 4, c0)}};
     tb_input_t in1 = {.n = 1, .batches = (exec_batch_t *[]){tb_batch(a, 2, types, 2, c1)}};
     op_ctx_t base = tb_ctx();
-    base.mode = EXEC_MODE_APPEND;
+    base.mode = OUTPUT_APPEND;
     base.state_dir = tmpdir();
     op_wm_t wm[4] = {[3] = {0, 0}}; /* the aggregation is op_id 3 */
     base.wm = wm;

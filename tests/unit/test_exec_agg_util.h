@@ -87,7 +87,7 @@ TB_FN op_ctx_t tb_ctx(void)
 {
     op_ctx_t c;
     memset(&c, 0, sizeof c);
-    c.mode = EXEC_MODE_COMPLETE;
+    c.mode = OUTPUT_COMPLETE;
     c.npartitions = 2;
     c.state_provider = "memory";
     return c;

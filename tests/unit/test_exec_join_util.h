@@ -76,7 +76,7 @@ static inline op_ctx_t tj_ctx(int64_t batch_id, const char *state_dir, const cha
     memset(&c, 0, sizeof c);
     c.batch_id = batch_id;
     c.npartitions = npartitions;
-    c.mode = state_dir ? EXEC_MODE_APPEND : EXEC_MODE_COMPLETE;
+    c.mode = state_dir ? OUTPUT_APPEND : OUTPUT_COMPLETE;
     c.state_dir = state_dir;
     c.state_provider = provider;
     return c;

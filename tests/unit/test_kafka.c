@@ -132,7 +132,7 @@ static int sink_check(const char *schema, sl_error_t *err, ...)
     va_end(ap);
     sl_error_t e2;
     const conn_desc_t *d = conn_lookup("kafka", CONN_SINK, &e2);
-    int rc = sink_validate(d, SINK_APPEND, &sc, kv, n, err);
+    int rc = sink_validate(d, OUTPUT_APPEND, &sc, kv, n, err);
     sl_arena_free(a);
     return rc;
 }

@@ -820,7 +820,7 @@ TEST(create_query_fields)
     CHECK_STR(q->sink->name, "kafka");
     CHECK_INT(q->sink_options.n, 1);
     CHECK_STR(q->sink_options.items[0]->key, "topic");
-    CHECK_INT(q->output_mode, AST_OUTPUT_UPDATE);
+    CHECK_INT(q->output_mode, OUTPUT_UPDATE);
     CHECK_STR(q->checkpoint, "/c");
     CHECK_INT(q->options.n, 1);
     CHECK_INT(q->options.items[0]->kind, AST_OPTVAL_NUMBER);
