@@ -81,35 +81,53 @@ static const conn_option_t table_file_opts[] = {
 #define KAFKA_RAW_SCHEMA                                                                     \
     "key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT, timestamp TIMESTAMP"
 
+static int nexmark_columns(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
+                           sl_error_t *err);
+static int kafka_columns(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
+                         sl_error_t *err);
+
+#define CONTINUOUS CONN_CAP_CONTINUOUS
+
 static const conn_desc_t desc_kafka_source = {
-    "kafka", CONN_SOURCE, kafka_source_opts, "kafka.", NULL,
-    "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
+    .name = "kafka", .roles = CONN_SOURCE, .options = kafka_source_opts,
+    .passthrough_prefix = "kafka.", .fixed_columns = kafka_columns, .caps = CONTINUOUS,
+    .doc = "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
 static const conn_desc_t desc_file_source = {
-    "file", CONN_SOURCE, file_source_opts, NULL, NULL,
-    "Reads new files of a directory, each file once."};
+    .name = "file", .roles = CONN_SOURCE, .options = file_source_opts,
+    .doc = "Reads new files of a directory, each file once."};
 static const conn_desc_t desc_rate = {
-    "rate", CONN_SOURCE, rate_opts, NULL, "timestamp TIMESTAMP, value BIGINT",
-    "Generates rows at a fixed rate (for tests and demos)."};
+    .name = "rate", .roles = CONN_SOURCE, .options = rate_opts,
+    .fixed_schema = "timestamp TIMESTAMP, value BIGINT", .caps = CONTINUOUS,
+    .doc = "Generates rows at a fixed rate (for tests and demos)."};
 static const conn_desc_t desc_nexmark = {
-    "nexmark", CONN_SOURCE, nexmark_opts, NULL, NULL,
-    "The Nexmark benchmark generator (person, auction, bid)."};
-static const conn_desc_t desc_noop = {"noop", CONN_SINK, noop_opts, NULL, NULL,
-                                      "Discards rows (for benchmarks)."};
+    .name = "nexmark", .roles = CONN_SOURCE, .options = nexmark_opts,
+    .fixed_columns = nexmark_columns, .caps = CONTINUOUS,
+    .doc = "The Nexmark benchmark generator (person, auction, bid)."};
+static const conn_desc_t desc_noop = {
+    .name = "noop", .roles = CONN_SINK, .options = noop_opts, .caps = CONTINUOUS,
+    .sink_modes = CONN_ALL_MODES, .doc = "Discards rows (for benchmarks)."};
 static const conn_desc_t desc_memory = {
-    "memory", CONN_SINK, memory_opts, NULL, NULL,
-    "A table named after the query, readable with SELECT."};
-static const conn_desc_t desc_console = {"console", CONN_SINK, console_opts, NULL, NULL,
-                                         "Prints each batch to the daemon's log."};
+    .name = "memory", .roles = CONN_SINK, .options = memory_opts, .caps = CONTINUOUS,
+    .sink_modes = CONN_ALL_MODES, .doc = "A table named after the query, readable with SELECT."};
+static const conn_desc_t desc_console = {
+    .name = "console", .roles = CONN_SINK, .options = console_opts, .caps = CONTINUOUS,
+    .sink_modes = CONN_ALL_MODES, .doc = "Prints each batch to the daemon's log."};
 static const conn_desc_t desc_file_sink = {
-    "file", CONN_SINK, file_sink_opts, NULL, NULL,
-    "Exactly-once files per batch plus a _sluice_metadata manifest."};
+    .name = "file", .roles = CONN_SINK, .options = file_sink_opts,
+    .sink_modes = CONN_MODE_BIT(OUTPUT_APPEND),
+    .modes_hint = "Files are written once per batch; use a memory or kafka sink for update or "
+                  "complete.",
+    .doc = "Exactly-once files per batch plus a _sluice_metadata manifest."};
 static const conn_desc_t desc_kafka_sink = {
-    "kafka", CONN_SINK, kafka_sink_opts, "kafka.", NULL,
-    "Writes rows (value, optional key) to a Kafka topic."};
-static const conn_desc_t desc_table_csv = {"csv", CONN_TABLE, table_file_opts, NULL, NULL,
-                                           "A static table read from CSV."};
-static const conn_desc_t desc_table_json = {"json", CONN_TABLE, table_file_opts, NULL, NULL,
-                                            "A static table read from JSON lines."};
+    .name = "kafka", .roles = CONN_SINK, .options = kafka_sink_opts,
+    .passthrough_prefix = "kafka.", .caps = CONTINUOUS, .sink_modes = CONN_ALL_MODES,
+    .doc = "Writes rows (value, optional key) to a Kafka topic."};
+static const conn_desc_t desc_table_csv = {
+    .name = "csv", .roles = CONN_TABLE, .options = table_file_opts,
+    .doc = "A static table read from CSV."};
+static const conn_desc_t desc_table_json = {
+    .name = "json", .roles = CONN_TABLE, .options = table_file_opts,
+    .doc = "A static table read from JSON lines."};
 
 static const conn_desc_t *const all_descs[] = {
     &desc_kafka_source, &desc_file_source, &desc_rate,     &desc_nexmark,
@@ -222,4 +240,60 @@ const char *conn_nexmark_schema(const char *table)
 const char *conn_kafka_raw_schema(void)
 {
     return KAFKA_RAW_SCHEMA;
+}
+
+static int nexmark_columns(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
+                           sl_error_t *err)
+{
+    (void)has_columns;
+    const char *table = conn_option(&desc_nexmark, opts, nopts, "table");
+    if ((*fixed = table ? conn_nexmark_schema(table) : NULL)) return 0;
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "unknown nexmark table \"%s\"",
+                 table ? table : "");
+    return sl_error_hint(err, "The nexmark connector has the tables bid, auction and person.");
+}
+
+/* A Kafka stream declared without columns, or with format 'raw', has the
+ * record's own columns (key, value, topic, ...). */
+static int kafka_columns(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
+                         sl_error_t *err)
+{
+    (void)err;
+    const char *format = conn_option(&desc_kafka_source, opts, nopts, "format");
+    *fixed = !has_columns || (format && !strcasecmp(format, "raw")) ? KAFKA_RAW_SCHEMA : NULL;
+    return 0;
+}
+
+int conn_fixed_columns(const conn_desc_t *d, const conn_kv_t *opts, int nopts, int has_columns,
+                       const char **fixed, sl_error_t *err)
+{
+    *fixed = d->fixed_schema;
+    return d->fixed_columns ? d->fixed_columns(opts, nopts, has_columns, fixed, err) : 0;
+}
+
+int conn_check_mode(const conn_desc_t *d, output_mode_t m, sl_error_t *err)
+{
+    if (d->sink_modes & CONN_MODE_BIT(m)) return 0;
+    sl_buf_t b = {0};
+    for (output_mode_t k = OUTPUT_APPEND; k <= OUTPUT_COMPLETE; k++)
+        if (d->sink_modes & CONN_MODE_BIT(k))
+            sl_buf_printf(&b, "%s%s", b.len ? " and " : "", output_mode_name(k));
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the %s sink supports only %s output mode%s",
+                 d->name, b.len ? b.data : "no", strstr(b.len ? b.data : "", " and ") ? "s" : "");
+    sl_buf_free(&b);
+    return d->modes_hint ? sl_error_hint(err, "%s", d->modes_hint) : -1;
+}
+
+const char *conn_names_with(conn_role_t role, unsigned cap, sl_arena_t *a)
+{
+    const char *names[16];
+    int n = 0;
+    for (const conn_desc_t *const *d = all_descs; *d && n < 16; d++)
+        if (((*d)->roles & role) && ((*d)->caps & cap)) names[n++] = (*d)->name;
+    sl_buf_t b = {0};
+    for (int i = 0; i < n; i++)
+        sl_buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    const char *out = sl_strdup(a, b.len ? b.data : "");
+    sl_buf_free(&b);
+    return out;
 }

@@ -88,15 +88,10 @@ static int sink_options(const conn_kv_t *o, int n, format_kind_t *kind, bool *he
 int sink_file_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                        const conn_kv_t *opts, int nopts, sl_error_t *err)
 {
-    (void)desc, (void)schema;
+    (void)schema;
     format_kind_t kind;
     bool header;
-    if (mode != OUTPUT_APPEND) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "the file sink supports only append output mode");
-        return sl_error_hint(err, "Use append mode (an aggregation needs a watermark for it), or "
-                                  "write to a memory or console sink.");
-    }
+    if (conn_check_mode(desc, mode, err) < 0) return -1;
     return sink_options(opts, nopts, &kind, &header, err);
 }
 

@@ -209,7 +209,7 @@ static int check_node(const plan_node_t *n, output_mode_t mode, int continuous, 
 }
 
 int plan_check_streaming(const plan_node_t *root, output_mode_t mode, int continuous,
-                         const char *sink, sl_error_t *err)
+                         const conn_desc_t *sink, sl_error_t *err)
 {
     if (!root->streaming)
         return refuse(err, root, "a continuous query must read a stream",
@@ -218,9 +218,10 @@ int plan_check_streaming(const plan_node_t *root, output_mode_t mode, int contin
         return refuse(err, root, "complete output mode needs an aggregation",
                       "Complete mode rewrites the whole result every batch, which is only bounded for "
                       "aggregated results; use OUTPUT MODE append (the default) or update.");
-    if (sink && !strcmp(sink, "file") && mode != OUTPUT_APPEND)
-        return refuse(err, root, "the file sink supports only append output mode",
-                      "Files are written once per batch; use a memory or kafka sink for update or complete.");
+    if (sink && conn_check_mode(sink, mode, err) < 0) {
+        if (!err->position) err->position = root->pos + 1;
+        return -1;
+    }
     return check_node(root, mode, continuous, err);
 }
 

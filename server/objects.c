@@ -90,17 +90,10 @@ static int stream_columns(const ast_create_stream_t *cs, const char *sql, sl_are
                           plan_relation_t *out, sl_error_t *err)
 {
     const conn_desc_t *d = out->connector;
-    const char *fixed = d->fixed_schema;
-    if (!strcmp(d->name, "nexmark"))
-        fixed = conn_nexmark_schema(conn_option(d, out->opts, out->nopts, "table"));
-    const char *format = conn_option(d, out->opts, out->nopts, "format");
-    if (!strcmp(d->name, "kafka") && (!cs->has_columns || (format && !strcasecmp(format, "raw"))))
-        fixed = conn_kafka_raw_schema();
-    if (!strcmp(d->name, "nexmark") && !fixed) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "unknown nexmark table \"%s\"",
-                     conn_option(d, out->opts, out->nopts, "table"));
+    const char *fixed;
+    if (conn_fixed_columns(d, out->opts, out->nopts, cs->has_columns, &fixed, err) < 0) {
         err->position = cs->connector->pos + 1;
-        return sl_error_hint(err, "The nexmark connector has the tables bid, auction and person.");
+        return -1;
     }
     if (fixed && cs->has_columns) {
         sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION,

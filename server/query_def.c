@@ -19,7 +19,7 @@ static const conn_option_t query_options[] = {
     {"sluice.minBatchesToRetain", 0, "100", "Batches of offsets and commits kept in the checkpoint."},
     {NULL, 0, NULL, NULL}};
 
-static const conn_desc_t query_desc = {"query", 0, query_options, NULL, NULL, "Query options."};
+static const conn_desc_t query_desc = {.name = "query", .options = query_options, .doc = "Query options."};
 
 static int parse_int_option(const char *v, const char *key, int lo, int hi, int *out, sl_error_t *err)
 {

@@ -36,28 +36,21 @@ static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
     }
 }
 
-/* Continuous processing reads sources that can be polled without a log of
- * what each step took, and writes sinks that accept any number of writes
- * per epoch: Spark's list (Kafka and rate in, Kafka, memory and console out). */
-static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_error_t *err)
+/* Continuous processing reads sources and writes sinks that have the
+ * CONN_CAP_CONTINUOUS capability (Spark's list: Kafka and rate in, Kafka,
+ * memory and console out; nexmark and noop as well here). */
+static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a, sl_error_t *err)
 {
-    static const char *const sources[] = {"kafka", "rate", "nexmark", NULL};
-    static const char *const sinks[] = {"kafka", "memory", "console", "noop", NULL};
     const char *bad = NULL, *kind = NULL;
-    for (int i = 0; !bad && i < pc->nrels; i++) {
-        if (pc->rels[i]->kind != PLAN_REL_STREAM) continue;
-        const char *name = pc->rels[i]->connector->name;
-        int ok = 0;
-        for (int k = 0; sources[k]; k++) ok |= !strcmp(sources[k], name);
-        if (!ok) bad = name, kind = "source";
-    }
-    int ok = 0;
-    for (int k = 0; sinks[k]; k++) ok |= !strcmp(sinks[k], p->def.sink->name);
-    if (!bad && !ok) bad = p->def.sink->name, kind = "sink";
+    for (int i = 0; !bad && i < pc->nrels; i++)
+        if (pc->rels[i]->kind == PLAN_REL_STREAM && !(pc->rels[i]->connector->caps & CONN_CAP_CONTINUOUS))
+            bad = pc->rels[i]->connector->name, kind = "source";
+    if (!bad && !(p->def.sink->caps & CONN_CAP_CONTINUOUS)) bad = p->def.sink->name, kind = "sink";
     if (!bad) return 0;
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "a continuous trigger cannot use the %s %s", bad, kind);
-    sl_error_hint(err, "Continuous queries read kafka, rate or nexmark streams and write kafka, memory, "
-                       "console or noop sinks; use TRIGGER PROCESSING TIME for the others.");
+    sl_error_hint(err, "Continuous queries read %s streams and write %s sinks; use TRIGGER PROCESSING "
+                       "TIME for the others.", conn_names_with(CONN_SOURCE, CONN_CAP_CONTINUOUS, a),
+                  conn_names_with(CONN_SINK, CONN_CAP_CONTINUOUS, a));
     err->position = p->def.ast->select->pos + 1;
     return -1;
 }
@@ -84,9 +77,9 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     record_deps(out, &pc, a);
     out->mode = out->def.mode;
     if (plan_check_streaming(out->logical, out->mode, out->def.trigger == QTRIG_CONTINUOUS,
-                             out->def.sink->name, err) < 0)
+                             out->def.sink, err) < 0)
         return -1;
-    if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, err) < 0) return -1;
+    if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, a, err) < 0) return -1;
     plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
     sink_schema(out, a);

@@ -231,7 +231,7 @@ static void plan_query(const ast_create_query_t *cq, const char *sql, size_t len
         plan_ctx_t pc = {.arena = a, .cat = &CATALOG, .sql = sql, .allow_streams = 1};
         plan_node_t *lp = plan_bind(&pc, cq->select, &err);
         plan_physical_t *p = NULL;
-        if (lp && plan_check_streaming(lp, modes[m], cq->trigger == AST_TRIGGER_CONTINUOUS, "memory", &err) == 0) {
+        if (lp && plan_check_streaming(lp, modes[m], cq->trigger == AST_TRIGGER_CONTINUOUS, conn_lookup("memory", CONN_SINK, &err), &err) == 0) {
             plan_phys_opts_t o = {.streaming = 1, .npartitions = 2, .mode = modes[m]};
             p = plan_physical(a, lp, &o, &err);
         }
