@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/buf.h"
 #include "state/state_int.h"
 #include "state/store.h"
@@ -43,7 +44,7 @@ static uint64_t next_rand(void)
 
 static double now_s(void)
 {
-    return (double)state_now_ns() / 1e9;
+    return (double)sl_mono_ns() / 1e9;
 }
 
 static void die(const char *what, const sl_error_t *err)
@@ -247,6 +248,6 @@ int main(int argc, char **argv)
     }
     if (!strcmp(c.provider, "all") || !strcmp(c.provider, "memory")) map_lookup_compare(c.keys);
     sl_error_t err;
-    if (c.dir == tmpl) state_rmtree(tmpl, &err);
+    if (c.dir == tmpl) sl_fs_rmtree(tmpl, &err);
     return 0;
 }

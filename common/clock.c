@@ -34,3 +34,10 @@ void sl_format_iso_ms(int64_t ms, char out[32])
     strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out, 32, "%s.%03dZ", buf, millis);
 }
+
+int64_t sl_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}

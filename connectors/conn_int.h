@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/durable.h"
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sl_error.h"
@@ -29,26 +30,8 @@ int conn_io_error(sl_error_t *err, const char *what, const char *path);
  * that failed to parse since the query started) as a JSON member, when
  * there are any: a clean source keeps Spark's progress shape. */
 void conn_metric_malformed(const source_t *s, sl_buf_t *out);
-/* Creates `path` and its missing parents (0755). */
-int conn_mkdirs(const char *path, sl_error_t *err);
-/* fsyncs a directory so renames and unlinks in it are durable. */
-int conn_fsync_dir(const char *dir, sl_error_t *err);
-/* Writes `dir`/`name` crash-safely (see the rule above), replacing any file
- * of that name. */
-int conn_write_atomic(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err);
-/* conn_write_atomic in two steps, for a writer that overlaps the fsync with
- * other work: stage writes and fsyncs `dir`/.`name`.tmp (not visible),
- * publish renames it to `name` and fsyncs the directory. */
-int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err);
-int conn_publish_file(const char *dir, const char *name, sl_error_t *err);
-/* Reads a whole file into `out` (replacing its contents). 1, 0 when it does
- * not exist, -1 on another error. */
-int conn_read_file(const char *path, sl_buf_t *out, sl_error_t *err);
 /* "dir/name" in `a`. */
 char *conn_path_join(sl_arena_t *a, const char *dir, const char *name);
-/* Parses a canonical non-negative decimal (no sign, no leading zeros) of
- * `n` bytes; -1 when it is not one. */
-int64_t conn_parse_id(const char *s, size_t n);
 /* Modification time of a stat result in milliseconds. */
 struct stat;
 int64_t conn_mtime_ms(const struct stat *st);

@@ -34,112 +34,6 @@ int conn_io_error(sl_error_t *err, const char *what, const char *path)
                         strerror(errno));
 }
 
-int conn_mkdirs(const char *path, sl_error_t *err)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0; /* the usual case: one call */
-    char *p = sl_xstrdup(path);
-    int rc = 0;
-    for (char *s = p + 1;; s++) {
-        if (*s && *s != '/') continue;
-        char c = *s;
-        *s = 0;
-        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-            rc = conn_io_error(err, "create directory", p);
-            break;
-        }
-        *s = c;
-        if (!c) break;
-    }
-    free(p);
-    return rc;
-}
-
-int conn_fsync_dir(const char *dir, sl_error_t *err)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return conn_io_error(err, "open directory", dir);
-    int rc = fsync(fd);
-    close(fd);
-    return rc < 0 ? conn_io_error(err, "fsync directory", dir) : 0;
-}
-
-static int write_all(int fd, const char *path, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = failpoint_io("fs.write", path) ? -1 : write(fd, c, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* A failed fsync removes the temporary file: it is never fsynced again nor
- * published (see state_fw_sync). */
-int conn_stage_file(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
-{
-    sl_buf_t tmp = SL_BUF_INIT;
-    sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
-    int rc = 0;
-    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, SL_PRIVATE_FILE_MODE);
-    if (fd < 0) rc = conn_io_error(err, "create file", tmp.data);
-    else if (write_all(fd, tmp.data, p, n) < 0)
-        rc = conn_io_error(err, "write file", tmp.data);
-    else if (failpoint_io("fs.fsync", tmp.data) || fsync(fd) < 0)
-        rc = conn_io_error(err, "fsync file", tmp.data);
-    if (rc < 0 && fd >= 0) unlink(tmp.data);
-    if (fd >= 0) close(fd);
-    sl_buf_free(&tmp);
-    return rc;
-}
-
-int conn_publish_file(const char *dir, const char *name, sl_error_t *err)
-{
-    sl_buf_t tmp = SL_BUF_INIT, fin = SL_BUF_INIT;
-    sl_buf_printf(&tmp, "%s/.%s.tmp", dir, name);
-    sl_buf_printf(&fin, "%s/%s", dir, name);
-    int rc = 0;
-    if (failpoint_io("fs.rename", fin.data) || rename(tmp.data, fin.data) < 0) {
-        rc = conn_io_error(err, "rename file", tmp.data);
-        unlink(tmp.data);
-    }
-    if (rc == 0) rc = conn_fsync_dir(dir, err);
-    sl_buf_free(&tmp);
-    sl_buf_free(&fin);
-    return rc;
-}
-
-int conn_write_atomic(const char *dir, const char *name, const void *p, size_t n, sl_error_t *err)
-{
-    if (conn_stage_file(dir, name, p, n, err) < 0) return -1;
-    return conn_publish_file(dir, name, err);
-}
-
-int conn_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
-{
-    sl_buf_clear(out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT ? 0 : conn_io_error(err, "open file", path);
-    for (;;) {
-        sl_buf_reserve(out, 65536);
-        ssize_t r = read(fd, out->data + out->len, out->cap - out->len - 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            close(fd);
-            return conn_io_error(err, "read file", path);
-        }
-        if (r == 0) break;
-        out->len += (size_t)r;
-        out->data[out->len] = 0;
-    }
-    close(fd);
-    if (!out->data) sl_buf_puts(out, "");
-    return 1;
-}
-
 char *conn_path_join(sl_arena_t *a, const char *dir, const char *name)
 {
     size_t n = strlen(dir), k = strlen(name);
@@ -149,17 +43,6 @@ char *conn_path_join(sl_arena_t *a, const char *dir, const char *name)
     if (slash) p[n] = '/';
     memcpy(p + n + slash, name, k + 1);
     return p;
-}
-
-int64_t conn_parse_id(const char *s, size_t n)
-{
-    if (n == 0 || n > 18 || (n > 1 && s[0] == '0')) return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9') return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
 }
 
 int64_t conn_mtime_ms(const struct stat *st)
@@ -347,7 +230,7 @@ int conn_start_time(const char *dir, int64_t now_ms, int64_t *out, sl_error_t *e
     sl_buf_t b = SL_BUF_INIT;
     char *path = sl_xmalloc(strlen(dir) + 3);
     sprintf(path, "%s/0", dir);
-    int rc = conn_read_file(path, &b, err);
+    int rc = sl_fs_read_file(path, &b, err);
     if (rc > 0) {
         int64_t v;
         if (strncmp(b.data, "v1\n", 3) || !parse_int64(b.data + 3, &v)) {
@@ -359,7 +242,7 @@ int conn_start_time(const char *dir, int64_t now_ms, int64_t *out, sl_error_t *e
         }
     } else if (rc == 0) {
         sl_buf_printf(&b, "v1\n%lld", (long long)now_ms);
-        rc = conn_mkdirs(dir, err) < 0 ? -1 : conn_write_atomic(dir, "0", b.data, b.len, err);
+        rc = sl_fs_mkdirs(dir, 0755, err) < 0 ? -1 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
     }
     free(path);
     sl_buf_free(&b);
@@ -514,7 +397,7 @@ int conn_log_list(const char *dir, conn_log_file_t **out, sl_error_t *err)
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
         bool compact = len > 8 && !strcmp(e->d_name + len - 8, ".compact");
-        int64_t id = conn_parse_id(e->d_name, compact ? len - 8 : len);
+        int64_t id = sl_fs_parse_id(e->d_name, compact ? len - 8 : len);
         if (id < 0) continue;
         if (n == cap) *out = sl_xrealloc(*out, (cap = cap ? cap * 2 : 16) * sizeof **out);
         (*out)[n++] = (conn_log_file_t){id, compact};

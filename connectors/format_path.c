@@ -76,7 +76,7 @@ static int manifest_load(const char *meta_dir, sl_arena_t *a, conn_map_t *live, 
     for (int i = first; i < n && rc == 0; i++) {
         char *path = sl_printf(a, "%s/%lld%s", meta_dir, (long long)files[i].id,
                                files[i].compact ? ".compact" : "");
-        rc = conn_read_file(path, &b, err);
+        rc = sl_fs_read_file(path, &b, err);
         if (rc > 0) rc = manifest_apply(path, b.data, b.len, t, a, live, err);
     }
     sl_buf_free(&b);
@@ -138,7 +138,7 @@ static int data_files(const char *dir, sl_arena_t *a, const char ***paths, sl_er
 
 static int read_one(format_reader_t *r, const char *path, sl_buf_t *text, sl_error_t *err)
 {
-    int rc = conn_read_file(path, text, err);
+    int rc = sl_fs_read_file(path, text, err);
     if (rc == 0) {
         errno = ENOENT;
         return conn_io_error(err, "open file", path);

@@ -45,7 +45,7 @@ format_bad_records_t *format_bad_records_open(const char *dir, const char *file_
 static int bad_records_fd(format_bad_records_t *b, sl_error_t *err)
 {
     if (b->fd >= 0) return 0;
-    if (conn_mkdirs(b->dir, err) < 0) return -1;
+    if (sl_fs_mkdirs(b->dir, 0755, err) < 0) return -1;
     b->fd = open(b->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     return b->fd < 0 ? conn_io_error(err, "open bad records file", b->path) : 0;
 }

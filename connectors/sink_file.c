@@ -133,7 +133,7 @@ static int manifest_lines(const file_sink_t *f, int64_t id, sl_buf_t *out, sl_er
     for (int i = first; i < n && rc == 0 && files[i].id < id; i++) {
         snprintf(p, sizeof p, "%s/%lld%s", f->meta, (long long)files[i].id,
                  files[i].compact ? ".compact" : "");
-        rc = conn_read_file(p, &text, err);
+        rc = sl_fs_read_file(p, &text, err);
         if (rc > 0 && strncmp(text.data, "v1", 2))
             rc = sl_error_set(err, SL_ERR_IO_ERROR, "malformed manifest file \"%s\"", p);
         else if (rc > 0) sl_buf_append(out, text.data + 2, text.len - 2);
@@ -292,6 +292,7 @@ typedef struct sync_job {
     writer_t *w;
     const sl_buf_t *manifest;
     const char *manifest_name;
+    sl_fw_t *staged; /* the manifest's temporary file, published by file_add */
     int *rcs;
     sl_error_t *errs;
 } sync_job_t;
@@ -308,18 +309,22 @@ static void sync_task(void *arg, int i)
         int failed = failpoint_io("fs.fsync", path) || fsync(p->fd) < 0;
         j->rcs[i] = failed ? conn_io_error(err, "fsync file", path) : 0;
     } else if (i == j->w->nfiles) {
-        j->rcs[i] = conn_fsync_dir(f->path, err);
+        j->rcs[i] = sl_fs_fsync_dir(f->path, err);
     } else {
-        j->rcs[i] = conn_stage_file(f->meta, j->manifest_name, j->manifest->data, j->manifest->len,
-                                    err);
+        int rc = sl_fw_open(j->staged, f->meta, j->manifest_name, err);
+        if (rc == 0 && sl_fw_write(j->staged, j->manifest->data, j->manifest->len, err) < 0) {
+            sl_fw_abort(j->staged);
+            rc = -1;
+        }
+        j->rcs[i] = rc == 0 ? sl_fw_sync(j->staged, err) : -1;
     }
 }
 
 static int sync_outputs(exec_pool_t *io, writer_t *w, const sl_buf_t *manifest, const char *name,
-                        sl_error_t *err)
+                        sl_fw_t *staged, sl_error_t *err)
 {
     int n = w->nfiles + 2;
-    sync_job_t j = {w, manifest, name, sl_xcalloc((size_t)n, sizeof(int)),
+    sync_job_t j = {w, manifest, name, staged, sl_xcalloc((size_t)n, sizeof(int)),
                     sl_xcalloc((size_t)n, sizeof(sl_error_t))};
     exec_pool_join(io, exec_pool_start(io, sync_task, &j, n));
     int rc = 0;
@@ -351,11 +356,13 @@ static int file_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches, i
     sl_buf_t text = SL_BUF_INIT;
     char manifest[40];
     if (rc == 0) rc = manifest_text(f, batch_id, w.done, w.nfiles, &text, manifest, err);
-    if (rc == 0) rc = sync_outputs(f->io, &w, &text, manifest, err);
+    sl_fw_t staged = {.fd = -1};
+    if (rc == 0) rc = sync_outputs(f->io, &w, &text, manifest, &staged, err);
     if (rc == 0) failpoint_hit("sink.file.staged");
     if (rc == 0) rc = sink_await_ahead(ahead, err);
     if (rc == 0) failpoint_hit("sink.file.before_manifest");
-    if (rc == 0) rc = conn_publish_file(f->meta, manifest, err);
+    if (rc == 0) rc = sl_fw_publish(&staged, 0, NULL, NULL, err);
+    else sl_fw_abort(&staged);
     if (rc == 0) failpoint_hit("sink.file.after_manifest");
     writer_free(&w);
     sl_buf_free(&text);
@@ -393,7 +400,7 @@ static char *output_dir(const sink_t *s, sl_arena_t *a, sl_error_t *err)
         return NULL;
     }
     char *p = path ? sl_strdup(a, path) : sl_printf(a, "%s/output/%s", s->data_dir, s->query_name);
-    if (conn_mkdirs(p, err) < 0) return NULL;
+    if (sl_fs_mkdirs(p, 0755, err) < 0) return NULL;
     char *abs = realpath(p, NULL);
     if (!abs) {
         conn_io_error(err, "resolve path", p);
@@ -412,7 +419,7 @@ int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t
     if (sink_options(s->opts, s->nopts, &kind, &f->header, err) < 0) return -1;
     if (!(f->path = output_dir(s, a, err))) return -1;
     f->meta = conn_path_join(a, f->path, FILE_SINK_META);
-    if (conn_mkdirs(f->meta, err) < 0 || manifest_latest(f->meta, &f->latest, err) < 0) return -1;
+    if (sl_fs_mkdirs(f->meta, 0755, err) < 0 || manifest_latest(f->meta, &f->latest, err) < 0) return -1;
     f->ext = kind == FORMAT_CSV ? "csv" : "json";
     format_encoder_init(&f->enc, kind, ',', s->schema.ncols, s->schema.names);
     s->impl = f;

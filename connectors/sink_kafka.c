@@ -311,9 +311,9 @@ static int record_write(kafka_sink_t *k, int64_t batch_id, bool committed, sl_er
                   committed ? "committed" : "pending");
     sl_json_escape(&b, k->topic, strlen(k->topic));
     sl_buf_printf(&b, ",\"partition\":%d,\"offset\":%lld}", k->first_part, (long long)k->first_off);
-    int rc = conn_mkdirs(k->state_dir, err) < 0
+    int rc = sl_fs_mkdirs(k->state_dir, 0755, err) < 0
                  ? -1
-                 : conn_write_atomic(k->state_dir, "batch", b.data, b.len, err);
+                 : sl_fs_write_file(k->state_dir, "batch", b.data, b.len, 0, NULL, NULL, err);
     sl_buf_free(&b);
     return rc;
 }
@@ -323,7 +323,7 @@ static int record_read(kafka_sink_t *k, sl_arena_t *a, batch_record_t *out, sl_e
 {
     char *path = conn_path_join(a, k->state_dir, "batch");
     sl_buf_t b = SL_BUF_INIT;
-    int rc = conn_read_file(path, &b, err);
+    int rc = sl_fs_read_file(path, &b, err);
     json_t *j =
         rc > 0 && b.len > 3 && !memcmp(b.data, "v1\n", 3) ? json_loads(b.data + 3, 0, NULL) : NULL;
     const char *txn = json_string_value(json_object_get(j, "transactionalId"));
@@ -506,7 +506,7 @@ static const char *transactional_id(sink_t *s, sl_error_t *err)
     if (opt) return sl_strdup(k->keep, opt);
     sl_buf_t b = SL_BUF_INIT;
     char *meta = conn_path_join(k->keep, k->checkpoint, "metadata");
-    int rc = conn_read_file(meta, &b, err);
+    int rc = sl_fs_read_file(meta, &b, err);
     json_t *j = rc > 0 ? json_loads(b.data, 0, NULL) : NULL;
     const char *id = json_string_value(json_object_get(j, "id"));
     const char *txn = id ? sl_printf(k->keep, "sluice-%s", id) : NULL;

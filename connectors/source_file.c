@@ -155,7 +155,7 @@ static int log_read(source_t *s, int64_t id, sl_arena_t *a, file_entry_t **out, 
 {
     char *file = sl_printf(a, "%s/%lld", s->dir, (long long)id);
     sl_buf_t b = SL_BUF_INIT;
-    int rc = conn_read_file(file, &b, err);
+    int rc = sl_fs_read_file(file, &b, err);
     if (rc > 0 && log_parse(file, b.data, b.len, a, out, count, err) < 0) rc = -1;
     sl_buf_free(&b);
     return rc;
@@ -173,7 +173,7 @@ static int log_write(source_t *s, int64_t id, const file_entry_t *e, int n, sl_e
     }
     char name[24];
     snprintf(name, sizeof name, "%lld", (long long)id);
-    int rc = conn_mkdirs(s->dir, err) < 0 ? -1 : conn_write_atomic(s->dir, name, b.data, b.len, err);
+    int rc = sl_fs_mkdirs(s->dir, 0755, err) < 0 ? -1 : sl_fs_write_file(s->dir, name, b.data, b.len, 0, NULL, NULL, err);
     sl_buf_free(&b);
     return rc;
 }

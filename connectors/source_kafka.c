@@ -332,7 +332,7 @@ static int initial_read(const char *dir, sl_arena_t *a, const char **json, sl_er
 {
     char *path = conn_path_join(a, dir, "0");
     sl_buf_t b = SL_BUF_INIT;
-    int rc = conn_read_file(path, &b, err);
+    int rc = sl_fs_read_file(path, &b, err);
     if (rc > 0) {
         size_t skip = b.len && b.data[0] == 0 ? 1 : 0; /* Spark's leading zero byte */
         kafka_offsets_t o;
@@ -353,7 +353,7 @@ static int initial_write(const char *dir, const char *json, sl_error_t *err)
     sl_buf_putc(&b, 0);
     sl_buf_puts(&b, "v1\n");
     sl_buf_puts(&b, json);
-    int rc = conn_mkdirs(dir, err) < 0 ? -1 : conn_write_atomic(dir, "0", b.data, b.len, err);
+    int rc = sl_fs_mkdirs(dir, 0755, err) < 0 ? -1 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
     sl_buf_free(&b);
     return rc;
 }

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/private_file.h"
+#include "common/durable.h"
 #include "common/crash.h"
 #include "common/log.h"
 #include "common/version.h"
@@ -96,19 +98,6 @@ static srv_auth_t resolve_auth(const conf_t *c)
     return all_loopback ? AUTH_TRUST : AUTH_SCRAM;
 }
 
-static int mkdir_p(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(tmp, 0700) < 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return (mkdir(tmp, 0700) < 0 && errno != EEXIST) ? -1 : 0;
-}
-
 /* One daemon per data directory: an exclusive flock on <data>/sluiced.lock. */
 static int lock_data_directory(const char *dir)
 {
@@ -170,9 +159,9 @@ int main(int argc, char **argv)
     sl_log_set_level((sl_log_level_t)sl_log_level_parse(c->log_level));
     srv.auth = resolve_auth(c);
 
-    if (mkdir_p(c->data_directory) < 0) {
-        SL_ERROR("server", "could not create data directory %s: %s", c->data_directory,
-                 strerror(errno));
+    sl_error_t derr;
+    if (sl_fs_mkdirs(c->data_directory, SL_PRIVATE_DIR_MODE, &derr) < 0) {
+        SL_ERROR("server", "could not create data directory: %s", derr.message);
         return 1;
     }
     if (lock_data_directory(c->data_directory) < 0) return 1;

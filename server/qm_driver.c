@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/private_file.h"
+#include "common/durable.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "connectors/memtable.h"
@@ -39,19 +41,6 @@ typedef struct qrun {
     runner_t *runner;
 } qrun_t;
 
-static int mkdir_p(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(tmp, 0700) < 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return (mkdir(tmp, 0700) < 0 && errno != EEXIST) ? -1 : 0;
-}
-
 static int create_sources(qm_query_t *q, qrun_t *r, sl_error_t *err)
 {
     const plan_physical_t *p = r->plan.phys;
@@ -59,9 +48,7 @@ static int create_sources(qm_query_t *q, qrun_t *r, sl_error_t *err)
     r->sources = SL_NEW_ARRAY(r->arena, source_t *, p->nsources + 1);
     for (int i = 0; i < p->nsources; i++) {
         const char *dir = sl_printf(r->arena, "%s/sources/%d", r->plan.def.checkpoint, i);
-        if (mkdir_p(dir) < 0)
-            return sl_error_set(err, SL_ERR_IO_ERROR, "could not create directory \"%s\": %s", dir,
-                                strerror(errno));
+        if (sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err) < 0) return -1;
         conn_stream_t st = plan_relation_stream(p->sources[i]);
         if (source_create(&st, i, dir, q->name, r->arena, &r->sources[i], err) < 0) return -1;
     }
@@ -91,9 +78,7 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
     r->arena = sl_arena_new("query");
     if (qplan_from_text(srv, sql, r->arena, &r->plan, err) < 0) return -1;
     const qdef_t *d = &r->plan.def;
-    if (mkdir_p(d->checkpoint) < 0)
-        return sl_error_set(err, SL_ERR_IO_ERROR, "could not create checkpoint directory \"%s\": %s",
-                            d->checkpoint, strerror(errno));
+    if (sl_fs_mkdirs(d->checkpoint, SL_PRIVATE_DIR_MODE, err) < 0) return -1;
     if (create_sources(q, r, err) < 0) return -1;
     sink_env_t env = {.memtables = srv->memtables, .io_pool = srv->io_pool,
                       .checkpoint = d->checkpoint};

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "common/private_file.h"
 #include "common/log.h"
 #include "state/state_int.h"
 
@@ -73,8 +74,8 @@ static int metadata_missing(ckpt_t *c, const char *path, sl_error_t *err)
  * checkpoint that has no logs yet. */
 static int load_metadata(ckpt_t *c, sl_error_t *err)
 {
-    char *path = state_path(c->dir, "metadata");
-    int rc = state_read_file(path, &c->scratch, err);
+    char *path = sl_fs_path(c->dir, "metadata");
+    int rc = sl_fs_read_file(path, &c->scratch, err);
     if (rc == 0 && (rc = has_logs(c, err)) != 0) {
         if (rc > 0) metadata_missing(c, path, err);
         free(path);
@@ -86,11 +87,11 @@ static int load_metadata(ckpt_t *c, sl_error_t *err)
         rc = make_uuid(uuid, err);
         int n = snprintf(text, sizeof text, "{\"id\":\"%s\"}", uuid);
         if (rc == 0)
-            rc = state_write_file(c->dir, "metadata", text, (size_t)n, STATE_FW_NOREPLACE, NULL,
+            rc = sl_fs_write_file(c->dir, "metadata", text, (size_t)n, SL_FW_NOREPLACE, NULL,
                                   NULL, err);
         /* Losing a creation race to another process is fine: read its id. */
         if (rc == 0 || !strcmp(err->sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE))
-            rc = state_read_file(path, &c->scratch, err);
+            rc = sl_fs_read_file(path, &c->scratch, err);
     }
     if (rc > 0) rc = parse_metadata(c, path, err);
     free(path);
@@ -103,13 +104,13 @@ static int load_metadata(ckpt_t *c, sl_error_t *err)
 static int clean_source_logs(ckpt_t *c, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(c->sources_dir, "", &ids, err);
+    int n = sl_fs_list_ids(c->sources_dir, "", &ids, err);
     int rc = n < 0 ? -1 : 0;
     for (int i = 0; i < n && rc == 0; i++) {
         char name[24];
         snprintf(name, sizeof name, "%" PRId64, ids[i]);
-        char *dir = state_path(c->sources_dir, name);
-        rc = state_remove_temps(dir, err);
+        char *dir = sl_fs_path(c->sources_dir, name);
+        rc = sl_fs_remove_temps(dir, err);
         free(dir);
     }
     free(ids);
@@ -120,10 +121,10 @@ static int make_dirs(ckpt_t *c, sl_error_t *err)
 {
     const char *dirs[] = {c->dir, c->offsets_dir, c->commits_dir, c->sources_dir, c->state_dir};
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
-        if (state_mkdirs(dirs[i], err) < 0) return -1;
+        if (sl_fs_mkdirs(dirs[i], SL_PRIVATE_DIR_MODE, err) < 0) return -1;
     const char *logs[] = {c->dir, c->offsets_dir, c->commits_dir};
     for (size_t i = 0; i < sizeof logs / sizeof *logs; i++)
-        if (state_remove_temps(logs[i], err) < 0) return -1;
+        if (sl_fs_remove_temps(logs[i], err) < 0) return -1;
     return clean_source_logs(c, err);
 }
 
@@ -131,10 +132,10 @@ ckpt_t *ckpt_open(const char *dir, sl_error_t *err)
 {
     ckpt_t *c = sl_xcalloc(1, sizeof *c);
     c->dir = sl_xstrdup(dir);
-    c->offsets_dir = state_path(dir, "offsets");
-    c->commits_dir = state_path(dir, "commits");
-    c->sources_dir = state_path(dir, "sources");
-    c->state_dir = state_path(dir, "state");
+    c->offsets_dir = sl_fs_path(dir, "offsets");
+    c->commits_dir = sl_fs_path(dir, "commits");
+    c->sources_dir = sl_fs_path(dir, "sources");
+    c->state_dir = sl_fs_path(dir, "state");
     if (make_dirs(c, err) < 0 || load_metadata(c, err) < 0) {
         ckpt_close(c);
         return NULL;

@@ -12,12 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/private_file.h"
 #include "state/state_int.h"
 
 /* ---- generic numbered log ---- */
 
 struct ckpt_staged {
-    state_fw_t fw;
+    sl_fw_t fw;
     int fp;
     char before[48], after[48]; /* failpoint names */
 };
@@ -27,8 +28,8 @@ int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *dat
 {
     char name[24];
     snprintf(name, sizeof name, "%" PRId64, id);
-    char *path = state_path(dir, name);
-    int exists = state_exists(path);
+    char *path = sl_fs_path(dir, name);
+    int exists = sl_fs_exists(path);
     free(path);
     if (exists) {
         sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -41,12 +42,12 @@ int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *dat
     s->fp = fp;
     snprintf(s->before, sizeof s->before, "%s.before_rename", log);
     snprintf(s->after, sizeof s->after, "%s.after_rename", log);
-    if (state_mkdirs(dir, err) < 0 || state_fw_open(&s->fw, dir, name, err) < 0) {
+    if (sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err) < 0 || sl_fw_open(&s->fw, dir, name, err) < 0) {
         free(s);
         return -1;
     }
-    if (state_fw_write(&s->fw, data, len, err) < 0 || state_fw_sync(&s->fw, err) < 0) {
-        state_fw_abort(&s->fw);
+    if (sl_fw_write(&s->fw, data, len, err) < 0 || sl_fw_sync(&s->fw, err) < 0) {
+        sl_fw_abort(&s->fw);
         free(s);
         return -1;
     }
@@ -56,7 +57,7 @@ int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *dat
 
 int ckpt_log_publish(ckpt_staged_t *s, sl_error_t *err)
 {
-    int rc = state_fw_publish(&s->fw, STATE_FW_NOREPLACE, s->fp ? s->before : NULL,
+    int rc = sl_fw_publish(&s->fw, SL_FW_NOREPLACE, s->fp ? s->before : NULL,
                               s->fp ? s->after : NULL, err);
     free(s);
     return rc;
@@ -65,7 +66,7 @@ int ckpt_log_publish(ckpt_staged_t *s, sl_error_t *err)
 void ckpt_staged_drop(ckpt_staged_t *s)
 {
     if (!s) return;
-    state_fw_abort(&s->fw);
+    sl_fw_abort(&s->fw);
     free(s);
 }
 
@@ -81,8 +82,8 @@ int ckpt_log_read(const char *dir, int64_t id, sl_buf_t *out, sl_error_t *err)
 {
     char name[24];
     snprintf(name, sizeof name, "%" PRId64, id);
-    char *path = state_path(dir, name);
-    int rc = state_read_file(path, out, err);
+    char *path = sl_fs_path(dir, name);
+    int rc = sl_fs_read_file(path, out, err);
     free(path);
     return rc;
 }
@@ -90,7 +91,7 @@ int ckpt_log_read(const char *dir, int64_t id, sl_buf_t *out, sl_error_t *err)
 int ckpt_log_latest(const char *dir, int64_t *id, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(dir, "", &ids, err);
+    int n = sl_fs_list_ids(dir, "", &ids, err);
     if (n > 0) *id = ids[n - 1];
     free(ids);
     return n < 0 ? -1 : n > 0;
@@ -99,12 +100,12 @@ int ckpt_log_latest(const char *dir, int64_t *id, sl_error_t *err)
 int ckpt_log_purge(const char *dir, int64_t before, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(dir, "", &ids, err);
+    int n = sl_fs_list_ids(dir, "", &ids, err);
     int rc = n < 0 ? -1 : 0;
     for (int i = 0; i < n && rc == 0 && ids[i] < before; i++) {
         char name[24];
         snprintf(name, sizeof name, "%" PRId64, ids[i]);
-        char *path = state_path(dir, name);
+        char *path = sl_fs_path(dir, name);
         if (unlink(path) < 0 && errno != ENOENT)
             rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not remove file \"%s\": %s", path,
                               strerror(errno));
@@ -121,7 +122,7 @@ int ckpt_check_version(const char *text, size_t len, int max_version, const char
 {
     const char *nl = memchr(text, '\n', len);
     size_t ll = nl ? (size_t)(nl - text) : len;
-    int64_t v = ll >= 2 && text[0] == 'v' ? state_parse_id(text + 1, ll - 1) : -1;
+    int64_t v = ll >= 2 && text[0] == 'v' ? sl_fs_parse_id(text + 1, ll - 1) : -1;
     if (v <= 0) {
         sl_error_set(err, SL_ERR_IO_ERROR, "log file \"%s\" is malformed", file);
         return sl_error_detail(err, "Its first line must be a version such as \"v1\".");
@@ -356,7 +357,7 @@ int ckpt_commit_read(ckpt_t *c, int64_t batch, int64_t *next_watermark_ms, sl_er
     if (rc <= 0) return rc;
     char name[24];
     snprintf(name, sizeof name, "%" PRId64, batch);
-    char *file = state_path(c->commits_dir, name);
+    char *file = sl_fs_path(c->commits_dir, name);
     rc = parse_commit(c->scratch.data, c->scratch.len, next_watermark_ms, file, err);
     free(file);
     return rc < 0 ? -1 : 1;
@@ -378,7 +379,7 @@ static char *source_dir(ckpt_t *c, int source)
 {
     char name[16];
     snprintf(name, sizeof name, "%d", source);
-    return state_path(c->sources_dir, name);
+    return sl_fs_path(c->sources_dir, name);
 }
 
 int ckpt_source_write(ckpt_t *c, int source, int64_t batch, const void *data, size_t len,
@@ -416,7 +417,7 @@ int ckpt_source_list(ckpt_t *c, int source, sl_arena_t *a, int64_t **ids, sl_err
 {
     char *dir = source_dir(c, source);
     int64_t *tmp;
-    int n = state_list_ids(dir, "", &tmp, err);
+    int n = sl_fs_list_ids(dir, "", &tmp, err);
     free(dir);
     if (n < 0) return -1;
     *ids = SL_NEW_ARRAY(a, int64_t, n + 1);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/private_file.h"
+#include "common/clock.h"
 #include "common/failpoint.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
@@ -76,7 +78,7 @@ store_t *store_open_dir(const char *dir, const store_options_t *opt, sl_error_t 
     if (o.min_deltas_for_snapshot <= 0)
         o.min_deltas_for_snapshot = STORE_DEFAULT_DELTAS_FOR_SNAPSHOT;
     if (o.rocksdb_block_cache_mb <= 0) o.rocksdb_block_cache_mb = STORE_DEFAULT_ROCKSDB_CACHE_MB;
-    if (state_mkdirs(dir, err) < 0) return NULL;
+    if (sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err) < 0) return NULL;
     void *impl = ops->open(dir, &o, err);
     if (!impl) return NULL;
     store_t *s = sl_xcalloc(1, sizeof *s);
@@ -164,9 +166,9 @@ int store_put(store_t *s, const void *key, size_t klen, const void *val, size_t 
         s->updated += rc == 0;
         return rc;
     }
-    int64_t t0 = state_now_ns();
+    int64_t t0 = sl_mono_ns();
     int rc = s->ops->put(s->impl, key, klen, val, vlen, err);
-    s->put_ns += state_now_ns() - t0;
+    s->put_ns += sl_mono_ns() - t0;
     s->put_timed++;
     s->updated += rc == 0;
     return rc;
@@ -177,10 +179,10 @@ int store_delete(store_t *s, const void *key, size_t klen, sl_error_t *err)
     if (s->version < 0) return not_loaded(s, err);
     if (!key) key = "";
     int timed = s->del_calls++ % STORE_TIME_EVERY == 0;
-    int64_t t0 = timed ? state_now_ns() : 0;
+    int64_t t0 = timed ? sl_mono_ns() : 0;
     int rc = s->ops->del(s->impl, key, klen, err);
     if (timed) {
-        s->del_ns += state_now_ns() - t0;
+        s->del_ns += sl_mono_ns() - t0;
         s->del_timed++;
     }
     if (rc > 0) s->removed++;
@@ -210,11 +212,11 @@ int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void 
                            size_t hilen, sl_error_t *err)
 {
     if (s->version < 0) return not_loaded(s, err);
-    int64_t t0 = state_now_ns();
+    int64_t t0 = sl_mono_ns();
     int64_t n = s->ops->delete_range
                     ? s->ops->delete_range(s->impl, lo, lolen, hi, hilen, err)
                     : delete_range_by_scan(s, lo, lolen, hi, hilen, err);
-    s->range_ns += state_now_ns() - t0;
+    s->range_ns += sl_mono_ns() - t0;
     if (n > 0) s->removed += n;
     return n;
 }
@@ -226,9 +228,9 @@ int store_commit(store_t *s, sl_error_t *err)
         return sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
                             "state store committed with open iterators");
     failpoint_hit("state.before_commit");
-    int64_t t0 = state_now_ns();
+    int64_t t0 = sl_mono_ns();
     int rc = s->ops->commit(s->impl, s->version + 1, err);
-    s->commit_ns = state_now_ns() - t0;
+    s->commit_ns = sl_mono_ns() - t0;
     if (rc < 0) {
         s->version = -1; /* the working state is no version any more: load again */
         return -1;
@@ -360,9 +362,9 @@ int store_schema_write(const char *state_root, int op, const char *name, const c
     sl_buf_puts(&b, ",\"valueSchema\":");
     state_json_quote(&b, value_schema);
     sl_buf_putc(&b, '}');
-    int rc = state_mkdirs(dir, err);
+    int rc = sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err);
     if (rc == 0)
-        rc = state_write_file(dir, file, b.data, b.len, STATE_FW_NOREPLACE, NULL, NULL, err);
+        rc = sl_fs_write_file(dir, file, b.data, b.len, SL_FW_NOREPLACE, NULL, NULL, err);
     sl_buf_free(&b);
     free(dir);
     return rc;
@@ -394,9 +396,9 @@ int store_schema_read(const char *state_root, int op, const char *name, sl_arena
     char *dir = schema_dir(state_root, op);
     char file[300];
     schema_file_name(name, file, sizeof file);
-    char *path = state_path(dir, file);
+    char *path = sl_fs_path(dir, file);
     sl_buf_t b = SL_BUF_INIT;
-    int rc = state_read_file(path, &b, err);
+    int rc = sl_fs_read_file(path, &b, err);
     if (rc > 0) rc = schema_parse(b.data, b.len, path, a, key_schema, value_schema, err);
     sl_buf_free(&b);
     free(path);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/buf.h"
 #include "state/state_int.h"
 #include "state/store_int.h"
@@ -108,8 +109,8 @@ static int apply_file(mem_store_t *st, int64_t version, const char *suffix, sl_e
 {
     char name[40];
     file_name(name, sizeof name, version, suffix);
-    char *path = state_path(st->dir, name);
-    int rc = state_read_file(path, &st->scratch, err);
+    char *path = sl_fs_path(st->dir, name);
+    int rc = sl_fs_read_file(path, &st->scratch, err);
     if (rc == 0) {
         sl_error_set(err, SL_ERR_IO_ERROR, "state file \"%s\" is missing", path);
         sl_error_detail(err, "Loading version %" PRId64 " of the state store needs it.", version);
@@ -138,7 +139,7 @@ static int rebuild(mem_store_t *st, int64_t version, sl_error_t *err)
     smap_clear(st->map);
     st->version = -1;
     int64_t *snaps;
-    int n = version > 0 ? state_list_ids(st->dir, ".snapshot", &snaps, err) : 0;
+    int n = version > 0 ? sl_fs_list_ids(st->dir, ".snapshot", &snaps, err) : 0;
     if (n < 0) return -1;
     int64_t from = version > 0 ? newest_at_most(snaps, n, version) : 0;
     if (version > 0) free(snaps);
@@ -155,14 +156,14 @@ static int remove_versions(mem_store_t *st, const char *suffix, int64_t from, in
                            sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(st->dir, suffix, &ids, err);
+    int n = sl_fs_list_ids(st->dir, suffix, &ids, err);
     int rc = n < 0 ? -1 : 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (below ? ids[i] >= from : ids[i] < from) continue;
         char name[40];
         file_name(name, sizeof name, ids[i], suffix);
-        char *path = state_path(st->dir, name);
-        rc = state_rmtree(path, err);
+        char *path = sl_fs_path(st->dir, name);
+        rc = sl_fs_rmtree(path, err);
         free(path);
     }
     free(ids);
@@ -175,7 +176,7 @@ static int remove_versions(mem_store_t *st, const char *suffix, int64_t from, in
 static int check_not_rocksdb_store(const char *dir, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(dir, ".ckpt", &ids, err);
+    int n = sl_fs_list_ids(dir, ".ckpt", &ids, err);
     free(ids);
     if (n <= 0) return n;
     sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -185,10 +186,10 @@ static int check_not_rocksdb_store(const char *dir, sl_error_t *err)
 
 static void *mem_open(const char *dir, const store_options_t *opt, sl_error_t *err)
 {
-    if (state_remove_temps(dir, err) < 0 || check_not_rocksdb_store(dir, err) < 0) return NULL;
+    if (sl_fs_remove_temps(dir, err) < 0 || check_not_rocksdb_store(dir, err) < 0) return NULL;
     int64_t *d, *s;
-    int nd = state_list_ids(dir, ".delta", &d, err);
-    int ns = nd < 0 ? -1 : state_list_ids(dir, ".snapshot", &s, err);
+    int nd = sl_fs_list_ids(dir, ".delta", &d, err);
+    int ns = nd < 0 ? -1 : sl_fs_list_ids(dir, ".snapshot", &s, err);
     if (nd < 0 || ns < 0) {
         if (nd >= 0) free(d);
         return NULL;
@@ -196,7 +197,7 @@ static void *mem_open(const char *dir, const store_options_t *opt, sl_error_t *e
     mem_store_t *st = sl_xcalloc(1, sizeof *st);
     st->dir = sl_xstrdup(dir);
     st->opt = *opt;
-    st->map = smap_new((uint64_t)(uintptr_t)st ^ (uint64_t)state_now_ns());
+    st->map = smap_new((uint64_t)(uintptr_t)st ^ (uint64_t)sl_mono_ns());
     st->version = -1;
     st->max_disk = nd ? d[nd - 1] : 0;
     if (ns && s[ns - 1] > st->max_disk) st->max_disk = s[ns - 1];
@@ -274,7 +275,7 @@ static int mem_commit(void *impl, int64_t version, sl_error_t *err)
     put_trailer(&st->delta, 0);
     char name[40];
     file_name(name, sizeof name, version, ".delta");
-    if (rc == 0) rc = state_write_file(st->dir, name, st->delta.data, st->delta.len, 0, NULL,
+    if (rc == 0) rc = sl_fs_write_file(st->dir, name, st->delta.data, st->delta.len, 0, NULL,
                                        NULL, err);
     sl_buf_clear(&st->delta);
     st->version = rc == 0 ? version : -1;
@@ -294,8 +295,8 @@ static int write_snapshot(mem_store_t *st, sl_error_t *err)
 {
     char name[40];
     file_name(name, sizeof name, st->version, ".snapshot");
-    state_fw_t w;
-    if (state_fw_open(&w, st->dir, name, err) < 0) return -1;
+    sl_fw_t w;
+    if (sl_fw_open(&w, st->dir, name, err) < 0) return -1;
     sl_buf_t b = SL_BUF_INIT;
     uint32_t crc = 0;
     int rc = 0;
@@ -305,19 +306,19 @@ static int write_snapshot(mem_store_t *st, sl_error_t *err)
         put_record(&b, k, kl, v, (int64_t)vl);
         if (b.len < 65536) continue;
         crc = state_crc32c(crc, b.data, b.len);
-        rc = state_fw_write(&w, b.data, b.len, err);
+        rc = sl_fw_write(&w, b.data, b.len, err);
         sl_buf_clear(&b);
     }
     if (rc == 0) {
         put_trailer(&b, crc);
-        rc = state_fw_write(&w, b.data, b.len, err);
+        rc = sl_fw_write(&w, b.data, b.len, err);
     }
     sl_buf_free(&b);
     if (rc < 0) {
-        state_fw_abort(&w);
+        sl_fw_abort(&w);
         return -1;
     }
-    return state_fw_commit(&w, 0, NULL, NULL, err);
+    return sl_fw_commit(&w, 0, NULL, NULL, err);
 }
 
 static int mem_maintenance(void *impl, sl_error_t *err)
@@ -325,7 +326,7 @@ static int mem_maintenance(void *impl, sl_error_t *err)
     mem_store_t *st = impl;
     if (st->version <= 0 || st->delta.len) return 0;
     int64_t *snaps;
-    int n = state_list_ids(st->dir, ".snapshot", &snaps, err);
+    int n = sl_fs_list_ids(st->dir, ".snapshot", &snaps, err);
     if (n < 0) return -1;
     int64_t last = newest_at_most(snaps, n, st->version);
     int rc = 0;

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/buf.h"
 #include "common/private_file.h"
 #include "common/failpoint.h"
@@ -181,7 +182,7 @@ static int64_t prop_int(rdb_store_t *st, const char *name)
 static int check_not_memory_store(const char *dir, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(dir, ".delta", &ids, err);
+    int n = sl_fs_list_ids(dir, ".delta", &ids, err);
     free(ids);
     if (n <= 0) return n;
     sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -191,10 +192,10 @@ static int check_not_memory_store(const char *dir, sl_error_t *err)
 
 static void *rdb_open(const char *dir, const store_options_t *opt, sl_error_t *err)
 {
-    if (state_remove_temps(dir, err) < 0 || check_not_memory_store(dir, err) < 0) return NULL;
+    if (sl_fs_remove_temps(dir, err) < 0 || check_not_memory_store(dir, err) < 0) return NULL;
     rdb_store_t *st = sl_xcalloc(1, sizeof *st);
     st->dir = sl_xstrdup(dir);
-    st->work = state_path(dir, "work");
+    st->work = sl_fs_path(dir, "work");
     st->opt = *opt;
     st->version = -1;
     st->dbopt = rocksdb_options_create();
@@ -276,7 +277,7 @@ static int write_all(int fd, const char *p, size_t n)
 static int copy_file(const char *from, const char *to, int64_t *bytes, sl_error_t *err)
 {
     sl_buf_t b = SL_BUF_INIT;
-    int rc = state_read_file(from, &b, err);
+    int rc = sl_fs_read_file(from, &b, err);
     if (rc == 0) rc = sl_error_set(err, SL_ERR_IO_ERROR, "file \"%s\" vanished", from);
     int fd = rc > 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, SL_PRIVATE_FILE_MODE) : -1;
     if (rc > 0 && (fd < 0 || write_all(fd, b.data, b.len) < 0))
@@ -301,12 +302,12 @@ static int clone_dir(rdb_store_t *st, const char *from, const char *to, sl_error
     DIR *d = opendir(from);
     if (!d) return sl_error_set(err, SL_ERR_IO_ERROR, "could not open directory \"%s\": %s",
                                 from, strerror(errno));
-    int rc = state_mkdirs(to, err);
+    int rc = sl_fs_mkdirs(to, SL_PRIVATE_DIR_MODE, err);
     struct dirent *de;
     int64_t bytes = 0;
     while (rc == 0 && (de = readdir(d))) {
         if (de->d_name[0] == '.' || !strcmp(de->d_name, "sluice.meta")) continue;
-        char *src = state_path(from, de->d_name), *dst = state_path(to, de->d_name);
+        char *src = sl_fs_path(from, de->d_name), *dst = sl_fs_path(to, de->d_name);
         if (is_sst(de->d_name) && link(src, dst) == 0)
             st->files_reused++;
         else if ((rc = copy_file(src, dst, &bytes, err)) == 0)
@@ -321,9 +322,9 @@ static int clone_dir(rdb_store_t *st, const char *from, const char *to, sl_error
 
 static int read_meta(rdb_store_t *st, const char *ckpt, sl_error_t *err)
 {
-    char *path = state_path(ckpt, "sluice.meta");
+    char *path = sl_fs_path(ckpt, "sluice.meta");
     sl_buf_t b = SL_BUF_INIT;
-    int rc = state_read_file(path, &b, err);
+    int rc = sl_fs_read_file(path, &b, err);
     json_t *root = rc > 0 && b.len > 3 && !memcmp(b.data, "v1\n", 3)
                        ? json_loadb(b.data + 3, b.len - 3, 0, NULL)
                        : NULL;
@@ -342,11 +343,11 @@ static int read_meta(rdb_store_t *st, const char *ckpt, sl_error_t *err)
 static int restore(rdb_store_t *st, int64_t version, sl_error_t *err)
 {
     close_db(st);
-    if (state_rmtree(st->work, err) < 0) return -1;
+    if (sl_fs_rmtree(st->work, err) < 0) return -1;
     st->keys = st->loaded_keys = 0;
     if (version > 0) {
-        char *name = ckpt_name(version), *ckpt = state_path(st->dir, name);
-        int rc = state_exists(ckpt) ? 0 : -1;
+        char *name = ckpt_name(version), *ckpt = sl_fs_path(st->dir, name);
+        int rc = sl_fs_exists(ckpt) ? 0 : -1;
         if (rc < 0) {
             sl_error_set(err, SL_ERR_IO_ERROR, "state checkpoint \"%s\" is missing", ckpt);
             sl_error_detail(err, "Loading version %" PRId64 " of the state store needs it.",
@@ -443,10 +444,10 @@ static int rdb_get(void *impl, const void *key, size_t klen, const void **val, s
 {
     rdb_store_t *st = impl;
     int timed = st->gets++ % RDB_TIME_EVERY == 0;
-    int64_t t0 = timed ? state_now_ns() : 0;
+    int64_t t0 = timed ? sl_mono_ns() : 0;
     int rc = lookup(st, key, klen, val, vlen, err);
     if (timed) {
-        st->get_ns += state_now_ns() - t0;
+        st->get_ns += sl_mono_ns() - t0;
         st->get_timed++;
     }
     return rc;
@@ -457,11 +458,11 @@ static int rdb_put(void *impl, const void *key, size_t klen, const void *val, si
 {
     rdb_store_t *st = impl;
     int timed = st->puts % RDB_TIME_EVERY == 0;
-    int64_t t0 = timed ? state_now_ns() : 0;
+    int64_t t0 = timed ? sl_mono_ns() : 0;
     int rc = exists(st, key, klen, err);
     if (rc >= 0) set_pending(st, key, klen, TAG_PUT, val, vlen);
     if (timed) {
-        st->put_ns += state_now_ns() - t0;
+        st->put_ns += sl_mono_ns() - t0;
         st->put_timed++;
     }
     if (rc < 0) return -1;
@@ -487,12 +488,12 @@ static int rdb_del(void *impl, const void *key, size_t klen, sl_error_t *err)
 static int remove_ckpts_from(rdb_store_t *st, int64_t from, int below, sl_error_t *err)
 {
     int64_t *ids;
-    int n = state_list_ids(st->dir, ".ckpt", &ids, err);
+    int n = sl_fs_list_ids(st->dir, ".ckpt", &ids, err);
     int rc = n < 0 ? -1 : 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (below ? ids[i] >= from : ids[i] < from) continue;
-        char *name = ckpt_name(ids[i]), *path = state_path(st->dir, name);
-        rc = state_rmtree(path, err);
+        char *name = ckpt_name(ids[i]), *path = sl_fs_path(st->dir, name);
+        rc = sl_fs_rmtree(path, err);
         free(name);
         free(path);
     }
@@ -505,7 +506,7 @@ static int remove_ckpts_from(rdb_store_t *st, int64_t from, int below, sl_error_
 static int write_and_flush(rdb_store_t *st, sl_error_t *err)
 {
     char *msg = NULL;
-    int64_t t0 = state_now_ns();
+    int64_t t0 = sl_mono_ns();
     drop_pool(st);
     rocksdb_writebatch_t *wb = rocksdb_writebatch_create();
     for (smap_node_t *n = smap_seek(st->pending, NULL, 0, 0); n; n = smap_next(n)) {
@@ -521,11 +522,11 @@ static int write_and_flush(rdb_store_t *st, sl_error_t *err)
     rocksdb_writebatch_destroy(wb);
     if (msg) return rdb_error(err, "write", st->dir, msg);
     smap_clear(st->pending);
-    int64_t t1 = state_now_ns();
+    int64_t t1 = sl_mono_ns();
     rocksdb_flush(st->db, st->fopt, &msg);
     if (msg) return rdb_error(err, "flush", st->dir, msg);
     st->write_ms = (t1 - t0) / 1000000;
-    st->flush_ms = (state_now_ns() - t1) / 1000000;
+    st->flush_ms = (sl_mono_ns() - t1) / 1000000;
     return 0;
 }
 
@@ -533,12 +534,12 @@ static int write_and_flush(rdb_store_t *st, sl_error_t *err)
  * inode: reused) and new ones (copied, with their bytes). */
 static void count_new_files(rdb_store_t *st, const char *ckpt, int64_t version)
 {
-    char *pname = ckpt_name(version - 1), *prev = state_path(st->dir, pname);
+    char *pname = ckpt_name(version - 1), *prev = sl_fs_path(st->dir, pname);
     DIR *d = opendir(ckpt);
     struct dirent *de;
     while (d && (de = readdir(d))) {
         if (de->d_name[0] == '.') continue;
-        char *a = state_path(ckpt, de->d_name), *b = state_path(prev, de->d_name);
+        char *a = sl_fs_path(ckpt, de->d_name), *b = sl_fs_path(prev, de->d_name);
         struct stat sa, sb;
         int shared = stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_ino == sb.st_ino;
         st->files_reused += shared;
@@ -558,26 +559,26 @@ static int take_checkpoint(rdb_store_t *st, int64_t version, sl_error_t *err)
 {
     char tmpname[64];
     snprintf(tmpname, sizeof tmpname, ".ckpt-%" PRId64 ".tmp", version);
-    char *tmp = state_path(st->dir, tmpname), *name = ckpt_name(version);
-    char *final = state_path(st->dir, name), *msg = NULL;
-    int rc = state_rmtree(tmp, err);
-    int64_t t0 = state_now_ns();
+    char *tmp = sl_fs_path(st->dir, tmpname), *name = ckpt_name(version);
+    char *final = sl_fs_path(st->dir, name), *msg = NULL;
+    int rc = sl_fs_rmtree(tmp, err);
+    int64_t t0 = sl_mono_ns();
     if (rc == 0) msg = rdb_failpoint(st, "rocksdb.checkpoint");
     rocksdb_checkpoint_t *cp =
         rc == 0 && !msg ? rocksdb_checkpoint_object_create(st->db, &msg) : NULL;
     if (cp) rocksdb_checkpoint_create(cp, tmp, 0, &msg);
     if (cp) rocksdb_checkpoint_object_destroy(cp);
     if (rc == 0 && msg) rc = rdb_error(err, "checkpoint", st->dir, msg);
-    int64_t t1 = state_now_ns();
+    int64_t t1 = sl_mono_ns();
     char meta[64];
     int n = snprintf(meta, sizeof meta, "v1\n{\"numKeys\":%" PRId64 "}", st->keys);
-    if (rc == 0) rc = state_write_file(tmp, "sluice.meta", meta, (size_t)n, 0, NULL, NULL, err);
+    if (rc == 0) rc = sl_fs_write_file(tmp, "sluice.meta", meta, (size_t)n, 0, NULL, NULL, err);
     if (rc == 0 && (failpoint_io("fs.rename", final) || rename(tmp, final) < 0))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not rename \"%s\": %s", tmp,
                           strerror(errno));
-    if (rc == 0) rc = state_fsync_dir(st->dir, err);
+    if (rc == 0) rc = sl_fs_fsync_dir(st->dir, err);
     st->checkpoint_ms = (t1 - t0) / 1000000;
-    st->sync_ms = (state_now_ns() - t1) / 1000000;
+    st->sync_ms = (sl_mono_ns() - t1) / 1000000;
     if (rc == 0) count_new_files(st, final, version);
     free(tmp);
     free(name);

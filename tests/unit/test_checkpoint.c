@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/private_file.h"
 #include "common/arena.h"
 #include "state/checkpoint.h"
 #include "common/failpoint.h"
@@ -60,7 +61,7 @@ static char *tmpdir(void)
 static void rm_tmp(void)
 {
     sl_error_t err;
-    for (int i = 0; i < ntmp; i++) CHECK_INT(state_rmtree(tmp_paths[i], &err), 0);
+    for (int i = 0; i < ntmp; i++) CHECK_INT(sl_fs_rmtree(tmp_paths[i], &err), 0);
     ntmp = 0;
 }
 
@@ -81,7 +82,7 @@ static char *slurp(const char *path)
     static int k;
     sl_buf_t *b = &ring[k = (k + 1) % 4];
     sl_error_t err;
-    int rc = state_read_file(path, b, &err);
+    int rc = sl_fs_read_file(path, b, &err);
     CHECK(rc >= 0);
     if (rc == 0) sl_buf_puts(b, "");
     return b->data;
@@ -294,7 +295,7 @@ TEST(offsets_many_sources_round_trip)
     ckpt_offsets_t ob = offsets_of(0, 0, bad, 1);
     CHECK_INT(ckpt_offsets_write(c, 1, &ob, &err), -1);
     CHECK_STR(err.sqlstate, SL_ERR_INVALID_PARAMETER_VALUE);
-    CHECK(!state_exists(subpath(dir, "offsets/1")));
+    CHECK(!sl_fs_exists(subpath(dir, "offsets/1")));
     sl_arena_free(a);
     ckpt_close(c);
     rm_tmp();
@@ -377,15 +378,15 @@ TEST(latest_ignores_other_names_and_purge_keeps_newer)
     for (int b = 0; b < 12; b++) {
         char rel[32];
         snprintf(rel, sizeof rel, "offsets/%d", b);
-        CHECK_INT(state_exists(subpath(dir, rel)), b >= 9);
+        CHECK_INT(sl_fs_exists(subpath(dir, rel)), b >= 9);
     }
-    CHECK(state_exists(subpath(dir, "offsets/99x"))); /* not a batch file: kept */
+    CHECK(sl_fs_exists(subpath(dir, "offsets/99x"))); /* not a batch file: kept */
     CHECK_INT(ckpt_offsets_latest(c, &latest, &err), 1);
     CHECK_INT(latest, 11);
     ckpt_close(c);
     c = open_ok(dir); /* reopening removes temporary files */
-    CHECK(!state_exists(subpath(dir, "offsets/.12.0badcafe.tmp")));
-    CHECK(state_exists(subpath(dir, "offsets/.11.crc")));
+    CHECK(!sl_fs_exists(subpath(dir, "offsets/.12.0badcafe.tmp")));
+    CHECK(sl_fs_exists(subpath(dir, "offsets/.11.crc")));
     ckpt_close(c);
     rm_tmp();
 }
@@ -414,7 +415,7 @@ TEST(commits_bytes_and_lenient_reader)
     CHECK_INT(ckpt_commit_latest(c, &latest, &err), 1);
     CHECK_INT(latest, 7);
     CHECK_INT(ckpt_commits_purge(c, 7, &err), 0);
-    CHECK(!state_exists(subpath(dir, "commits/1")) && !state_exists(subpath(dir, "commits/2")));
+    CHECK(!sl_fs_exists(subpath(dir, "commits/1")) && !sl_fs_exists(subpath(dir, "commits/2")));
     ckpt_close(c);
     rm_tmp();
 }
@@ -716,7 +717,7 @@ TEST(crash_before_offsets_rename_leaves_nothing_visible)
     char *dir = tmpdir();
     prepare_four_batches(dir);
     CHECK_INT(run_child("offsets.before_rename", child_write_batch5, dir, 0), FAILPOINT_EXIT_CODE);
-    CHECK(!state_exists(subpath(dir, "offsets/5")));
+    CHECK(!sl_fs_exists(subpath(dir, "offsets/5")));
     CHECK_INT(count_temps(subpath(dir, "offsets")), 1); /* the write was under way */
     sl_arena_t *a = sl_arena_new("test");
     ckpt_t *c = open_ok(dir);
@@ -733,8 +734,8 @@ TEST(crash_after_offsets_rename_reruns_the_batch)
     char *dir = tmpdir();
     prepare_four_batches(dir);
     CHECK_INT(run_child("offsets.after_rename", child_write_batch5, dir, 0), FAILPOINT_EXIT_CODE);
-    CHECK(state_exists(subpath(dir, "offsets/5")));
-    CHECK(!state_exists(subpath(dir, "commits/5")));
+    CHECK(sl_fs_exists(subpath(dir, "offsets/5")));
+    CHECK(!sl_fs_exists(subpath(dir, "commits/5")));
     sl_arena_t *a = sl_arena_new("test");
     ckpt_t *c = open_ok(dir);
     ckpt_recovery_t r = recover_ok(c, a);
@@ -751,8 +752,8 @@ TEST(crash_around_commit_rename)
     char *dir = tmpdir();
     prepare_four_batches(dir);
     CHECK_INT(run_child("commits.before_rename", child_write_batch5, dir, 0), FAILPOINT_EXIT_CODE);
-    CHECK(state_exists(subpath(dir, "offsets/5")));
-    CHECK(!state_exists(subpath(dir, "commits/5")));
+    CHECK(sl_fs_exists(subpath(dir, "offsets/5")));
+    CHECK(!sl_fs_exists(subpath(dir, "commits/5")));
     char *dir2 = tmpdir();
     prepare_four_batches(dir2);
     CHECK_INT(run_child("commits.after_rename", child_write_batch5, dir2, 0), FAILPOINT_EXIT_CODE);
@@ -787,7 +788,7 @@ TEST(commit_stage_then_publish)
     sl_error_t err;
     ckpt_staged_t *st;
     CHECK_INT(ckpt_commit_stage(c, 4, 77, &st, &err), 0);
-    CHECK(!state_exists(subpath(dir, "commits/4")));
+    CHECK(!sl_fs_exists(subpath(dir, "commits/4")));
     CHECK_INT(count_temps(subpath(dir, "commits")), 1);
     int64_t latest;
     CHECK_INT(ckpt_commit_latest(c, &latest, &err), 0);
@@ -799,7 +800,7 @@ TEST(commit_stage_then_publish)
     CHECK_INT(ckpt_commit_stage(c, 5, 1, &st, &err), 0);
     ckpt_staged_drop(st);
     ckpt_staged_drop(NULL);
-    CHECK(!state_exists(subpath(dir, "commits/5")));
+    CHECK(!sl_fs_exists(subpath(dir, "commits/5")));
     CHECK_INT(count_temps(subpath(dir, "commits")), 0);
     /* a crash between stage and publish: the next open removes the temp */
     CHECK_INT(ckpt_commit_stage(c, 5, 1, &st, &err), 0);
@@ -819,8 +820,8 @@ TEST(failpoint_count_and_env_spec)
     CHECK_INT(run_child("state.after_commit,commits.after_rename:2", child_write_three_commits,
                         dir, 1),
               FAILPOINT_EXIT_CODE);
-    CHECK(state_exists(subpath(dir, "commits/1")));
-    CHECK(!state_exists(subpath(dir, "offsets/2")));
+    CHECK(sl_fs_exists(subpath(dir, "commits/1")));
+    CHECK(!sl_fs_exists(subpath(dir, "offsets/2")));
     /* malformed specs are refused; clear disarms */
     CHECK_INT(failpoint_set("a:0"), -1);
     CHECK_INT(failpoint_set("a:x"), -1);
@@ -855,21 +856,21 @@ TEST(failpoint_error_kinds)
 {
     char *dir = tmpdir(), *sub = subpath(dir, "commits");
     sl_error_t err;
-    CHECK_INT(state_mkdirs(sub, &err), 0);
+    CHECK_INT(sl_fs_mkdirs(sub, SL_PRIVATE_DIR_MODE, &err), 0);
     /* a failed fsync: the call fails with the cause, nothing is published,
      * the temporary file is gone (never fsynced again) */
     CHECK_INT(failpoint_set("fs.fsync=eio@/commits/"), 0);
-    CHECK_INT(state_write_file(dir, "metadata", "{}", 2, 0, NULL, NULL, &err), 0); /* no match */
-    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1);
+    CHECK_INT(sl_fs_write_file(dir, "metadata", "{}", 2, 0, NULL, NULL, &err), 0); /* no match */
+    CHECK_INT(sl_fs_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1);
     CHECK(strstr(err.message, "could not fsync file") && strstr(err.message, "/commits/.0.") &&
           strstr(err.message, ": Input/output error"));
     CHECK_INT(count_entries(sub), 0);
-    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1); /* it persists */
+    CHECK_INT(sl_fs_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), -1); /* it persists */
     CHECK_INT(failpoint_hits("fs.fsync"), 2);
     /* :count is the first hit that fails; a failed rename leaves no file */
     CHECK_INT(failpoint_set("fs.rename:2=enospc"), 0);
-    CHECK_INT(state_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), 0);
-    CHECK_INT(state_write_file(sub, "1", "v1", 2, 0, NULL, NULL, &err), -1);
+    CHECK_INT(sl_fs_write_file(sub, "0", "v1", 2, 0, NULL, NULL, &err), 0);
+    CHECK_INT(sl_fs_write_file(sub, "1", "v1", 2, 0, NULL, NULL, &err), -1);
     CHECK(strstr(err.message, "could not rename file") && strstr(err.message, "No space left"));
     CHECK_INT(count_entries(sub), 1);
     /* the guarded call's errno, and only at failpoint_io() */

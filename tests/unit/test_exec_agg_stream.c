@@ -37,7 +37,7 @@ static const char *tmpdir(void)
 static void rm_tmp(void)
 {
     sl_error_t err;
-    CHECK_INT(state_rmtree(tmp_root, &err), 0);
+    CHECK_INT(sl_fs_rmtree(tmp_root, &err), 0);
     tmp_root[0] = '\0';
 }
 

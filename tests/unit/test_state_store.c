@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/arena.h"
 #include "common/failpoint.h"
 #include "state/state_int.h"
@@ -48,7 +49,7 @@ static const char *tmpdir(void)
 static void rm_tmp(void)
 {
     sl_error_t err;
-    CHECK_INT(state_rmtree(tmp_root, &err), 0);
+    CHECK_INT(sl_fs_rmtree(tmp_root, &err), 0);
     tmp_root[0] = '\0';
 }
 
@@ -552,7 +553,7 @@ TEST(memory_snapshot_and_delta_replay)
     char snap3[512], snap9[512];
     snprintf(snap3, sizeof snap3, "%s/3.snapshot", dir);
     snprintf(snap9, sizeof snap9, "%s/9.snapshot", dir);
-    CHECK(state_exists(snap3) && state_exists(snap9));
+    CHECK(sl_fs_exists(snap3) && sl_fs_exists(snap9));
     store_close(s);
     s = open_store("memory", 0, 0, NULL, 0, 3);
     load(s, 10); /* snapshot 9 + delta 10 */
@@ -605,7 +606,7 @@ TEST(memory_detects_corrupt_files)
     /* Spark's record layout: int32 len, key, int32 len, value, -1, then CRC */
     sl_buf_t b = SL_BUF_INIT;
     sl_error_t err;
-    CHECK_INT(state_read_file(path, &b, &err), 1);
+    CHECK_INT(sl_fs_read_file(path, &b, &err), 1);
     CHECK_INT(b.len, 4 + 3 + 4 + 5 + 4 + 4);
     CHECK(!memcmp(b.data, "\0\0\0\3key\0\0\0\5value\xff\xff\xff\xff", 20));
     CHECK_INT(sl_get_u32be(b.data + 20), state_crc32c(0, b.data, 20));
@@ -720,13 +721,13 @@ TEST(timings_are_extrapolated_from_samples)
     store_t *s = open_store("memory", 0, 0, NULL, 0, 0);
     load(s, 0);
     sl_error_t err;
-    int64_t t0 = state_now_ns();
+    int64_t t0 = sl_mono_ns();
     for (uint32_t i = 0; i < 300000; i++) {
         unsigned char k[4] = {(unsigned char)(i >> 24), (unsigned char)(i >> 16),
                               (unsigned char)(i >> 8), (unsigned char)i};
         CHECK_INT(store_put(s, k, 4, k, 4, &err), 0);
     }
-    int64_t wall_ms = (state_now_ns() - t0) / 1000000;
+    int64_t wall_ms = (sl_mono_ns() - t0) / 1000000;
     store_metrics_t m;
     store_metrics(s, &m);
     CHECK_INT(m.num_rows_updated, 300000);

@@ -1,6 +1,6 @@
-/* state/ file-system helpers: crash-safe writes (temp, fsync, rename, fsync
+/* Durable files (durable.h): crash-safe writes (temp, fsync, rename, fsync
  * dir), whole-file reads, numbered-file listings, tree removal. */
-#include "state/state_int.h"
+#include "common/durable.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,7 +25,7 @@ static int io_error(sl_error_t *err, const char *what, const char *path)
     return sl_error_set(err, SL_ERR_IO_ERROR, "could not %s \"%s\": %s", what, path, strerror(e));
 }
 
-char *state_path(const char *dir, const char *name)
+char *sl_fs_path(const char *dir, const char *name)
 {
     size_t dl = strlen(dir), nl = strlen(name);
     char *p = sl_xmalloc(dl + nl + 2);
@@ -35,13 +35,13 @@ char *state_path(const char *dir, const char *name)
     return p;
 }
 
-int state_exists(const char *path)
+int sl_fs_exists(const char *path)
 {
     struct stat st;
     return lstat(path, &st) == 0;
 }
 
-int state_mkdirs(const char *path, sl_error_t *err)
+int sl_fs_mkdirs(const char *path, unsigned mode, sl_error_t *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0; /* the usual case: one call */
@@ -49,7 +49,7 @@ int state_mkdirs(const char *path, sl_error_t *err)
     for (char *s = p + 1; *s; s++) {
         if (*s != '/') continue;
         *s = '\0';
-        if (mkdir(p, SL_PRIVATE_DIR_MODE) < 0 && errno != EEXIST) {
+        if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
             io_error(err, "create directory", p);
             free(p);
             return -1;
@@ -57,12 +57,12 @@ int state_mkdirs(const char *path, sl_error_t *err)
         *s = '/';
     }
     int rc = 0;
-    if (mkdir(p, SL_PRIVATE_DIR_MODE) < 0 && errno != EEXIST) rc = io_error(err, "create directory", p);
+    if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) rc = io_error(err, "create directory", p);
     free(p);
     return rc;
 }
 
-int state_fsync_dir(const char *dir, sl_error_t *err)
+int sl_fs_fsync_dir(const char *dir, sl_error_t *err)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return io_error(err, "open directory", dir);
@@ -80,15 +80,15 @@ static int rm_dir_entries(const char *path, sl_error_t *err)
     struct dirent *de;
     while (rc == 0 && (de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-        char *child = state_path(path, de->d_name);
-        rc = state_rmtree(child, err);
+        char *child = sl_fs_path(path, de->d_name);
+        rc = sl_fs_rmtree(child, err);
         free(child);
     }
     closedir(d);
     return rc;
 }
 
-int state_rmtree(const char *path, sl_error_t *err)
+int sl_fs_rmtree(const char *path, sl_error_t *err)
 {
     struct stat st;
     if (lstat(path, &st) < 0) return errno == ENOENT ? 0 : io_error(err, "stat", path);
@@ -107,7 +107,7 @@ static int is_temp_name(const char *name)
     return name[0] == '.' && len > 5 && !strcmp(name + len - 4, ".tmp");
 }
 
-int state_remove_temps(const char *dir, sl_error_t *err)
+int sl_fs_remove_temps(const char *dir, sl_error_t *err)
 {
     DIR *d = opendir(dir);
     if (!d) return errno == ENOENT ? 0 : io_error(err, "open directory", dir);
@@ -115,8 +115,8 @@ int state_remove_temps(const char *dir, sl_error_t *err)
     struct dirent *de;
     while (rc == 0 && (de = readdir(d))) {
         if (!is_temp_name(de->d_name)) continue;
-        char *p = state_path(dir, de->d_name);
-        rc = state_rmtree(p, err);
+        char *p = sl_fs_path(dir, de->d_name);
+        rc = sl_fs_rmtree(p, err);
         free(p);
     }
     closedir(d);
@@ -125,7 +125,7 @@ int state_remove_temps(const char *dir, sl_error_t *err)
 
 /* ---- crash-safe writer ---- */
 
-static void fw_release(state_fw_t *w)
+static void fw_release(sl_fw_t *w)
 {
     if (w->fd >= 0) close(w->fd);
     w->fd = -1;
@@ -136,7 +136,7 @@ static void fw_release(state_fw_t *w)
     sl_buf_free(&w->buf);
 }
 
-int state_fw_open(state_fw_t *w, const char *dir, const char *name, sl_error_t *err)
+int sl_fw_open(sl_fw_t *w, const char *dir, const char *name, sl_error_t *err)
 {
     memset(w, 0, sizeof *w);
     w->fd = -1;
@@ -146,7 +146,7 @@ int state_fw_open(state_fw_t *w, const char *dir, const char *name, sl_error_t *
     snprintf(tmpname, sizeof tmpname, ".%s.%08x.tmp", name, (unsigned)r);
     w->dir = sl_xstrdup(dir);
     w->name = sl_xstrdup(name);
-    w->tmp = state_path(dir, tmpname);
+    w->tmp = sl_fs_path(dir, tmpname);
     w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, SL_PRIVATE_FILE_MODE);
     if (w->fd < 0) {
         io_error(err, "create file", w->tmp);
@@ -156,7 +156,7 @@ int state_fw_open(state_fw_t *w, const char *dir, const char *name, sl_error_t *
     return 0;
 }
 
-static int fw_flush(state_fw_t *w, sl_error_t *err)
+static int fw_flush(sl_fw_t *w, sl_error_t *err)
 {
     size_t off = 0;
     while (off < w->buf.len) {
@@ -171,7 +171,7 @@ static int fw_flush(state_fw_t *w, sl_error_t *err)
     return 0;
 }
 
-int state_fw_write(state_fw_t *w, const void *p, size_t n, sl_error_t *err)
+int sl_fw_write(sl_fw_t *w, const void *p, size_t n, sl_error_t *err)
 {
     sl_buf_append(&w->buf, p, n);
     w->bytes += n;
@@ -182,7 +182,7 @@ int state_fw_write(state_fw_t *w, const void *p, size_t n, sl_error_t *err)
 /* Renames the temporary file to its final name, refusing to replace an
  * existing file when `noreplace`. Failpoint "fs.rename" is hit with the
  * final name (the temporary one is random). */
-static int fw_rename(state_fw_t *w, int noreplace, const char *final, sl_error_t *err)
+static int fw_rename(sl_fw_t *w, int noreplace, const char *final, sl_error_t *err)
 {
     if (failpoint_io("fs.rename", final)) return io_error(err, "rename file", w->tmp);
     if (!noreplace) return rename(w->tmp, final) < 0 ? io_error(err, "rename file", w->tmp) : 0;
@@ -204,27 +204,27 @@ static int fw_rename(state_fw_t *w, int noreplace, const char *final, sl_error_t
  * kernel may have dropped the dirty pages and cleared the error), so the
  * file is never fsynced again or published: the temporary file is removed
  * and the caller fails; the next attempt writes a new one. */
-int state_fw_sync(state_fw_t *w, sl_error_t *err)
+int sl_fw_sync(sl_fw_t *w, sl_error_t *err)
 {
     int rc = fw_flush(w, err);
     if (rc == 0 && (failpoint_io("fs.fsync", w->tmp) || fsync(w->fd) < 0))
         rc = io_error(err, "fsync file", w->tmp);
     if (rc == 0 && close(w->fd) < 0) rc = io_error(err, "close file", w->tmp);
     w->fd = -1;
-    if (rc < 0) state_fw_abort(w);
+    if (rc < 0) sl_fw_abort(w);
     return rc;
 }
 
-int state_fw_publish(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
+int sl_fw_publish(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
                      sl_error_t *err)
 {
-    char *final = state_path(w->dir, w->name);
+    char *final = sl_fs_path(w->dir, w->name);
     if (fp_before) failpoint_hit(fp_before);
-    int rc = fw_rename(w, flags & STATE_FW_NOREPLACE, final, err);
-    if (rc == 0) rc = state_fsync_dir(w->dir, err);
+    int rc = fw_rename(w, flags & SL_FW_NOREPLACE, final, err);
+    if (rc == 0) rc = sl_fs_fsync_dir(w->dir, err);
     free(final);
     if (rc < 0) {
-        state_fw_abort(w);
+        sl_fw_abort(w);
         return -1;
     }
     fw_release(w);
@@ -232,32 +232,32 @@ int state_fw_publish(state_fw_t *w, int flags, const char *fp_before, const char
     return 0;
 }
 
-int state_fw_commit(state_fw_t *w, int flags, const char *fp_before, const char *fp_after,
+int sl_fw_commit(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
                     sl_error_t *err)
 {
-    if (state_fw_sync(w, err) < 0) return -1;
-    return state_fw_publish(w, flags, fp_before, fp_after, err);
+    if (sl_fw_sync(w, err) < 0) return -1;
+    return sl_fw_publish(w, flags, fp_before, fp_after, err);
 }
 
-void state_fw_abort(state_fw_t *w)
+void sl_fw_abort(sl_fw_t *w)
 {
     if (w->tmp) unlink(w->tmp);
     fw_release(w);
 }
 
-int state_write_file(const char *dir, const char *name, const void *p, size_t n, int flags,
+int sl_fs_write_file(const char *dir, const char *name, const void *p, size_t n, int flags,
                      const char *fp_before, const char *fp_after, sl_error_t *err)
 {
-    state_fw_t w;
-    if (state_fw_open(&w, dir, name, err) < 0) return -1;
-    if (state_fw_write(&w, p, n, err) < 0) {
-        state_fw_abort(&w);
+    sl_fw_t w;
+    if (sl_fw_open(&w, dir, name, err) < 0) return -1;
+    if (sl_fw_write(&w, p, n, err) < 0) {
+        sl_fw_abort(&w);
         return -1;
     }
-    return state_fw_commit(&w, flags, fp_before, fp_after, err);
+    return sl_fw_commit(&w, flags, fp_before, fp_after, err);
 }
 
-int state_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
+int sl_fs_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
 {
     sl_buf_clear(out);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -284,7 +284,7 @@ int state_read_file(const char *path, sl_buf_t *out, sl_error_t *err)
 
 /* ---- numbered files ---- */
 
-int64_t state_parse_id(const char *s, size_t len)
+int64_t sl_fs_parse_id(const char *s, size_t len)
 {
     if (len == 0 || len > 18 || (len > 1 && s[0] == '0')) return -1;
     int64_t v = 0;
@@ -301,7 +301,7 @@ static int cmp_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int state_list_ids(const char *dir, const char *suffix, int64_t **ids, sl_error_t *err)
+int sl_fs_list_ids(const char *dir, const char *suffix, int64_t **ids, sl_error_t *err)
 {
     *ids = NULL;
     DIR *d = opendir(dir);
@@ -311,7 +311,7 @@ int state_list_ids(const char *dir, const char *suffix, int64_t **ids, sl_error_
     while ((de = readdir(d))) {
         size_t len = strlen(de->d_name);
         if (len <= sl || memcmp(de->d_name + len - sl, suffix, sl)) continue;
-        int64_t id = state_parse_id(de->d_name, len - sl);
+        int64_t id = sl_fs_parse_id(de->d_name, len - sl);
         if (id < 0) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
@@ -322,11 +322,4 @@ int state_list_ids(const char *dir, const char *suffix, int64_t **ids, sl_error_
     closedir(d);
     if (n) qsort(*ids, n, sizeof **ids, cmp_id);
     return (int)n;
-}
-
-int64_t state_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
