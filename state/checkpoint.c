@@ -10,29 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "common/private_file.h"
 #include "common/log.h"
+#include "common/uuid.h"
 #include "state/state_int.h"
 
 /* ---- metadata ---- */
-
-/* Formats a random version-4 UUID (36 characters + NUL). */
-static int make_uuid(char out[37], sl_error_t *err)
-{
-    unsigned char b[16];
-    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
-        return sl_error_set(err, SL_ERR_IO_ERROR, "could not read random bytes for the query id");
-    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
-    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
-    char *p = out;
-    for (int i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
-        p += sprintf(p, "%02x", b[i]);
-    }
-    return 0;
-}
 
 static int parse_metadata(ckpt_t *c, const char *path, sl_error_t *err)
 {
@@ -84,7 +68,7 @@ static int load_metadata(ckpt_t *c, sl_error_t *err)
     if (rc == 0) {
         char uuid[37];
         char text[64];
-        rc = make_uuid(uuid, err);
+        rc = sl_uuid_v4(uuid, err);
         int n = snprintf(text, sizeof text, "{\"id\":\"%s\"}", uuid);
         if (rc == 0)
             rc = sl_fs_write_file(c->dir, "metadata", text, (size_t)n, SL_FW_NOREPLACE, NULL,

@@ -137,23 +137,6 @@ int ckpt_commit_latest(ckpt_t *c, int64_t *batch, sl_error_t *err);
 /* Deletes commits/<id> for every id < `before`. */
 int ckpt_commits_purge(ckpt_t *c, int64_t before, sl_error_t *err);
 
-/* ---- per-source logs (sources/<i>/<N>) ---- */
-
-/* Writes sources/<source>/<batch> with the given bytes (the source chose
- * the format, usually "v1\n" + JSON lines). 55000 when it exists. */
-int ckpt_source_write(ckpt_t *c, int source, int64_t batch, const void *data, size_t len,
-                      sl_error_t *err);
-/* Reads sources/<source>/<batch> (NUL-terminated copy in `a`). Returns 1,
- * 0 when absent, -1. */
-int ckpt_source_read(ckpt_t *c, int source, int64_t batch, sl_arena_t *a, char **data,
-                     size_t *len, sl_error_t *err);
-/* Sets *batch to the newest id in sources/<source>/. Returns 1, 0, -1. */
-int ckpt_source_latest(ckpt_t *c, int source, int64_t *batch, sl_error_t *err);
-/* Every id in sources/<source>/, ascending, in `a`. Returns the count or -1. */
-int ckpt_source_list(ckpt_t *c, int source, sl_arena_t *a, int64_t **ids, sl_error_t *err);
-/* Deletes sources/<source>/<id> for every id < `before`. */
-int ckpt_source_purge(ckpt_t *c, int source, int64_t before, sl_error_t *err);
-
 /* Checks the first line of a log file's text: "v<k>" with 1 <= k <= max.
  * Returns k, or -1 with an error naming `file` (malformed, or written by a
  * newer sluice). For sources that keep versioned files in sources/. */

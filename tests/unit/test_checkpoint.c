@@ -454,41 +454,6 @@ TEST(version_line_validation)
     rm_tmp();
 }
 
-TEST(source_logs)
-{
-    char *dir = tmpdir();
-    ckpt_t *c = open_ok(dir);
-    sl_arena_t *a = sl_arena_new("test");
-    sl_error_t err;
-    const char *f0 = "v1\n{\"path\":\"/in/a.json\",\"timestamp\":1480730950000,\"batchId\":0}";
-    CHECK_INT(ckpt_source_write(c, 0, 0, f0, strlen(f0), &err), 0);
-    CHECK_INT(ckpt_source_write(c, 0, 1, "v1", 2, &err), 0);
-    CHECK_INT(ckpt_source_write(c, 1, 0, "{\"k\":{\"0\":0}}", 13, &err), 0);
-    CHECK_STR(slurp(subpath(dir, "sources/0/0")), f0);
-    CHECK_INT(ckpt_source_write(c, 0, 1, "v1", 2, &err), -1);
-    CHECK(strstr(err.message, "sources/0/1") != NULL);
-    char *data;
-    size_t len;
-    CHECK_INT(ckpt_source_read(c, 0, 0, a, &data, &len, &err), 1);
-    CHECK_STR(data, f0);
-    CHECK_INT(len, strlen(f0));
-    CHECK_INT(ckpt_source_read(c, 0, 5, a, &data, &len, &err), 0);
-    CHECK_INT(ckpt_source_read(c, 4, 0, a, &data, &len, &err), 0);
-    int64_t latest, *ids;
-    CHECK_INT(ckpt_source_latest(c, 0, &latest, &err), 1);
-    CHECK_INT(latest, 1);
-    CHECK_INT(ckpt_source_latest(c, 3, &latest, &err), 0);
-    CHECK_INT(ckpt_source_list(c, 0, a, &ids, &err), 2);
-    CHECK_INT(ids[0], 0);
-    CHECK_INT(ids[1], 1);
-    CHECK_INT(ckpt_source_purge(c, 0, 1, &err), 0);
-    CHECK_INT(ckpt_source_list(c, 0, a, &ids, &err), 1);
-    CHECK_INT(ids[0], 1);
-    sl_arena_free(a);
-    ckpt_close(c);
-    rm_tmp();
-}
-
 /* ---- restart decisions (reference §3.6) ---- */
 
 static ckpt_recovery_t recover_ok(ckpt_t *c, sl_arena_t *a)
