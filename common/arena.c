@@ -167,11 +167,6 @@ size_t sl_arena_used(const sl_arena_t *a)
     return a->used;
 }
 
-const char *sl_arena_name(const sl_arena_t *a)
-{
-    return a->name;
-}
-
 void *sl_alloc(sl_arena_t *a, size_t n)
 {
     SL_ASSERT(owned(a));

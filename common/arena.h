@@ -49,7 +49,6 @@ void sl_arena_free(sl_arena_t *a);
 void sl_arena_on_reset(sl_arena_t *a, sl_arena_cleanup_cb cb, void *arg);
 /* Bytes handed out since the last reset (for metrics). */
 size_t sl_arena_used(const sl_arena_t *a);
-const char *sl_arena_name(const sl_arena_t *a);
 
 /* 16-byte aligned memory valid until the next reset. */
 void *sl_alloc(sl_arena_t *a, size_t n);

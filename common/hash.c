@@ -66,7 +66,3 @@ uint64_t sl_hash_u64(uint64_t v, uint64_t seed)
     return sl_hash_mix(h ^ seed ^ K1, v ^ K3);
 }
 
-uint64_t sl_hash_combine(uint64_t acc, uint64_t h)
-{
-    return sl_hash_mix(acc ^ K1, h ^ K2);
-}

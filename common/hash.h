@@ -27,9 +27,6 @@ uint64_t sl_hash_bytes(const void *p, size_t len, uint64_t seed);
  * NOT equal to it (callers must use one or the other consistently). */
 uint64_t sl_hash_u64(uint64_t v, uint64_t seed);
 
-/* Folds a value's hash into a running row hash (order-sensitive). */
-uint64_t sl_hash_combine(uint64_t acc, uint64_t h);
-
 /* The 64x64 -> 128 multiply-fold mixer the hashes are built from. */
 static inline uint64_t sl_hash_mix(uint64_t a, uint64_t b)
 {

@@ -133,12 +133,6 @@ void sl_json_int(sl_json_t *j, int64_t v)
     sl_buf_printf(j->buf, "%lld", (long long)v);
 }
 
-void sl_json_uint(sl_json_t *j, uint64_t v)
-{
-    before_item(j);
-    sl_buf_printf(j->buf, "%llu", (unsigned long long)v);
-}
-
 void sl_json_double(sl_json_t *j, double v)
 {
     if (!isfinite(v)) {

@@ -58,7 +58,6 @@ void sl_json_key(sl_json_t *j, const char *key);
 void sl_json_string(sl_json_t *j, const char *s);
 void sl_json_string_n(sl_json_t *j, const char *s, size_t n);
 void sl_json_int(sl_json_t *j, int64_t v);
-void sl_json_uint(sl_json_t *j, uint64_t v);
 void sl_json_double(sl_json_t *j, double v);
 void sl_json_bool(sl_json_t *j, bool v);
 void sl_json_null(sl_json_t *j);

@@ -216,7 +216,3 @@ void exec_pool_join(exec_pool_t *p, exec_pool_job_t *j)
     free(j);
 }
 
-int exec_pool_size(const exec_pool_t *p)
-{
-    return p->nthreads;
-}

@@ -23,7 +23,6 @@ void exec_pool_free(exec_pool_t *p);
 /* Runs fn(arg, i) for every i in [0, n) and returns when all have finished.
  * Tasks run in any order and concurrently. Thread-safe. */
 void exec_pool_run(exec_pool_t *p, exec_task_fn fn, void *arg, int n);
-int exec_pool_size(const exec_pool_t *p);
 
 /* A group of tasks started without waiting: exec_pool_start queues fn(arg, i)
  * for every i in [0, n) and returns at once; exec_pool_join runs on the

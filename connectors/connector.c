@@ -134,11 +134,6 @@ static const conn_desc_t *const all_descs[] = {
     &desc_noop,         &desc_memory,      &desc_console,  &desc_file_sink,
     &desc_kafka_sink,   &desc_table_csv,   &desc_table_json, NULL};
 
-const conn_desc_t *const *conn_all(void)
-{
-    return all_descs;
-}
-
 static const char *role_noun(conn_role_t role)
 {
     return role == CONN_SOURCE ? "source" : role == CONN_SINK ? "sink" : "table format";

@@ -97,7 +97,5 @@ const char *conn_names_with(conn_role_t role, unsigned cap, sl_arena_t *a);
 const char *conn_nexmark_schema(const char *table);
 /* The fixed columns of a Kafka stream declared without columns or with format 'raw'. */
 const char *conn_kafka_raw_schema(void);
-/* Every descriptor, NULL-terminated (for docs and SHOW). */
-const conn_desc_t *const *conn_all(void);
 
 #endif

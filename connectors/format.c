@@ -98,21 +98,6 @@ format_decoder_t *format_decoder_new(const format_options_t *o, int ncols,
     return decoder_columns(d, a, err) < 0 ? NULL : d;
 }
 
-const format_options_t *format_decoder_options(const format_decoder_t *d)
-{
-    return &d->opts;
-}
-
-int format_decoder_ncols(const format_decoder_t *d)
-{
-    return d->ncols;
-}
-
-const exec_type_t *format_decoder_types(const format_decoder_t *d)
-{
-    return d->types;
-}
-
 int format_decode(const format_decoder_t *d, exec_builder_t *bld, const char *rec, size_t n,
                   sl_arena_t *scratch, sl_error_t *why)
 {

@@ -95,10 +95,6 @@ typedef struct format_decoder format_decoder_t;
 format_decoder_t *format_decoder_new(const format_options_t *o, int ncols,
                                      const char *const *names, const exec_type_t *types,
                                      sl_arena_t *a, sl_error_t *err);
-/* The decoder's options and columns. */
-const format_options_t *format_decoder_options(const format_decoder_t *d);
-int format_decoder_ncols(const format_decoder_t *d);
-const exec_type_t *format_decoder_types(const format_decoder_t *d);
 
 /* Decodes one record (without its line end) into a new row of `bld` (built
  * over the decoder's columns). Returns 0 when the row was added, 1 when the

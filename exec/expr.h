@@ -206,8 +206,6 @@ typedef struct exec_ctx {
 /* Compiles a tree into a program allocated in `a` (the plan's arena).
  * Errors only for trees no constructor would build. */
 exec_prog_t *exec_expr_compile(sl_arena_t *a, const exec_expr_t *e, sl_error_t *err);
-/* The result type. */
-exec_type_t exec_prog_type(const exec_prog_t *p);
 /* Evaluates the program over the present rows of `b`. *out is a vector
  * over b's physical rows whose cells are defined at the present rows only.
  * It may alias a column of b (a column reference costs nothing) and

@@ -526,11 +526,6 @@ exec_prog_t *exec_expr_compile(sl_arena_t *a, const exec_expr_t *e, sl_error_t *
     return p;
 }
 
-exec_type_t exec_prog_type(const exec_prog_t *p)
-{
-    return p->type;
-}
-
 static void dump_steps(const exec_step_t *steps, int n, sl_buf_t *buf)
 {
     for (int i = 0; i < n; i++) {

@@ -404,11 +404,6 @@ exec_pnode_t *op_agg_plan(sl_arena_t *a, exec_pnode_t *child, const op_agg_spec_
     return op_agg_plan_merge(a, x, p, streaming ? OP_AGG_STREAMING : OP_AGG_FINAL, err);
 }
 
-const char *op_agg_key_schema(const exec_pnode_t *node)
-{
-    return ((const agg_config_t *)node->config)->key_schema;
-}
-
 const char *op_agg_value_schema(const exec_pnode_t *node)
 {
     return ((const agg_config_t *)node->config)->value_schema;

@@ -100,10 +100,8 @@ exec_pnode_t *op_agg_plan_phase(sl_arena_t *a, exec_pnode_t *child, op_agg_phase
 exec_pnode_t *op_agg_plan_merge(sl_arena_t *a, exec_pnode_t *child, const exec_pnode_t *partial,
                                 op_agg_phase_t phase, sl_error_t *err);
 
-/* The state schema texts a STREAMING or SESSION_STREAMING node records in
- * its checkpoint (key columns in state-key order with names and types;
- * buffer columns per call), for EXPLAIN and tests. */
-const char *op_agg_key_schema(const exec_pnode_t *node);
+/* The buffer schema text a STREAMING or SESSION_STREAMING node records in
+ * its checkpoint (buffer columns per call), for EXPLAIN and tests. */
 const char *op_agg_value_schema(const exec_pnode_t *node);
 
 #endif

@@ -361,8 +361,6 @@ void exec_builder_set_null(exec_builder_t *bld, int col, uint32_t row)
 BUILDER_SETTER(int, int32_t)
 BUILDER_SETTER(bigint, int64_t)
 BUILDER_SETTER(double, double)
-BUILDER_SETTER(decimal, exec_dec_t)
-BUILDER_SETTER(interval, exec_interval_t)
 
 void exec_builder_set_bool(exec_builder_t *bld, int col, uint32_t row, bool v)
 {

@@ -132,8 +132,6 @@ void exec_builder_set_bool(exec_builder_t *bld, int col, uint32_t row, bool v);
 void exec_builder_set_int(exec_builder_t *bld, int col, uint32_t row, int32_t v);    /* INT, DATE */
 void exec_builder_set_bigint(exec_builder_t *bld, int col, uint32_t row, int64_t v); /* BIGINT, TIMESTAMP */
 void exec_builder_set_double(exec_builder_t *bld, int col, uint32_t row, double v);
-void exec_builder_set_decimal(exec_builder_t *bld, int col, uint32_t row, exec_dec_t v);
-void exec_builder_set_interval(exec_builder_t *bld, int col, uint32_t row, exec_interval_t v);
 /* STRING or BINARY; the bytes are copied into the batch arena. */
 void exec_builder_set_str(exec_builder_t *bld, int col, uint32_t row, const char *p, size_t n);
 /* Any type (struct fields recursively); strings copied. v->type must equal

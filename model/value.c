@@ -64,14 +64,6 @@ exec_value_t exec_value_string(const char *p, size_t len)
     return v;
 }
 
-exec_value_t exec_value_binary(const void *p, size_t len)
-{
-    exec_value_t v = scalar(EXEC_TYPE_BINARY);
-    v.u.str.ptr = p;
-    v.u.str.len = (uint32_t)len;
-    return v;
-}
-
 exec_value_t exec_value_timestamp(int64_t micros)
 {
     exec_value_t v = scalar(EXEC_TYPE_TIMESTAMP);

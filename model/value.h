@@ -38,7 +38,6 @@ exec_value_t exec_value_bigint(int64_t v);
 exec_value_t exec_value_double(double v);
 exec_value_t exec_value_decimal(exec_dec_t scaled, int precision, int scale);
 exec_value_t exec_value_string(const char *p, size_t len);
-exec_value_t exec_value_binary(const void *p, size_t len);
 exec_value_t exec_value_timestamp(int64_t micros);
 exec_value_t exec_value_date(int32_t days);
 exec_value_t exec_value_interval(exec_interval_t iv);

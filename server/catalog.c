@@ -227,14 +227,6 @@ static int dependents_locked(cat_t *c, const char *name, sl_arena_t *a, const ch
     return n;
 }
 
-int cat_dependents(cat_t *c, const char *name, sl_arena_t *a, const char ***out)
-{
-    pthread_mutex_lock(&c->lock);
-    int n = dependents_locked(c, name, a, out);
-    pthread_mutex_unlock(&c->lock);
-    return n;
-}
-
 static int drop_locked(cat_t *c, cat_kind_t kind, const char *name, sl_error_t *err)
 {
     sl_arena_t *a = sl_arena_new("catalog");

@@ -52,7 +52,5 @@ int cat_list(cat_t *c, cat_kind_t kind, sl_arena_t *a, cat_entry_t **out);
 int cat_set_state(cat_t *c, const char *name, const char *state, sl_error_t *err);
 /* Bumps an object's version (a static table's rows changed). */
 int cat_touch(cat_t *c, const char *name, sl_error_t *err);
-/* Names of the objects that depend on `name`, ordered; returns the count. */
-int cat_dependents(cat_t *c, const char *name, sl_arena_t *a, const char ***out);
 
 #endif

@@ -635,11 +635,6 @@ void sess_result_add_row(sess_result_t *r, int ncols, const char *const *vals, c
     r->nrows++;
 }
 
-const char *sess_setting_get(sess_t *s, const char *name)
-{
-    return guc_get(s->guc, name);
-}
-
 guc_t *sess_guc(sess_t *s)
 {
     return s->guc;

@@ -56,9 +56,6 @@ void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlsta
 /* Sets the tag "SELECT n" from the row count. */
 void stmt_result_select_tag(sess_result_t *res);
 
-/* A session setting's current value (server/guc.h; search_path, ...), or
- * NULL for an unknown name. */
-const char *sess_setting_get(sess_t *s, const char *name);
 struct guc;
 struct txn;
 /* The session's settings and transaction state, for statement handlers. */

@@ -222,7 +222,3 @@ const char *tls_conn_version(const tls_conn_t *t)
     return SSL_get_version(t->ssl);
 }
 
-const char *tls_conn_cipher(const tls_conn_t *t)
-{
-    return SSL_get_cipher_name(t->ssl);
-}

@@ -40,8 +40,7 @@ void tls_conn_take_output(tls_conn_t *t, sl_buf_t *out);
 int tls_conn_established(const tls_conn_t *t);
 /* Queues a close_notify alert (sent by the next tls_conn_take_output()). */
 void tls_conn_shutdown(tls_conn_t *t);
-/* Protocol version and cipher of an established connection, for the log. */
+/* Protocol version of an established connection, for the log. */
 const char *tls_conn_version(const tls_conn_t *t);
-const char *tls_conn_cipher(const tls_conn_t *t);
 
 #endif

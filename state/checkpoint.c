@@ -139,11 +139,6 @@ void ckpt_close(ckpt_t *c)
     free(c);
 }
 
-const char *ckpt_dir(const ckpt_t *c)
-{
-    return c->dir;
-}
-
 const char *ckpt_query_id(const ckpt_t *c)
 {
     return c->id;

@@ -58,8 +58,6 @@ typedef struct ckpt ckpt_t;
 ckpt_t *ckpt_open(const char *dir, sl_error_t *err);
 void ckpt_close(ckpt_t *c);
 
-/* The directory given to ckpt_open. */
-const char *ckpt_dir(const ckpt_t *c);
 /* The query id from `metadata` ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx"). */
 const char *ckpt_query_id(const ckpt_t *c);
 /* "<dir>/state": the root that store_open() takes. */
