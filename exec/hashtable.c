@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/sl_assert.h"
+
 /* One slot. Inline layout: word = the key (as int64), hi = hash >> 32.
  * Generic layout: word = the full hash. id1 = id + 1; 0 = empty slot. */
 typedef struct ht_slot {
@@ -63,6 +65,7 @@ static int log2_of(uint32_t cap)
 
 static void ht_alloc_slots(exec_ht_t *ht, uint32_t cap)
 {
+    SL_ASSERT(cap >= 2 && (cap & (cap - 1)) == 0); /* slots are found by shifting the hash */
     ht->cap = cap;
     ht->shift = 64 - log2_of(cap);
     ht->slots = sl_xcalloc(cap, sizeof(ht_slot_t));

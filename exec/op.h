@@ -48,6 +48,7 @@
 
 #include "common/arena.h"
 #include "common/buf.h"
+#include "common/sl_assert.h"
 #include "common/sl_error.h"
 #include "exec/expr.h"
 #include "model/batch.h"
@@ -152,6 +153,8 @@ struct op {
 /* Hands a batch to the parent. */
 static inline int op_emit(op_t *op, exec_batch_t *b, sl_error_t *err)
 {
+    SL_ASSERT(op->parent != NULL);
+    SL_ASSERT(b->ncols == op->node->ncols); /* a node's batches have its schema's columns */
     if (exec_batch_count(b) == 0) return 0;
     op->metrics->rows_out += exec_batch_count(b);
     return op->parent->ops->push(op->parent, op->parent_input, b, err);

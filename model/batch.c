@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "common/sl_assert.h"
 #include "model/json.h"
 #include "model/text_io.h"
 
@@ -347,12 +348,14 @@ static void vcopy_cell(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
 
 void exec_builder_set_null(exec_builder_t *bld, int col, uint32_t row)
 {
+    SL_ASSERT(col >= 0 && col < bld->batch->ncols && row < bld->cap);
     vset_null(bld->batch->arena, &bld->batch->cols[col], bld->cap, row);
 }
 
 #define BUILDER_SETTER(name, T)                                                      \
     void exec_builder_set_##name(exec_builder_t *bld, int col, uint32_t row, T v)    \
     {                                                                                \
+        SL_ASSERT(col >= 0 && col < bld->batch->ncols && row < bld->cap);            \
         exec_vec_t *vec = &bld->batch->cols[col];                                    \
         ((T *)vec->data)[row] = v;                                                   \
         vset_present(vec, row);                                                      \
