@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/sl_assert.h"
 #include "common/pool.h"
 #include "exec/wm_propagate.h"
 #include "common/failpoint.h"
@@ -342,6 +343,8 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
 
 int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
 {
+    SL_ASSERT(t->batch_id == r->next_batch); /* batches commit in order, one at a time */
+    SL_ASSERT(t->batch_wm_ms >= r->prev_batch_wm); /* the watermark never goes back */
     int64_t t0 = sl_mono_ms();
     ckpt_staged_t *staged = t->commit;
     t->commit = NULL;
