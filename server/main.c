@@ -178,7 +178,7 @@ int main(int argc, char **argv)
         SL_ERROR("server", "%s", err.message);
         return 1;
     }
-    if (!(srv.tstore = tstore_open(c->data_directory, &err))) {
+    if (!(srv.tstore = tstore_open(c->data_directory, (size_t)c->table_cache_mb << 20, &err))) {
         SL_ERROR("server", "%s", err.message);
         return 1;
     }

@@ -17,13 +17,14 @@
 #include "common/private_file.h"
 #include "server/table_store_int.h"
 
-tstore_t *tstore_open(const char *dir, sl_error_t *err)
+tstore_t *tstore_open(const char *dir, size_t cache_bytes, sl_error_t *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tables.db", dir);
     tstore_t *t = sl_xcalloc(1, sizeof *t);
     t->path = sl_xstrdup(path);
     pthread_mutex_init(&t->lock, NULL);
+    if (cache_bytes) t->cache = tcache_new(cache_bytes);
     if (sl_private_file(path) < 0) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not create table storage \"%s\": %s", path,
                      strerror(errno));
@@ -50,6 +51,7 @@ void tstore_close(tstore_t *t)
 {
     if (!t) return;
     if (t->db) sqlite3_close(t->db);
+    tcache_free(t->cache);
     pthread_mutex_destroy(&t->lock);
     free(t->path);
     free(t);

@@ -35,7 +35,10 @@
 
 typedef struct tstore tstore_t;
 
-tstore_t *tstore_open(const char *dir, sl_error_t *err);
+/* Opens <dir>/tables.db; `cache_bytes` bounds the columnar copy of the
+ * tables' committed rows that reads are served from (server/table_cache.h;
+ * 0: none). */
+tstore_t *tstore_open(const char *dir, size_t cache_bytes, sl_error_t *err);
 void tstore_close(tstore_t *t);
 #include <stdatomic.h>
 

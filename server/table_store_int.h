@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "common/buf.h"
+#include "server/table_cache.h"
 #include "server/table_store.h"
 
 struct tstore {
@@ -15,6 +16,7 @@ struct tstore {
     atomic_uint_fast64_t releases; /* write transactions ended (tstore_released) */
     uint64_t woken_at;    /* loop thread: releases when the waiters were last woken */
     tstore_waiter_t *waiters; /* loop thread: sessions parked until the lock is released */
+    tcache_t *cache;      /* columnar copies of committed rows; NULL: off */
 };
 
 struct tstore_conn {

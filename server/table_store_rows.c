@@ -5,6 +5,7 @@
 
 #include "common/buf.h"
 #include "model/text_io.h"
+#include "server/table_cache.h"
 #include "server/table_store.h"
 #include "server/table_store_int.h"
 
@@ -112,21 +113,39 @@ static sqlite3_stmt *prepare_scan(sqlite3 *db, const plan_relation_t *rel)
     return st;
 }
 
-int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
-                int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
-                sl_error_t *err)
+/* The batches a read collected. */
+typedef struct scan_out {
+    sl_arena_t *a;
+    exec_batch_t **batches;
+    int n, cap;
+    tcache_entry_t *entry; /* when reading into a cache entry */
+} scan_out_t;
+
+static void keep_batch(scan_out_t *o, exec_batch_t *b)
 {
+    if (o->entry) {
+        tcache_add(o->entry, b);
+        return;
+    }
+    if (o->n == o->cap) {
+        int nc = o->cap ? o->cap * 2 : 4;
+        o->batches = sl_arena_realloc(o->a, o->batches, sizeof *o->batches * (size_t)o->cap,
+                                      sizeof *o->batches * (size_t)nc);
+        o->cap = nc;
+    }
+    o->batches[o->n++] = b;
+}
+
+/* Reads every row of the table through `db` under `lock` into batches of
+ * up to EXEC_BATCH_ROWS rows allocated in out->a. */
+static int read_rows(sqlite3 *db, pthread_mutex_t *lock, const plan_relation_t *rel, int with_rowid,
+                     scan_out_t *out, sl_error_t *err)
+{
+    sl_arena_t *a = out->a;
     int ncols = rel->ncols + (with_rowid ? 1 : 0);
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, ncols);
     memcpy(types, rel->col_types, sizeof *types * (size_t)rel->ncols);
     if (with_rowid) types[rel->ncols] = exec_type_of(EXEC_TYPE_BIGINT);
-    /* The rows are read under the lock, then emitted without it, so that the
-     * consumer may itself use the store (INSERT INTO t SELECT ... FROM t). */
-    int nbatches = 0, cap = 4;
-    exec_batch_t **batches = SL_NEW_ARRAY(a, exec_batch_t *, cap);
-    int own = tstore_conn_in_txn(conn);
-    sqlite3 *db = own ? conn->db : t->db;
-    pthread_mutex_t *lock = own ? &conn->lock : &t->lock;
     pthread_mutex_lock(lock);
     sqlite3_stmt *st = prepare_scan(db, rel);
     int rc = st ? 0 : sqlite_error(db, rel->name, err), step = SQLITE_DONE;
@@ -138,19 +157,53 @@ int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, in
             rc = read_cell(st, c + 1, &bld, c, row, rel->col_types[c], err);
         if (with_rowid) exec_builder_set_bigint(&bld, rel->ncols, row, sqlite3_column_int64(st, 0));
         if (bld.batch->nrows < EXEC_BATCH_ROWS) continue;
-        if (nbatches == cap) {
-            batches = sl_arena_realloc(a, batches, sizeof *batches * (size_t)cap,
-                                       sizeof *batches * (size_t)cap * 2);
-            cap *= 2;
-        }
-        batches[nbatches++] = exec_builder_finish(&bld);
+        keep_batch(out, exec_builder_finish(&bld));
         exec_builder_init(&bld, a, ncols, types, EXEC_BATCH_ROWS);
     }
     if (rc == 0 && step != SQLITE_DONE) rc = sqlite_error(db, rel->name, err);
     sqlite3_finalize(st);
     pthread_mutex_unlock(lock);
-    for (int i = 0; rc == 0 && i < nbatches; i++) rc = emit(arg, batches[i], err);
-    if (rc == 0 && bld.batch->nrows > 0) rc = emit(arg, exec_builder_finish(&bld), err);
+    if (rc == 0 && bld.batch->nrows > 0) keep_batch(out, exec_builder_finish(&bld));
+    return rc;
+}
+
+/* The committed rows from the columnar copy: the cached one when the store
+ * has not been written since it was read, else a new copy read now and
+ * offered to the cache (server/table_cache.h). Returns the referenced entry. */
+static tcache_entry_t *cached_rows(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
+{
+    uint64_t gen = tstore_releases(t); /* before the rows are read */
+    tcache_entry_t *e = tcache_get(t->cache, rel->name, gen);
+    if (e) return e;
+    e = tcache_build(rel->name, gen);
+    scan_out_t out = {.a = tcache_arena(e), .entry = e};
+    if (read_rows(t->db, &t->lock, rel, 0, &out, err) < 0) {
+        tcache_release(t->cache, e);
+        return NULL;
+    }
+    tcache_install(t->cache, e, tstore_releases(t));
+    return e;
+}
+
+int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
+                int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
+                sl_error_t *err)
+{
+    /* The rows are read under the lock, then emitted without it, so that the
+     * consumer may itself use the store (INSERT INTO t SELECT ... FROM t). */
+    int own = tstore_conn_in_txn(conn);
+    if (!own && !with_rowid && t->cache) {
+        tcache_entry_t *e = cached_rows(t, rel, err);
+        if (!e) return -1;
+        exec_batch_t *const *batches;
+        int n = tcache_batches(e, &batches), rc = 0;
+        for (int i = 0; rc == 0 && i < n; i++) rc = emit(arg, exec_batch_shallow_copy(batches[i], a), err);
+        tcache_release(t->cache, e);
+        return rc;
+    }
+    scan_out_t out = {.a = a};
+    int rc = read_rows(own ? conn->db : t->db, own ? &conn->lock : &t->lock, rel, with_rowid, &out, err);
+    for (int i = 0; rc == 0 && i < out.n; i++) rc = emit(arg, out.batches[i], err);
     return rc;
 }
 

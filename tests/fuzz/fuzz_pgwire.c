@@ -152,7 +152,7 @@ static void srv_up(srv_t *s, int i, exec_pool_t *pool, exec_pool_t *io_pool)
     s->pool = pool;
     s->io_pool = io_pool;
     if (!(s->cat = cat_open(s->conf->data_directory, &err))) fz_fatal("catalog", err.message);
-    if (!(s->tstore = tstore_open(s->conf->data_directory, &err))) fz_fatal("table store", err.message);
+    if (!(s->tstore = tstore_open(s->conf->data_directory, (size_t)s->conf->table_cache_mb << 20, &err))) fz_fatal("table store", err.message);
     s->memtables = memtable_registry_new();
     s->qm = qm_new(s);
     if (pgw_start(s, &err) < 0) fz_fatal("pgw_start", err.message);

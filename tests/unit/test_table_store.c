@@ -5,7 +5,13 @@
 
 #include <stdlib.h>
 
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+
+#include "server/table_cache.h"
 #include "server/table_store.h"
+#include "server/table_store_int.h"
 
 static plan_relation_t rel_t(void)
 {
@@ -48,7 +54,7 @@ static tstore_t *store_with_table(void)
 {
     static char dir[] = "/tmp/sluice-tstore-XXXXXX";
     sl_error_t e;
-    tstore_t *t = tstore_open(mkdtemp(dir), &e);
+    tstore_t *t = tstore_open(mkdtemp(dir), 64 << 20, &e);
     plan_relation_t rel = rel_t();
     if (t && tstore_create(t, NULL, &rel, &e) < 0) return NULL;
     return t;
@@ -137,5 +143,102 @@ TEST(waiters_are_woken_once_per_change_of_the_release_count)
     tstore_wait_remove(t, &a);
     tstore_wait_remove(t, &a);
     tstore_conn_close(c);
+    tstore_close(t);
+}
+
+/* ---- the columnar copy (server/table_cache.h) ----------------------------------- */
+
+TEST(reads_are_served_from_the_columnar_copy_until_the_store_is_written)
+{
+    tstore_t *t = store_with_table();
+    CHECK(t);
+    sl_error_t e;
+    sl_arena_t *a = sl_arena_new("rows");
+    plan_relation_t rel = rel_t();
+    CHECK(tstore_insert(t, NULL, &rel, ints(a, 0, 5000), &e) == 0);
+    CHECK_INT(count(t, NULL), 5000);
+    int entries;
+    size_t bytes;
+    tcache_stats(t->cache, &entries, &bytes);
+    CHECK_INT(entries, 1);
+    CHECK(bytes >= 5000 * sizeof(int32_t));
+    /* rows removed behind the store's back: the copy still answers */
+    CHECK(sqlite3_exec(t->db, "DELETE FROM \"table:t\" WHERE c0 >= 1000", NULL, NULL, NULL) == SQLITE_OK);
+    CHECK_INT(count(t, NULL), 5000);
+    tstore_released(t); /* as every write the store makes does */
+    CHECK_INT(count(t, NULL), 1000);
+    /* a session's open transaction reads its own rows, others the copy */
+    tstore_conn_t *c = tstore_conn_open(t, &e);
+    CHECK(c && tstore_conn_begin(c, &e) == 0);
+    CHECK(tstore_insert(t, c, &rel, ints(a, 0, 7), &e) == 0);
+    CHECK_INT(count(t, c), 1007);
+    CHECK_INT(count(t, NULL), 1000);
+    CHECK(tstore_conn_commit(c, &e) == 0);
+    CHECK_INT(count(t, NULL), 1007);
+    tstore_conn_close(c);
+    sl_arena_free(a);
+    tstore_close(t);
+}
+
+TEST(a_table_larger_than_the_budget_is_read_from_sqlite)
+{
+    static char dir[] = "/tmp/sluice-tstore-XXXXXX";
+    sl_error_t e;
+    tstore_t *t = tstore_open(mkdtemp(dir), 4096, &e);
+    CHECK(t);
+    plan_relation_t rel = rel_t();
+    sl_arena_t *a = sl_arena_new("rows");
+    CHECK(tstore_create(t, NULL, &rel, &e) == 0);
+    CHECK(tstore_insert(t, NULL, &rel, ints(a, 0, 5000), &e) == 0);
+    CHECK_INT(count(t, NULL), 5000);
+    int entries;
+    size_t bytes;
+    tcache_stats(t->cache, &entries, &bytes);
+    CHECK_INT(entries, 0);
+    sl_arena_free(a);
+    tstore_close(t);
+}
+
+/* A reader scanning while a writer commits: every scan sees a whole number
+ * of the writer's batches (never a copy older than a commit it started
+ * after), and the last one sees them all. */
+typedef struct race {
+    tstore_t *t;
+    uint64_t base;     /* releases before the first insert */
+    atomic_int done;
+    int bad;
+} race_t;
+
+static void *race_reader(void *arg)
+{
+    race_t *r = arg;
+    while (!atomic_load(&r->done)) {
+        uint64_t before = tstore_releases(r->t);
+        int n = count(r->t, NULL);
+        if (n < 0 || n % 100 != 0 || n < (int)(before - r->base) * 100) r->bad++;
+    }
+    return NULL;
+}
+
+TEST(a_copy_read_during_a_commit_is_never_served_after_it)
+{
+    tstore_t *t = store_with_table();
+    CHECK(t);
+    sl_error_t e;
+    plan_relation_t rel = rel_t();
+    sl_arena_t *a = sl_arena_new("rows");
+    race_t r = {.t = t, .base = tstore_releases(t)};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) CHECK(pthread_create(&th[i], NULL, race_reader, &r) == 0);
+    for (int i = 0; i < 200; i++) {
+        CHECK(tstore_insert(t, NULL, &rel, ints(a, i * 100, 100), &e) == 0);
+        CHECK_INT(count(t, NULL), (i + 1) * 100); /* the writer reads its own commit */
+    }
+    atomic_store(&r.done, 1);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK_INT(r.bad, 0);
+    CHECK_INT(count(t, NULL), 20000);
+    CHECK(tstore_releases(t) == r.base + 200);
+    sl_arena_free(a);
     tstore_close(t);
 }
