@@ -10,8 +10,10 @@
 #     (SELECT k, sum(v) AS s, count(*) AS c, avg(v) AS a FROM t GROUP BY k)
 # so both sides print the same checksum. The daemon runs with
 # worker_threads=1 (single-threaded, as DuckDB's SET threads = 1). CPU is the
-# daemon's user+system time over each query (/proc/<pid>/stat); prints the
-# cold figure and the median of ROUNDS warm ones, then runs DuckDB.
+# daemon's user+system time over each query (/proc/<pid>/stat), wall the
+# query's time seen by psql (a warm round runs it 10 times in one session); prints the cold CPU figure and the medians of
+# ROUNDS warm ones, then runs DuckDB. SLUICED_OPTS="-c worker_threads=2"
+# reads the table's copy with two tasks.
 # Usage: bench/static_groupby.sh [ROWS] [GROUPS] [ROUNDS]   (BIN=bin by default;
 # SLUICED_OPTS="-c table_cache_mb=0" measures the path without the copy)
 set -u
@@ -35,16 +37,27 @@ for ((from = 0; from < rows; from += 1000000)); do
 done
 load_ms=$(( ($(date +%s%N) - load0) / 1000000 ))
 sql="SELECT count(*), sum(s), sum(c), sum(a) FROM (SELECT k, sum(v) AS s, count(*) AS c, avg(v) AS a FROM t GROUP BY k) x"
-run() { local c0 c1; c0=$(cpu); q -c "$sql" >"$work/result"; c1=$(cpu); echo $((c1 - c0)); }
+# run [N]: the query N times (default 1) in one psql session; prints the
+# daemon's CPU ticks per query, and appends the wall ms per query to wall.
+run() {
+    local n=${1:-1} c0 c1 w0 w1 args=()
+    for ((k = 0; k < n; k++)); do args+=(-c "$sql"); done
+    c0=$(cpu); w0=$(date +%s%N)
+    q "${args[@]}" | tail -n 1 >"$work/result"
+    w1=$(date +%s%N); c1=$(cpu)
+    echo $(( (w1 - w0) / 1000000 / n )) >>"$work/wall"
+    echo $(( (c1 - c0) / n ))
+}
 cold=$(run)
 warm=()
-for ((i = 0; i < rounds; i++)); do warm+=("$(run)"); done
+for ((i = 0; i < rounds; i++)); do warm+=("$(run 10)"); done
 check=$(tr "\n" " " <"$work/result")
+wall=$(tail -n "$rounds" "$work/wall" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 median=$(printf '%s\n' "${warm[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 awk -v c="$cold" -v m="$median" -v hz="$hz" -v r="$rows" -v g="$groups" -v l="$load_ms" -v chk="$check" \
-    -v all="${warm[*]}" 'BEGIN {
-    printf "sluiced         groups=%-8d rows=%d  load %.1f s (%.2f M rows/s)  cold cpu %.3f s  warm median cpu %.3f s  (warm: %s ticks)  result %s\n",
-        g, r, l / 1000, r / l / 1000, c / hz, m / hz, all, chk }'
+    -v all="${warm[*]}" -v w="$wall" 'BEGIN {
+    printf "sluiced         groups=%-8d rows=%d  load %.1f s (%.2f M rows/s)  cold cpu %.3f s  warm median cpu %.3f s wall %.3f s  (warm: %s ticks)  result %s\n",
+        g, r, l / 1000, r / l / 1000, c / hz, m / hz, w / 1000, all, chk }'
 if [ -d bench/duckdb/node_modules ]; then
     (cd bench/duckdb && node groupby.mjs "$rows" "$groups" "$rounds")
 else

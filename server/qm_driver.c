@@ -60,7 +60,7 @@ static runner_input_t *runner_inputs(srv_t *srv, qrun_t *r, int *n)
 {
     const plan_physical_t *p = r->plan.phys;
     exec_input_t *statics;
-    int ns = inputs_static(srv, NULL, p, r->arena, &statics), k = 0;
+    int ns = inputs_static(srv, NULL, p, 1, r->arena, &statics), k = 0;
     runner_input_t *v = SL_NEW_ARRAY(r->arena, runner_input_t, p->ninputs + 1);
     for (int i = 0; i < p->ninputs; i++)
         if (p->inputs[i].kind == PLAN_INPUT_STREAM)

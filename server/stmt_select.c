@@ -118,7 +118,7 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
 int stmt_run_plan(stmt_ctx_t *ctx, const plan_physical_t *p, exec_result_t *out, sl_error_t *err)
 {
     exec_input_t *inputs;
-    int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->arena, &inputs);
+    int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->srv->worker_threads, ctx->arena, &inputs);
     op_ctx_t base = {.batch_id = 0, .mode = OUTPUT_COMPLETE, .npartitions = ctx->srv->worker_threads};
     return exec_run(p->root, &base, sl_now_ms(), ctx->cancel, ctx->srv->pool, inputs, n, out, err);
 }

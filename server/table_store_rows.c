@@ -185,6 +185,18 @@ static tcache_entry_t *cached_rows(tstore_t *t, const plan_relation_t *rel, sl_e
     return e;
 }
 
+int tstore_snapshot(tstore_t *t, const plan_relation_t *rel, tcache_entry_t **out, sl_error_t *err)
+{
+    *out = NULL;
+    if (!t->cache) return 0;
+    return (*out = cached_rows(t, rel, err)) ? 0 : -1;
+}
+
+void tstore_snapshot_release(tstore_t *t, tcache_entry_t *e)
+{
+    tcache_release(t->cache, e);
+}
+
 int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
                 int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
                 sl_error_t *err)
