@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <jansson.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -80,49 +78,18 @@ static int recover(runner_t *r, sl_error_t *err)
     return 0;
 }
 
-/* The newest batch id in <dir>/offsets (numeric file names only), or -1. */
-static int64_t latest_logged_batch(const char *dir)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/offsets", dir);
-    DIR *d = opendir(path);
-    if (!d) return -1;
-    int64_t best = -1;
-    for (struct dirent *e; (e = readdir(d));) {
-        char *end;
-        long long v = strtoll(e->d_name, &end, 10);
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && *end == '\0' && v > best) best = v;
-    }
-    closedir(d);
-    return best;
-}
-
 /* Reads the checkpoint without touching it (a running query may be writing
- * to it): the conf map of the metadata line of the newest offsets file. */
+ * to it): the pinned conf of the newest offsets file. */
 int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
                        const char **watermark_policy, sl_error_t *err)
 {
-    int64_t latest = latest_logged_batch(dir);
-    if (latest < 0) return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/offsets/%lld", dir, (long long)latest);
-    FILE *f = fopen(path, "r");
-    char line[8192];
-    json_t *meta = NULL;
-    if (f && fgets(line, sizeof line, f) && !strcmp(line, "v1\n") && fgets(line, sizeof line, f))
-        meta = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL);
-    if (f) fclose(f);
-    json_t *conf = meta ? json_object_get(meta, "conf") : NULL;
-    if (!json_is_object(conf)) {
-        json_decref(meta);
-        return sl_error_set(err, SL_ERR_IO_ERROR, "could not read the settings pinned in \"%s\"", path);
-    }
+    ckpt_offsets_t o;
+    int rc = ckpt_offsets_peek_latest(dir, a, &o, err);
+    if (rc <= 0) return rc;
     const char *v;
-    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_SHUFFLE_PARTITIONS)))) *npartitions = atoi(v);
-    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_STATE_STORE)))) *state_store = sl_strdup(a, v);
-    if ((v = json_string_value(json_object_get(conf, CKPT_CONF_WATERMARK_POLICY))))
-        *watermark_policy = sl_strdup(a, v);
-    json_decref(meta);
+    if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_SHUFFLE_PARTITIONS))) *npartitions = atoi(v);
+    if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_STATE_STORE))) *state_store = v;
+    if ((v = ckpt_conf_get(&o.meta, CKPT_CONF_WATERMARK_POLICY))) *watermark_policy = v;
     return 1;
 }
 

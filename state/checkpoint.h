@@ -99,6 +99,12 @@ int ckpt_offsets_read(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *o
                       sl_error_t *err);
 /* Sets *batch to the newest id in offsets/. Returns 1, 0 when empty, -1. */
 int ckpt_offsets_latest(ckpt_t *c, int64_t *batch, sl_error_t *err);
+/* The newest offsets/<N> of the checkpoint at `dir`, read without opening
+ * the checkpoint (nothing is created, deleted or locked, so it is safe
+ * while a query writes it): 1 with *out in `a`, 0 when there is none, -1
+ * with ckpt_offsets_read's errors ("malformed", "written by a newer
+ * version"; a file without batch metadata is malformed). */
+int ckpt_offsets_peek_latest(const char *dir, sl_arena_t *a, ckpt_offsets_t *out, sl_error_t *err);
 /* Deletes offsets/<id> for every id < `before` (not fsynced: recovery reads
  * only the newest entries, and the next purge removes what a crash kept). */
 int ckpt_offsets_purge(ckpt_t *c, int64_t before, sl_error_t *err);

@@ -299,6 +299,26 @@ int ckpt_offsets_read(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *o
     return 1;
 }
 
+int ckpt_offsets_peek_latest(const char *dir, sl_arena_t *a, ckpt_offsets_t *out, sl_error_t *err)
+{
+    char *offsets = sl_fs_path(dir, "offsets");
+    int64_t batch;
+    sl_buf_t text = SL_BUF_INIT;
+    int rc = ckpt_log_latest(offsets, &batch, err);
+    if (rc > 0) rc = ckpt_log_read(offsets, batch, &text, err);
+    if (rc > 0) {
+        const char *file = log_file_name(offsets, batch, a);
+        rc = parse_offsets(text.data, text.len, a, out, file, err) < 0 ? -1 : 1;
+        if (rc > 0 && !out->has_meta) {
+            sl_error_set(err, SL_ERR_IO_ERROR, "log file \"%s\" is malformed", file);
+            rc = sl_error_detail(err, "Its second line must be the batch metadata (JSON).");
+        }
+    }
+    sl_buf_free(&text);
+    free(offsets);
+    return rc;
+}
+
 int ckpt_offsets_latest(ckpt_t *c, int64_t *batch, sl_error_t *err)
 {
     return ckpt_log_latest(c->offsets_dir, batch, err);

@@ -87,5 +87,33 @@ await_q
 [ "$(field 2)" = "$id" ] || fail "query id after recovery: $(field 2), want $id"
 [ "$(rows)" = "25|25" ] || fail "after rewriting metadata: $(rows), want 25|25"
 echo "ok   metadata rewritten with the old id: START QUERY resumes with id $id"
+stop_daemon || fail "stop"
+
+# 4. the newest offsets/N damaged three ways: q FAILED with the message of
+# docs/checkpoints.md, nothing written; put back, it resumes
+last=$(ls "$chk/offsets" | grep -E '^[0-9]+$' | sort -n | tail -n 1)
+cp "$chk/offsets/$last" "$work/saved_offsets"
+damaged() { # CONTENT WANT: q fails with WANT in its error, and AWAIT's detail says so
+    printf '%b' "$1" > "$chk/offsets/$last"
+    start_daemon "$work/d" || fail "restart with offsets/$last damaged"
+    sql -c "START QUERY q" >/dev/null 2>&1 # a query FAILED before the restart waits for START
+    wait_for 30 bash -c "psql -X -q -A -t -h 127.0.0.1 -p $SL_PORT -U sluice -d sluice -c 'SHOW QUERIES' | grep -q '^q|[^|]*|FAILED|'" \
+        || fail "q is not FAILED with offsets/$last damaged ($2): $(field 3) $(field 8)"
+    case "$(field 8)" in *"offsets/$last"*"$2"*) ;; *) fail "q's error for offsets/$last: $(field 8), want '$2'" ;; esac
+    local out; out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY q TIMEOUT '5 seconds'" 2>&1) && fail "AWAIT q succeeded"
+    case "$out" in *"DETAIL:"*"offsets/$last"*"$2"*) ;; *) fail "AWAIT q's detail lacks the cause: $out" ;; esac
+    [ "$(rows)" = "25|25" ] || fail "output with offsets/$last damaged: $(rows), want 25|25"
+    stop_daemon || fail "stop"
+}
+damaged 'v1\n{"batchWatermarkMs":0,"batchTimes' "is malformed"
+damaged '\x00\x01garbage\n' "is malformed"
+damaged 'v99\n{"batchWatermarkMs":0,"batchTimestampMs":0,"conf":{}}\n' "was written by a newer version of sluice"
+cp "$work/saved_offsets" "$chk/offsets/$last"
+start_daemon "$work/d" || fail "restart with offsets/$last restored"
+sql -c "START QUERY q" >/dev/null 2>&1
+feed 5
+await_q
+[ "$(rows)" = "30|30" ] || fail "after restoring offsets/$last: $(rows), want 30|30"
+echo "ok   offsets/$last truncated, garbage, v99: q FAILED naming it (malformed / newer version); put back, it resumes"
 stop_daemon || fail "final stop"
 echo "checkpoint damage: all checks passed"
