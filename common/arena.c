@@ -3,6 +3,7 @@
  * thread checked on every allocation and reset. */
 #include "common/arena.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,13 @@ void sl_oom(size_t n)
 {
     fprintf(stderr, "FATAL: out of memory (request of %zu bytes)\n", n);
     abort();
+}
+
+void sl_heap_release_free(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 void *sl_xmalloc(size_t n)

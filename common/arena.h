@@ -69,6 +69,10 @@ void *sl_xcalloc(size_t count, size_t n);
 void *sl_xrealloc(void *p, size_t n);
 char *sl_xstrdup(const char *s);
 char *sl_xstrndup(const char *s, size_t n);
+/* Gives the heap's free pages back to the system (glibc's malloc_trim):
+ * called when a large owner (a query's state, a memory table) was freed, so
+ * that the daemon's resident size falls with it. Any thread. */
+void sl_heap_release_free(void);
 /* Reports out of memory and aborts: a true invariant, not an error path. */
 void sl_oom(size_t n) __attribute__((noreturn));
 

@@ -149,6 +149,27 @@ exec_parse_status_t exec_parse_int64(const char *s, size_t n, int64_t *out)
     return EXEC_PARSE_OK;
 }
 
+exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out)
+{
+    static const struct { const char *unit; int shift; } units[] = {
+        {"bytes", 0}, {"B", 0}, {"kB", 10}, {"MB", 20}, {"GB", 30}, {"TB", 40}};
+    scan_t sc = scan_trimmed(s, n);
+    int digits;
+    int64_t v = read_digits(&sc, 18, &digits);
+    if (v < 0 || at_digit(&sc)) return v < 0 ? EXEC_PARSE_SYNTAX : EXEC_PARSE_RANGE;
+    skip_spaces(&sc);
+    int shift = 0;
+    if (sc.p < sc.end) {
+        size_t i = 0, nunits = sizeof units / sizeof units[0];
+        while (i < nunits && !eat_word(&sc, units[i].unit)) i++;
+        if (i == nunits || sc.p != sc.end) return EXEC_PARSE_SYNTAX;
+        shift = units[i].shift;
+    }
+    if (v > (INT64_MAX >> shift)) return EXEC_PARSE_RANGE;
+    *out = v << shift;
+    return EXEC_PARSE_OK;
+}
+
 exec_parse_status_t exec_parse_int32(const char *s, size_t n, int32_t *out)
 {
     int64_t v;

@@ -76,6 +76,9 @@ int exec_text_error(exec_type_t t, exec_parse_status_t st, const char *s, size_t
 exec_parse_status_t exec_parse_int32(const char *s, size_t n, int32_t *out);
 exec_parse_status_t exec_parse_int64(const char *s, size_t n, int64_t *out);
 exec_parse_status_t exec_parse_double(const char *s, size_t n, double *out);
+/* A size as PostgreSQL writes memory settings: an integer, optionally followed
+ * by a unit (bytes, B, kB, MB, GB, TB; case-insensitive, powers of 1024). */
+exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out);
 exec_parse_status_t exec_parse_bool(const char *s, size_t n, uint8_t *out);
 /* To DECIMAL(p, s), rounding half away from zero at the scale; RANGE when
  * the rounded value needs more than p - s integer digits. */

@@ -101,6 +101,7 @@ runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
     r->trigger_arena = sl_arena_new("trigger");
     r->status = "Initializing sources";
     r->node_wm = SL_NEW_ARRAY(r->arena, int64_t, spec->nwatermarks + 1);
+    r->growth = SL_NEW_ARRAY(r->arena, runner_growth_t, spec->nstateful + 1);
     r->stores = exec_store_cache_new();
     if (sl_uuid_v4(r->run_id, err) < 0 || !(r->ckpt = ckpt_open(spec->checkpoint, err)) ||
         recover(r, err) < 0) {

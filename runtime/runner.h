@@ -63,6 +63,7 @@ typedef struct runner_spec {
     const char *watermark_policy;  /* "min" | "max" (pinned) */
     source_limit_t limit;          /* ONCE: everything available */
     int min_batches_to_retain;     /* log retention (Spark's default 100) */
+    int64_t state_max_memory;      /* memory state store: bytes the state may hold; 0 = no limit */
     exec_pool_t *pool;             /* the batch's partitions */
     exec_pool_t *io_pool;          /* its durable writes, while the batch runs */
     const atomic_int *cancel;      /* set to abandon a running batch (stop / shutdown) */

@@ -328,6 +328,13 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
     r->last_nnodes = res.nnodes;
     res.metrics = NULL;
     t->metrics = r->last_metrics;
+    if (runner_check_state_memory(r, t->metrics, err) < 0) {
+        sl_error_t ignored;
+        ahead_wait(&ahead, &ignored);
+        exec_result_free(&res);
+        return -1;
+    }
+    runner_watch_state_growth(r, t->metrics, base.wm);
     advance_watermark(r, t->metrics); /* commits/N records the watermark the batch moved to */
     int rc = sink_step(r, t, sink_batch_id, &res, &ahead, flags & RUNNER_BATCH_COMMIT, err);
     t->d.add_batch = sl_mono_ms() - t0;

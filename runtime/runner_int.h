@@ -3,8 +3,20 @@
 #ifndef SL_RUNNER_INT_H
 #define SL_RUNNER_INT_H
 
+#include "common/json_write.h"
 #include "runtime/runner.h"
 #include "state/checkpoint.h"
+
+/* Batches in a row that must add state and drop none, with no watermark,
+ * before a stateful operator is warned about (runner_state_guard.c). */
+#define RUNNER_GROWTH_BATCHES 10
+
+/* The recent growth of one stateful operator's state. */
+typedef struct runner_growth {
+    int64_t rows, bytes;          /* numRowsTotal and memoryUsedBytes after the last batch */
+    int streak;                   /* batches in a row that grew it with no watermark */
+    int warned;                   /* the log has the warning of this streak */
+} runner_growth_t;
 
 /* Durations of the phases of one trigger (ms), Spark's durationMs keys. */
 typedef struct runner_durations {
@@ -58,6 +70,7 @@ struct runner {
     sl_buf_t progress;            /* last report (compact JSON) */
     double in_rate, proc_rate;    /* its rates (NaN when not finite) */
     int progress_new;
+    runner_growth_t *growth;      /* per stateful node (spec.stateful order) */
 };
 
 /* The settings pinned in every offsets/N (in the trigger arena). */
@@ -85,6 +98,17 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
 int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err);
 /* Times the trigger and builds its report when one is due. */
 void runner_finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0);
+
+/* sluice.stateStore.maxMemory over the batch's metrics `m` (per node id):
+ * 0, or -1 with a 53200 error naming the largest operator. */
+int runner_check_state_memory(const runner_t *r, const op_metrics_t *m, sl_error_t *err);
+/* Follows each stateful operator's state size over batches (`wm`: the
+ * batch's operator watermarks, NULL = none); logs a warning when it keeps
+ * growing with no watermark. */
+void runner_watch_state_growth(runner_t *r, const op_metrics_t *m, const op_wm_t *wm);
+/* Appends "warnings": [...] for the operators runner_watch_state_growth
+ * warns about, or nothing. */
+void runner_growth_warnings(const runner_t *r, sl_json_t *j);
 
 /* Builds the trigger's StreamingQueryProgress into r->progress. */
 void runner_progress_build(runner_t *r, const runner_trigger_info_t *t);

@@ -190,5 +190,6 @@ void runner_progress_build(runner_t *r, const runner_trigger_info_t *t)
     state_operators(&j, r, t);
     sources(&j, r, t, in_sec, proc_sec);
     sink(&j, r, t);
+    runner_growth_warnings(r, &j);
     sl_json_object_end(&j);
 }

@@ -94,8 +94,8 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
         .npartitions = d->shuffle_partitions, .state_provider = d->state_store,
         .watermark_policy = d->watermark_policy,
         .limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT,
-        .min_batches_to_retain = d->min_batches_to_retain, .pool = srv->pool,
-        .io_pool = srv->io_pool, .cancel = &q->cancel,
+        .min_batches_to_retain = d->min_batches_to_retain, .state_max_memory = d->state_max_memory,
+        .pool = srv->pool, .io_pool = srv->io_pool, .cancel = &q->cancel,
     };
     spec.inputs = runner_inputs(srv, r, &spec.ninputs);
     if (!(r->runner = runner_open(&spec, err))) return -1;
@@ -110,6 +110,7 @@ static void qrun_teardown(qrun_t *r)
         if (r->sources && r->sources[i] && r->sources[i]->ops->destroy) r->sources[i]->ops->destroy(r->sources[i]);
     if (r->sink && r->sink->ops->destroy) r->sink->ops->destroy(r->sink);
     sl_arena_free(r->arena);
+    sl_heap_release_free(); /* the state held by the run, back to the system */
 }
 
 static void set_str(char **slot, const char *v)

@@ -17,6 +17,8 @@ static const conn_option_t query_options[] = {
     {"sluice.multipleWatermarkPolicy", 0, "min", "How watermarks of several inputs combine: min or "
      "max (pinned at the first run)."},
     {"sluice.minBatchesToRetain", 0, "100", "Batches of offsets and commits kept in the checkpoint."},
+    {"sluice.stateStore.maxMemory", 0, "1GB", "Most memory the query's state may hold in the memory "
+     "state store (e.g. 512MB; 0 = no limit); past it the query fails."},
     {NULL, 0, NULL, NULL}};
 
 static const conn_desc_t query_desc = {.name = "query", .options = query_options, .doc = "Query options."};
@@ -32,6 +34,13 @@ static int parse_int_option(const char *v, const char *key, int lo, int hi, int 
     }
     *out = (int)n;
     return 0;
+}
+
+static int parse_size_option(const char *v, const char *key, int64_t *out, sl_error_t *err)
+{
+    if (exec_parse_byte_size(v, strlen(v), out) == EXEC_PARSE_OK) return 0;
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"", key, v);
+    return sl_error_hint(err, "The value must be a size such as 512MB or 2GB (units B, kB, MB, GB, TB).");
 }
 
 static int one_of(const char *v, const char *key, const char *a, const char *b, sl_error_t *err)
@@ -60,7 +69,9 @@ static int read_query_options(const ast_create_query_t *cq, sl_arena_t *a, qdef_
         parse_int_option(conn_option(&query_desc, kv, n, "sluice.shufflePartitions"),
                          "sluice.shufflePartitions", 1, 1024, &d->shuffle_partitions, err) < 0 ||
         parse_int_option(conn_option(&query_desc, kv, n, "sluice.minBatchesToRetain"),
-                         "sluice.minBatchesToRetain", 1, 1000000, &d->min_batches_to_retain, err) < 0)
+                         "sluice.minBatchesToRetain", 1, 1000000, &d->min_batches_to_retain, err) < 0 ||
+        parse_size_option(conn_option(&query_desc, kv, n, "sluice.stateStore.maxMemory"),
+                          "sluice.stateStore.maxMemory", &d->state_max_memory, err) < 0)
         return -1;
     d->state_store = strcasecmp(store, "rocksdb") ? "memory" : "rocksdb";
     d->watermark_policy = strcasecmp(policy, "max") ? "min" : "max";

@@ -31,6 +31,7 @@ typedef struct qdef {
     int shuffle_partitions;          /* sluice.shufflePartitions */
     const char *watermark_policy;    /* sluice.multipleWatermarkPolicy: min | max */
     int min_batches_to_retain;       /* sluice.minBatchesToRetain */
+    int64_t state_max_memory;        /* sluice.stateStore.maxMemory, bytes; 0 = no limit */
 } qdef_t;
 
 /* Reads and validates the clauses of a CREATE QUERY (errors with 1-based

@@ -106,7 +106,7 @@ int stmt_drop_query(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
     int known = qm_get(ctx->srv->qm, name, ctx->arena, &info);
     if (qm_drop(ctx->srv->qm, name, err) < 0 && known) return -1;
     if (cat_drop(ctx->srv->cat, CAT_QUERY, name, err) < 0) return bind_error_at(err, stmt->drop.name->pos);
-    memtable_drop(ctx->srv->memtables, name);
+    if (memtable_drop(ctx->srv->memtables, name) > 0) sl_heap_release_free();
     const char *def = sl_printf(ctx->arena, "%s/checkpoints/%s", ctx->srv->conf->data_directory, name);
     if (known && info.checkpoint && !strcmp(info.checkpoint, def) &&
         nftw(def, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
