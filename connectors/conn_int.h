@@ -19,6 +19,7 @@
 #include "common/buf.h"
 #include "common/sl_error.h"
 #include "connectors/connector.h"
+#include "connectors/format.h"
 #include "connectors/sink.h"
 #include "connectors/source.h"
 
@@ -28,8 +29,9 @@
 int conn_io_error(sl_error_t *err, const char *what, const char *path);
 /* Appends the progress metric "numMalformedRecords" (records of the source
  * that failed to parse since the query started) as a JSON member, when
- * there are any: a clean source keeps Spark's progress shape. */
-void conn_metric_malformed(const source_t *s, sl_buf_t *out);
+ * there are any: a clean source keeps Spark's progress shape; then those of
+ * its bad-records writer `bad` (may be NULL; format.h). */
+void conn_metric_bad_records(const source_t *s, format_bad_records_t *bad, sl_buf_t *out);
 /* "dir/name" in `a`. */
 char *conn_path_join(sl_arena_t *a, const char *dir, const char *name);
 /* Modification time of a stat result in milliseconds. */
@@ -69,6 +71,11 @@ int conn_opt_bool(const conn_desc_t *d, const conn_kv_t *o, int n, const char *k
  * a bare number = seconds), truncated to whole seconds, >= 0. */
 int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key,
                      int64_t *out, sl_error_t *err);
+/* A size as Spark's byteStringAsBytes reads it ("64m", "512k", "1g", "100b":
+ * units b k m g t, optionally followed by b, any case, binary multiples; a
+ * bare number = bytes), > 0. */
+int conn_opt_bytes(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key, int64_t *out,
+                   sl_error_t *err);
 /* One of `choices` (NULL-terminated, matched case-insensitively); *out is
  * its index. 22023 listing the accepted values. */
 int conn_opt_choice(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key,

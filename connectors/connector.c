@@ -13,6 +13,10 @@
      "DROPMALFORMED (dropped and counted) or FAILFAST (the query fails)."},                    \
     {"badRecordsPath", 0, NULL, "Directory where each bad record is written with its position " \
      "and reason."},                                                                           \
+    {"badRecordsMaxBytes", 0, "64m", "Size at which the bad-records file is rotated (64m, "     \
+     "512k, 1g; a bare number is bytes)."},                                                    \
+    {"badRecordsMaxFiles", 0, "10", "Rotated bad-records files kept (0 to 1000); older ones "   \
+     "are deleted."},                                                                          \
     {"header", 0, "false", "csv: the first line of each file is a header."},                   \
     {"sep", 0, ",", "csv: field separator."}
 

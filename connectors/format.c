@@ -44,6 +44,12 @@ int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
     if (sep && parse_sep(sep, &out->sep, err) < 0) return -1;
     const char *bad = conn_option(d, opts, nopts, "badRecordsPath");
     if (bad && !*bad) return conn_bad_option(err, "badRecordsPath", bad, "It must be a directory.");
+    int64_t max_files = 0;
+    if (conn_opt_bytes(d, opts, nopts, "badRecordsMaxBytes", &out->bad_records_max_bytes, err) < 0 ||
+        conn_opt_int64(d, opts, nopts, "badRecordsMaxFiles", 0, FORMAT_BAD_RECORDS_FILES_MAX,
+                       &max_files, err) < 0)
+        return -1;
+    out->bad_records_max_files = (int)max_files;
     out->kind = (format_kind_t)(kind + 1);
     out->mode = (format_mode_t)mode;
     out->bad_records_dir = bad;

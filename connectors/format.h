@@ -36,7 +36,8 @@
  *                  at line <n>` with the reason as detail
  * Every malformed record is counted in *malformed, and with a bad-records
  * writer also appended to its file as one JSON line
- * {"path":..,"line":..,"record":..,"reason":..}.
+ * {"path":..,"line":..,"record":..,"reason":..}; the file rotates by size
+ * (format_bad.c says how).
  *
  * ENCODING (format_encoder_t) writes rows back: JSON lines as Spark's JSON
  * writer does (NULL fields left out, timestamps ISO-8601 with milliseconds,
@@ -67,6 +68,8 @@ typedef enum { FORMAT_PERMISSIVE = 0, FORMAT_DROPMALFORMED, FORMAT_FAILFAST } fo
 
 /* The name of the corrupt-record column (Spark's columnNameOfCorruptRecord default). */
 #define FORMAT_CORRUPT_COLUMN "_corrupt_record"
+/* The most rotated bad-records files a source may keep (badRecordsMaxFiles). */
+#define FORMAT_BAD_RECORDS_FILES_MAX 1000
 
 /* Record options of a stream or table. */
 typedef struct format_options {
@@ -75,11 +78,14 @@ typedef struct format_options {
     bool header;                 /* csv: skip the first record of each file */
     char sep;                    /* csv: field separator (one byte) */
     const char *bad_records_dir; /* badRecordsPath, or NULL */
+    int64_t bad_records_max_bytes; /* badRecordsMaxBytes: size at which the file rotates */
+    int bad_records_max_files;   /* badRecordsMaxFiles: rotated files kept */
 } format_options_t;
 
 /* Reads the options format (json|csv|raw, or `format` when not NULL: a
- * table's USING), mode, header, sep and badRecordsPath of a connector's
- * option list. 22023 naming the option and the accepted values. */
+ * table's USING), mode, header, sep, badRecordsPath, badRecordsMaxBytes and
+ * badRecordsMaxFiles of a connector's option list (the last two are 0 for a
+ * connector without them). 22023 naming the option and the accepted values. */
 int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
                          const char *format, format_options_t *out, sl_error_t *err);
 /* "json", "csv" or "raw". */
@@ -125,15 +131,26 @@ typedef struct format_pos {
 /* Receives each built batch; -1 with err stops the read. */
 typedef int (*format_emit_fn)(void *arg, exec_batch_t *batch, sl_error_t *err);
 
-/* Appends bad records to one file; thread-safe (one write per record). */
+/* Appends bad records to one file, rotated by size; thread-safe (one write
+ * per record). */
 typedef struct format_bad_records format_bad_records_t;
 
 /* A writer appending to `dir`/`file_name` (created with `dir` at the first
- * record). Free with format_bad_records_close. */
-format_bad_records_t *format_bad_records_open(const char *dir, const char *file_name);
-/* Appends {"path":name,"<unit>":at,"record":..,"reason":..} and a newline. */
+ * record; an existing file is appended to). When a record would take the
+ * file past `max_bytes` (> 0), the file is first renamed `file_name`.1, the
+ * older ones shifted to .2 ... and those beyond .`max_files` (>= 0)
+ * deleted. Free with format_bad_records_close. */
+format_bad_records_t *format_bad_records_open(const char *dir, const char *file_name,
+                                              int64_t max_bytes, int max_files);
+/* Appends {"path":name,"<unit>":at,"record":..,"reason":..} and a newline,
+ * rotating first when it must. 58030 when the file cannot be opened,
+ * rotated or written (the record is then not written). */
 int format_bad_records_write(format_bad_records_t *b, const format_pos_t *pos, const char *rec,
                              size_t n, const char *reason, sl_error_t *err);
+/* Appends the progress metrics "badRecordsBytesWritten" and
+ * "badRecordsFilesRotated" (since the writer was opened) as JSON members,
+ * once a record was written; nothing for a NULL writer. */
+void format_bad_records_metrics(format_bad_records_t *b, sl_buf_t *out);
 void format_bad_records_close(format_bad_records_t *b);
 
 typedef struct format_reader {

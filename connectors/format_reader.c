@@ -1,18 +1,11 @@
 /* The reading loop of record formats: records into batches of up to
  * EXEC_BATCH_ROWS rows, the malformed-record modes (PERMISSIVE,
- * DROPMALFORMED, FAILFAST), the counters, and the bad-records file. */
+ * DROPMALFORMED, FAILFAST) and the counters; bad records go to
+ * format_bad.c's writer. */
 #include "connectors/format_int.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "common/json_write.h"
-#include "connectors/conn_int.h"
 
 /* Rows a reader's first batch has room for (it doubles as it fills), so
  * that a split of a few rows does not allocate a full batch. */
@@ -21,67 +14,6 @@
  * arena's first block, so that resets never hand blocks back to malloc (a
  * free/malloc cycle per reset costs more than the decoding on some hosts). */
 #define READER_SCRATCH_LIMIT (12u << 10)
-
-/* ---- bad records ---------------------------------------------------------- */
-
-struct format_bad_records {
-    pthread_mutex_t mu;
-    char *dir;
-    char *path;
-    int fd; /* -1 until the first record */
-};
-
-format_bad_records_t *format_bad_records_open(const char *dir, const char *file_name)
-{
-    format_bad_records_t *b = sl_xcalloc(1, sizeof *b);
-    pthread_mutex_init(&b->mu, NULL);
-    b->dir = sl_xstrdup(dir);
-    b->path = sl_xmalloc(strlen(dir) + strlen(file_name) + 2);
-    sprintf(b->path, "%s/%s", dir, file_name);
-    b->fd = -1;
-    return b;
-}
-
-static int bad_records_fd(format_bad_records_t *b, sl_error_t *err)
-{
-    if (b->fd >= 0) return 0;
-    if (sl_fs_mkdirs(b->dir, 0755, err) < 0) return -1;
-    b->fd = open(b->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    return b->fd < 0 ? conn_io_error(err, "open bad records file", b->path) : 0;
-}
-
-int format_bad_records_write(format_bad_records_t *b, const format_pos_t *pos, const char *rec,
-                             size_t n, const char *reason, sl_error_t *err)
-{
-    sl_buf_t line = SL_BUF_INIT;
-    sl_json_t j;
-    sl_json_init(&j, &line, false);
-    sl_json_object_begin(&j);
-    sl_json_kv_string(&j, "path", pos->name);
-    sl_json_kv_int(&j, pos->unit, pos->at);
-    sl_json_key(&j, "record");
-    sl_json_string_n(&j, rec, n);
-    sl_json_kv_string(&j, "reason", reason);
-    sl_json_object_end(&j);
-    sl_buf_putc(&line, '\n');
-    pthread_mutex_lock(&b->mu);
-    int rc = bad_records_fd(b, err);
-    if (rc == 0 && write(b->fd, line.data, line.len) != (ssize_t)line.len)
-        rc = conn_io_error(err, "write bad records file", b->path);
-    pthread_mutex_unlock(&b->mu);
-    sl_buf_free(&line);
-    return rc;
-}
-
-void format_bad_records_close(format_bad_records_t *b)
-{
-    if (!b) return;
-    if (b->fd >= 0) close(b->fd);
-    pthread_mutex_destroy(&b->mu);
-    free(b->dir);
-    free(b->path);
-    free(b);
-}
 
 /* ---- the reader ----------------------------------------------------------- */
 

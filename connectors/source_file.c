@@ -588,7 +588,8 @@ static void file_destroy(source_t *s)
 static void file_metrics(source_t *s, const char *end, const char *latest, sl_buf_t *out)
 {
     (void)end, (void)latest;
-    conn_metric_malformed(s, out);
+    const file_src_t *f = s->impl;
+    conn_metric_bad_records(s, f->bad, out);
 }
 
 static const source_ops_t file_ops = {
@@ -682,7 +683,8 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     f->watch = dir_watch_open(f->path);
     if (fmt.bad_records_dir) {
         char *name = sl_printf(a, "%s-source%d.json", s->query_name, s->index);
-        f->bad = format_bad_records_open(fmt.bad_records_dir, name);
+        f->bad = format_bad_records_open(fmt.bad_records_dir, name, fmt.bad_records_max_bytes,
+                                         fmt.bad_records_max_files);
     }
     s->impl = f;
     s->ops = &file_ops;

@@ -590,11 +590,12 @@ static void kafka_describe(source_t *s, sl_buf_t *out)
 
 /* Spark's offsets-behind-latest trio: per partition of `latest`, latest
  * minus the batch's end, as strings (the average as Java prints a double);
- * then the count of malformed records. */
+ * then the malformed-record figures. */
 static void kafka_metrics(source_t *s, const char *end, const char *latest, sl_buf_t *out)
 {
+    const kafka_src_t *k = s->impl;
     if (!end || !latest) {
-        conn_metric_malformed(s, out);
+        conn_metric_bad_records(s, k->bad, out);
         return;
     }
     sl_arena_t *tmp = sl_arena_new("kafka metrics");
@@ -620,7 +621,7 @@ static void kafka_metrics(source_t *s, const char *end, const char *latest, sl_b
                       (long long)hi, (long long)lo);
     }
     sl_arena_free(tmp);
-    conn_metric_malformed(s, out);
+    conn_metric_bad_records(s, k->bad, out);
 }
 
 static void kafka_destroy(source_t *s)
@@ -695,7 +696,8 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     }
     if (k->fmt.bad_records_dir)
         k->bad = format_bad_records_open(k->fmt.bad_records_dir,
-                                         sl_printf(a, "%s-source%d.json", s->query_name, s->index));
+                                         sl_printf(a, "%s-source%d.json", s->query_name, s->index),
+                                         k->fmt.bad_records_max_bytes, k->fmt.bad_records_max_files);
     k->keep = sl_arena_new("kafka source");
     k->parts_arena = sl_arena_new("kafka partitions");
     k->cap_arena = sl_arena_new("kafka available now");

@@ -42,7 +42,7 @@ static void read_text(sl_arena_t *a, reader_run_t *run, const char *schema, cons
     format_reader_init(&r, d, a, tc_emit, &run->rows);
     r.malformed = &run->malformed;
     r.dropped = &run->dropped;
-    if (bad_dir) r.bad = format_bad_records_open(bad_dir, "bad.json");
+    if (bad_dir) r.bad = format_bad_records_open(bad_dir, "bad.json", 1 << 20, 1);
     format_pos_t pos = {"file", "/in/f", "line", 0};
     run->rc = format_reader_text(&r, text, strlen(text), &pos, &run->err);
     if (run->rc == 0) run->rc = format_reader_flush(&r, &run->err);

@@ -2,8 +2,8 @@
  * time and identical replays, partitions, ramp-up, AVAILABLE NOW), file
  * (each file once, order, maxFilesPerTrigger, latestFirst, dotfiles, the
  * source log's bytes, restart and crash windows, the three modes, bad
- * records) and nexmark (proportions, determinism, schema, availability,
- * splits), plus option validation. */
+ * records and their rotation) and nexmark (proportions, determinism,
+ * schema, availability, splits), plus option validation. */
 #include "test_connectors_util.h"
 
 #include <poll.h>
@@ -450,6 +450,55 @@ TEST(file_modes_counts_and_bad_records)
     file_env_done(&e);
 }
 
+/* The number of lines of `text`. */
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++) n++;
+    return n;
+}
+
+TEST(file_bad_records_rotate_with_the_stream_options)
+{
+    file_env_t e = file_env();
+    /* lines 1-9 good, 10-39 bad: 30 bad-record lines of one length */
+    sl_buf_t text = SL_BUF_INIT;
+    for (int i = 1; i <= 39; i++) sl_buf_puts(&text, i < 10 ? "{\"n\":\"ok\",\"v\":1}\n" : "{oops\n");
+    put_file(&e, "a.json", 100, text.data);
+    sl_buf_free(&text);
+    char *bad = sl_printf(e.a, "%s/../bad", e.in);
+    source_t *s = file_source(&e, "mode", "DROPMALFORMED", "badRecordsPath", bad,
+                              "badRecordsMaxBytes", "1k", "badRecordsMaxFiles", "2", NULL);
+    const char *init = "{\"logOffset\":-1}";
+    const char *end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
+    CHECK_INT(read_batch(s, 0, init, end, e.a).n, 9);
+    char *cur = tc_read(e.a, sl_printf(e.a, "%s/q-source0.json", bad));
+    char *old1 = tc_read(e.a, sl_printf(e.a, "%s/q-source0.json.1", bad));
+    char *old2 = tc_read(e.a, sl_printf(e.a, "%s/q-source0.json.2", bad));
+    CHECK(cur && old1 && old2);
+    CHECK(tc_read(e.a, sl_printf(e.a, "%s/q-source0.json.3", bad)) == NULL);
+    size_t len = (size_t)(strchr(cur, '\n') - cur + 1);
+    int per_file = (int)(1024 / len), rotations = (30 - 1) / per_file, ncur = 30 - rotations * per_file;
+    CHECK(rotations >= 3); /* the oldest file was deleted */
+    /* two full old files and the newest records in the current one */
+    CHECK_INT(strlen(old1), per_file * len);
+    CHECK_INT(strlen(old2), per_file * len);
+    CHECK_INT(strlen(cur), ncur * len);
+    CHECK_INT(count_lines(cur), ncur);
+    const char *head = sl_printf(e.a, "{\"path\":\"%s/a.json\",\"line\":", e.in);
+    CHECK(!strncmp(cur, sl_printf(e.a, "%s%d,", head, 40 - ncur), strlen(head) + 3));
+    CHECK(!strncmp(old1, sl_printf(e.a, "%s%d,", head, 40 - ncur - per_file), strlen(head) + 3));
+    CHECK(!strncmp(old2, sl_printf(e.a, "%s%d,", head, 40 - ncur - 2 * per_file),
+                   strlen(head) + 3));
+    sl_buf_t m = SL_BUF_INIT;
+    s->ops->metrics(s, end, end, &m);
+    CHECK_STR(m.data, sl_printf(e.a, "\"numMalformedRecords\":\"30\",\"badRecordsBytesWritten\":"
+                                     "\"%zu\",\"badRecordsFilesRotated\":\"%d\"",
+                                30 * len, rotations));
+    sl_buf_free(&m);
+    file_env_done(&e);
+}
+
 TEST(file_csv_with_header_per_file)
 {
     file_env_t e = file_env();
@@ -571,6 +620,15 @@ TEST(file_option_validation)
                   "22023", "invalid value \"1\" for option \"latestFirst\"", "Accepted values: true, false.");
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "format", "raw", NULL),
                   "22023", "invalid value \"raw\" for option \"format\"", NULL);
+    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxBytes",
+                              "64 MB", NULL),
+                  "22023", "invalid value \"64 MB\" for option \"badRecordsMaxBytes\"",
+                  "It must be a positive size such as 64m, 512k or 1g (units b, k, m, g, t; a bare "
+                  "number is bytes).");
+    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxFiles",
+                              "many", NULL),
+                  "22023", "invalid value \"many\" for option \"badRecordsMaxFiles\"",
+                  "It must be an integer from 0 to 1000.");
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", NULL), "22023",
                   "file source requires option \"path\"", NULL);
     /* a directory that does not exist fails at start, not at CREATE STREAM */
