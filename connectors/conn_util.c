@@ -19,6 +19,7 @@
 #include "common/hash.h"
 #include "common/private_file.h"
 #include "common/failpoint.h"
+#include "model/text_io.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -190,38 +191,16 @@ int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char
     return 0;
 }
 
-/* The multiplier of a Spark size suffix ("", "k", "kb", "M", ...), 0 when unknown. */
-static int64_t size_unit(const char *u)
-{
-    static const char letters[] = "bkmgt";
-    size_t len = strlen(u);
-    if (len == 0) return 1;
-    const char *l = strchr(letters, tolower((unsigned char)u[0]));
-    if (!l || len > 2 || (len == 2 && tolower((unsigned char)u[1]) != 'b')) return 0;
-    if (len == 2 && l == letters) return 0; /* "bb" */
-    return (int64_t)1 << (10 * (l - letters));
-}
-
 int conn_opt_bytes(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key, int64_t *out,
                    sl_error_t *err)
 {
     const char *v = conn_option(d, o, n, key);
     if (!v) return 0;
-    const char *p = v;
-    while (isspace((unsigned char)*p)) p++;
-    int64_t x = 0;
-    int digits = 0;
-    for (; isdigit((unsigned char)*p) && digits < 15; p++, digits++) x = x * 10 + (*p - '0');
-    char unit[4] = "";
-    size_t k = 0;
-    while (*p && !isspace((unsigned char)*p) && k < sizeof unit - 1) unit[k++] = *p++;
-    unit[k] = 0;
-    while (isspace((unsigned char)*p)) p++;
-    int64_t mult = size_unit(unit);
-    if (!digits || *p || !mult || x == 0 || x > INT64_MAX / mult)
+    int64_t x;
+    if (exec_parse_byte_size(v, strlen(v), &x) != EXEC_PARSE_OK || x == 0)
         return conn_bad_option(err, key, v, "It must be a positive size such as 64m, 512k or 1g "
                                             "(units b, k, m, g, t; a bare number is bytes).");
-    *out = x * mult;
+    *out = x;
     return 0;
 }
 

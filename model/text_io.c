@@ -152,11 +152,12 @@ exec_parse_status_t exec_parse_int64(const char *s, size_t n, int64_t *out)
 exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out)
 {
     static const struct { const char *unit; int shift; } units[] = {
-        {"bytes", 0}, {"B", 0}, {"kB", 10}, {"MB", 20}, {"GB", 30}, {"TB", 40}};
+        {"bytes", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20},
+        {"g", 30}, {"gb", 30}, {"t", 40}, {"tb", 40}};
     scan_t sc = scan_trimmed(s, n);
-    int digits;
-    int64_t v = read_digits(&sc, 18, &digits);
-    if (v < 0 || at_digit(&sc)) return v < 0 ? EXEC_PARSE_SYNTAX : EXEC_PARSE_RANGE;
+    int64_t v = read_digits(&sc, 18, NULL);
+    if (v < 0) return EXEC_PARSE_SYNTAX;
+    if (at_digit(&sc)) return EXEC_PARSE_RANGE;
     skip_spaces(&sc);
     int shift = 0;
     if (sc.p < sc.end) {

@@ -76,8 +76,9 @@ int exec_text_error(exec_type_t t, exec_parse_status_t st, const char *s, size_t
 exec_parse_status_t exec_parse_int32(const char *s, size_t n, int32_t *out);
 exec_parse_status_t exec_parse_int64(const char *s, size_t n, int64_t *out);
 exec_parse_status_t exec_parse_double(const char *s, size_t n, double *out);
-/* A size as PostgreSQL writes memory settings: an integer, optionally followed
- * by a unit (bytes, B, kB, MB, GB, TB; case-insensitive, powers of 1024). */
+/* A size as Spark's byteStringAsBytes or a PostgreSQL memory setting writes
+ * it: an integer, then optionally a unit, any case, powers of 1024: b, bytes,
+ * k, kb, m, mb, g, gb, t, tb ("64m", "512MB", "1 GB"; a bare number = bytes). */
 exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out);
 exec_parse_status_t exec_parse_bool(const char *s, size_t n, uint8_t *out);
 /* To DECIMAL(p, s), rounding half away from zero at the scale; RANGE when

@@ -17,8 +17,8 @@ static const conn_option_t query_options[] = {
     {"sluice.multipleWatermarkPolicy", 0, "min", "How watermarks of several inputs combine: min or "
      "max (pinned at the first run)."},
     {"sluice.minBatchesToRetain", 0, "100", "Batches of offsets and commits kept in the checkpoint."},
-    {"sluice.stateStore.maxMemory", 0, "1GB", "Most memory the query's state may hold in the memory "
-     "state store (e.g. 512MB; 0 = no limit); past it the query fails."},
+    {"sluice.stateStore.maxMemory", 0, "1g", "Most memory the query's state may hold in the memory "
+     "state store (e.g. 512m; 0 = no limit); past it the query fails."},
     {NULL, 0, NULL, NULL}};
 
 static const conn_desc_t query_desc = {.name = "query", .options = query_options, .doc = "Query options."};
@@ -40,7 +40,7 @@ static int parse_size_option(const char *v, const char *key, int64_t *out, sl_er
 {
     if (exec_parse_byte_size(v, strlen(v), out) == EXEC_PARSE_OK) return 0;
     sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"", key, v);
-    return sl_error_hint(err, "The value must be a size such as 512MB or 2GB (units B, kB, MB, GB, TB).");
+    return sl_error_hint(err, "The value must be a size such as 512m or 2g (units b, k, m, g, t; a bare number is bytes).");
 }
 
 static int one_of(const char *v, const char *key, const char *a, const char *b, sl_error_t *err)

@@ -621,8 +621,8 @@ TEST(file_option_validation)
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "format", "raw", NULL),
                   "22023", "invalid value \"raw\" for option \"format\"", NULL);
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxBytes",
-                              "64 MB", NULL),
-                  "22023", "invalid value \"64 MB\" for option \"badRecordsMaxBytes\"",
+                              "64 parsecs", NULL),
+                  "22023", "invalid value \"64 parsecs\" for option \"badRecordsMaxBytes\"",
                   "It must be a positive size such as 64m, 512k or 1g (units b, k, m, g, t; a bare "
                   "number is bytes).");
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxFiles",

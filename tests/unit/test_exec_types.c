@@ -512,3 +512,24 @@ TEST(value_compare_and_hash)
     CHECK_INT(exec_value_compare(&m, &d31), -1);
     CHECK(!exec_value_equal(&m, &d));
 }
+
+TEST(byte_sizes_spark_and_postgresql_units)
+{
+    const struct {
+        const char *s;
+        int64_t want; /* -1: syntax error, -2: out of range */
+    } cases[] = {{"0", 0}, {"100", 100}, {"100b", 100}, {"7 bytes", 7}, {"64k", 65536}, {"64KB", 65536},
+                 {"512m", 512LL << 20}, {"512MB", 512LL << 20}, {" 1 GB ", 1LL << 30}, {"2g", 2LL << 30},
+                 {"3t", 3LL << 40}, {"", -1}, {"m", -1}, {"64 parsecs", -1}, {"1.5g", -1}, {"-1m", -1},
+                 {"64mbb", -1}, {"10000000000t", -2}, {"9999999999999999999", -2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t v = -99;
+        exec_parse_status_t st = exec_parse_byte_size(cases[i].s, strlen(cases[i].s), &v);
+        if (cases[i].want >= 0) {
+            CHECK_INT(st, EXEC_PARSE_OK);
+            CHECK_INT(v, cases[i].want);
+        } else {
+            CHECK_INT(st, cases[i].want == -1 ? EXEC_PARSE_SYNTAX : EXEC_PARSE_RANGE);
+        }
+    }
+}
