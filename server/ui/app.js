@@ -171,6 +171,13 @@
         wm ? wm.slice(0, 10) + ' UTC · delay ' + fmtMs(wmDelay) : 'no event-time watermark'));
   }
 
+  /* sluice's own progress member: sentences about the query's state. */
+  function renderWarnings(p) {
+    const list = (p && p.warnings) || [];
+    $('d-warnings').hidden = list.length === 0;
+    $('d-warnings').replaceChildren(...list.map((w) => el('li', null, w)));
+  }
+
   function renderIds(q) {
     const item = (k, v) => el('div', null, el('dt', null, k), el('dd', null, v || '–'));
     $('d-ids').replaceChildren(item('id', q.id), item('runId', q.runId), item('sink', q.sink),
@@ -187,6 +194,7 @@
     $('btn-stop').disabled = busy || q.status.state !== 'ACTIVE';
     $('btn-start').disabled = busy || q.status.state === 'ACTIVE';
     renderIds(q);
+    renderWarnings(q.lastProgress);
     renderKpis(q, q.lastProgress);
     if ($('d-sql').textContent !== q.definition) $('d-sql').textContent = q.definition || '';
     $('d-progress').textContent = q.lastProgress ? JSON.stringify(q.lastProgress, null, 2) : 'null (no trigger has run yet)';
