@@ -27,8 +27,8 @@ AWAIT QUERY per_name;
 AWAIT QUERY overall;
 SELECT * FROM per_name ORDER BY name;
 SELECT * FROM overall;
--- update mode without the grouping column selected: there is no key to
--- upsert by, so each batch's changed rows are appended (Spark's memory sink)
+-- update mode without the grouping column selected: the table is keyed by
+-- the grouping key all the same (a hidden column), one row per group
 CREATE QUERY big_or_not OUTPUT MODE update TRIGGER AVAILABLE NOW AS
   SELECT count(*) AS n FROM orders GROUP BY amount > 6;
 AWAIT QUERY big_or_not;
