@@ -599,6 +599,17 @@ static plan_node_t *coerce_columns(plan_ctx_t *pc, plan_node_t *n, const exec_ty
     return make_project(pc->arena, n, exprs, names, nv, n->pos);
 }
 
+/* The watermark delay of a UNION ALL column from its arms': an event-time
+ * column when it is one in every arm. The query's watermark is one, combined
+ * from all its WATERMARK nodes (sluice.multipleWatermarkPolicy), so the arms'
+ * delays may differ; the union keeps the longest, which is what a
+ * DISTINCT ON ... WITHIN WATERMARK above it then keeps rows for. */
+static int64_t union_delay(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0) return -1;
+    return a > b ? a : b;
+}
+
 static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
     int narms = q->arms.n;
@@ -632,7 +643,7 @@ static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t
         memcpy(u->cols, n->cols, sizeof *u->cols * (size_t)ncols);
         for (int c = 0; c < ncols; c++) {
             u->cols[c].qual = NULL;
-            if (u->cols[c].wm_delay_ms != arm->cols[c].wm_delay_ms) u->cols[c].wm_delay_ms = -1;
+            u->cols[c].wm_delay_ms = union_delay(u->cols[c].wm_delay_ms, arm->cols[c].wm_delay_ms);
         }
         plan_set_child(u, 0, n);
         plan_set_child(u, 1, arm);
