@@ -1,6 +1,10 @@
 /* Memory tables (memtable.h): a registry of named result tables, each with
  * its rows as compacted batches in its own arena, a dead-row map per batch
  * for rows replaced or deleted by upserts, and a key index for UPDATE mode.
+ * A table keyed by grouping columns the query does not select stores them
+ * as hidden columns after the visible ones (sink_schema_t nhidden), so that
+ * compaction can re-index; snapshots and column lists show only the
+ * visible ones.
  *
  * Row positions in the index are (batch number << 32 | row). Compaction
  * copies the live rows into a fresh arena as one batch and rebuilds the
@@ -26,9 +30,11 @@ struct memtable {
     int refs;                 /* registry's mutex guards it */
     pthread_rwlock_t lock;    /* guards everything below; the writer owns `rows` */
     sl_arena_t *meta;         /* names, types, keys */
-    int ncols;
+    int ncols;                /* stored columns: the visible ones, then hidden keys */
+    int nvisible;             /* the columns SELECT sees */
     const char **names;
     exec_type_t *types;
+    bool keyed;               /* UPDATE rows are upserted by keys[0..nkeys) */
     int nkeys;
     int *keys;
     int64_t last_batch;       /* -1 before the first */
@@ -58,13 +64,15 @@ static memtable_t *table_new(const char *name, const sink_schema_t *s)
     pthread_rwlock_init(&t->lock, NULL);
     t->meta = sl_arena_new("memtable meta");
     t->rows = sl_arena_new("memtable rows");
-    t->ncols = s->ncols;
-    t->names = SL_NEW_ARRAY(t->meta, const char *, s->ncols ? s->ncols : 1);
-    t->types = SL_NEW_ARRAY(t->meta, exec_type_t, s->ncols ? s->ncols : 1);
-    for (int i = 0; i < s->ncols; i++) {
+    t->ncols = s->ncols + s->nhidden;
+    t->nvisible = s->ncols;
+    t->names = SL_NEW_ARRAY(t->meta, const char *, t->ncols ? t->ncols : 1);
+    t->types = SL_NEW_ARRAY(t->meta, exec_type_t, t->ncols ? t->ncols : 1);
+    for (int i = 0; i < t->ncols; i++) {
         t->names[i] = sl_strdup(t->meta, s->names[i]);
         t->types[i] = conn_type_copy(t->meta, s->types[i]);
     }
+    t->keyed = s->keyed;
     t->nkeys = s->nkeys;
     t->keys = SL_NEW_ARRAY(t->meta, int, s->nkeys ? s->nkeys : 1);
     if (s->nkeys) memcpy(t->keys, s->keys, sizeof(int) * (size_t)s->nkeys);
@@ -88,8 +96,10 @@ static void table_free(memtable_t *t)
 
 static bool same_schema(const memtable_t *t, const sink_schema_t *s)
 {
-    if (t->ncols != s->ncols || t->nkeys != s->nkeys) return false;
-    for (int i = 0; i < s->ncols; i++)
+    if (t->nvisible != s->ncols || t->ncols != s->ncols + s->nhidden || t->keyed != (bool)s->keyed ||
+        t->nkeys != s->nkeys)
+        return false;
+    for (int i = 0; i < t->ncols; i++)
         if (strcmp(t->names[i], s->names[i]) || !exec_type_equal(t->types[i], s->types[i]))
             return false;
     return !s->nkeys || !memcmp(t->keys, s->keys, sizeof(int) * (size_t)s->nkeys);
@@ -228,7 +238,7 @@ int memtable_add_batch(memtable_t *t, int64_t batch_id, output_mode_t mode,
     }
     uint32_t total = rows_in(batches, n);
     if (mode == OUTPUT_COMPLETE) table_clear(t);
-    if (mode == OUTPUT_UPDATE && t->nkeys) upsert_rows(t, batches, n, total);
+    if (mode == OUTPUT_UPDATE && t->keyed) upsert_rows(t, batches, n, total);
     else append_rows(t, batches, n, total);
     t->last_batch = batch_id;
     maybe_compact(t);
@@ -383,12 +393,12 @@ static memtable_t *reg_ref(memtable_registry_t *r, const char *name)
     return t;
 }
 
-/* Copies t's column names and types into `a`. */
+/* Copies t's visible column names and types into `a`. */
 static void copy_columns(const memtable_t *t, sl_arena_t *a, const char ***names, exec_type_t **types)
 {
-    const char **nm = SL_NEW_ARRAY(a, const char *, t->ncols ? t->ncols : 1);
-    exec_type_t *ty = SL_NEW_ARRAY(a, exec_type_t, t->ncols ? t->ncols : 1);
-    for (int i = 0; i < t->ncols; i++) {
+    const char **nm = SL_NEW_ARRAY(a, const char *, t->nvisible ? t->nvisible : 1);
+    exec_type_t *ty = SL_NEW_ARRAY(a, exec_type_t, t->nvisible ? t->nvisible : 1);
+    for (int i = 0; i < t->nvisible; i++) {
         nm[i] = sl_strdup(a, t->names[i]);
         ty[i] = conn_type_copy(a, t->types[i]);
     }
@@ -403,7 +413,7 @@ int memtable_columns(memtable_registry_t *r, const char *name, sl_arena_t *a, in
     if (!t) return 0;
     pthread_rwlock_rdlock(&t->lock);
     copy_columns(t, a, names, types);
-    *ncols = t->ncols;
+    *ncols = t->nvisible;
     pthread_rwlock_unlock(&t->lock);
     table_unref(r, t);
     return 1;
@@ -419,10 +429,10 @@ int memtable_snapshot(memtable_registry_t *r, const char *name, sl_arena_t *a, i
     const char **nm;
     exec_type_t *ty;
     copy_columns(t, a, &nm, &ty);
-    snap_t s = {.a = a, .types = ty, .ncols = t->ncols};
+    snap_t s = {.a = a, .types = ty, .ncols = t->nvisible};
     snap_rows(t, &s);
     pthread_rwlock_unlock(&t->lock);
-    *ncols = t->ncols;
+    *ncols = t->nvisible;
     *names = nm;
     *types = ty;
     *batches = s.out;

@@ -9,7 +9,9 @@
  *   COMPLETE  the table's contents are replaced by the batch's rows
  *   UPDATE    rows are upserted by the key columns (a hash index maps each
  *             encoded key, model/row.h exec_key_encode, to its row); a row
- *             whose change is -1 (a retraction) deletes its key
+ *             whose change is -1 (a retraction) deletes its key; key columns
+ *             may be hidden ones (sink_schema_t nhidden), kept but never
+ *             shown; an unkeyed schema (no aggregation) appends
  * add_batch is idempotent: a batch id <= the last one taken is skipped, so
  * a batch the runner replays after a failure is not added twice.
  * Replaced and deleted rows are dropped when the table next compacts

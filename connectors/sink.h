@@ -15,7 +15,7 @@
  *
  * Output modes: APPEND rows are new result rows; COMPLETE rows are the whole
  * result table (replace); UPDATE rows are changed result rows, upserted by
- * the key columns. */
+ * the key columns (an aggregation's grouping key). */
 #ifndef SL_SINK_H
 #define SL_SINK_H
 
@@ -56,12 +56,17 @@ typedef struct sink_ops {
     void (*destroy)(sink_t *s);
 } sink_ops_t;
 
-/* The result table a sink receives. */
+/* The result table a sink receives. Its batches have ncols + nhidden
+ * columns: the result's, then hidden key columns (grouping columns the
+ * query does not select as they are), which sinks never write. */
 typedef struct sink_schema {
     int ncols;
-    const char *const *names;
-    const exec_type_t *types;
-    int nkeys;              /* UPDATE mode: columns that identify a result row */
+    int nhidden;
+    const char *const *names;   /* ncols + nhidden */
+    const exec_type_t *types;   /* ncols + nhidden */
+    int keyed;              /* UPDATE mode: rows are upserted by the key (else appended) */
+    int nkeys;              /* keyed: columns (< ncols + nhidden) that identify a result
+                               row; 0 = the result is one row (no GROUP BY) */
     const int *keys;
 } sink_schema_t;
 

@@ -49,10 +49,11 @@ int sink_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema
 static sink_schema_t schema_copy(const sink_schema_t *s, sl_arena_t *a)
 {
     sink_schema_t c = *s;
-    const char **names = SL_NEW_ARRAY(a, const char *, s->ncols ? s->ncols : 1);
-    exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, s->ncols ? s->ncols : 1);
+    int n = s->ncols + s->nhidden;
+    const char **names = SL_NEW_ARRAY(a, const char *, n ? n : 1);
+    exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, n ? n : 1);
     int *keys = SL_NEW_ARRAY(a, int, s->nkeys ? s->nkeys : 1);
-    for (int i = 0; i < s->ncols; i++) {
+    for (int i = 0; i < n; i++) {
         names[i] = sl_strdup(a, s->names[i]);
         types[i] = conn_type_copy(a, s->types[i]);
     }

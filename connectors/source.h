@@ -51,6 +51,11 @@ typedef enum {
 
 typedef struct source_ops {
     const char *name; /* connector name, as in the registry */
+    /* Progress shows the latest offset as latestOffset (Spark: sources that
+     * implement reportLatestOffset, such as Kafka's); 0 = null there, as
+     * Spark's FileStreamSource reports. latest_offset's `latest` is asked of
+     * every source all the same: it tells whether the query is caught up. */
+    int reports_latest;
     /* The offset a new query starts from (startingOffsets), as JSON. A
      * source that must remember it (Kafka's resolved "latest") writes it to
      * its checkpoint directory and returns the same text on every call. */

@@ -639,6 +639,7 @@ static void kafka_destroy(source_t *s)
 
 static const source_ops_t kafka_ops = {
     .name = "kafka",
+    .reports_latest = 1,
     .initial_offset = kafka_initial,
     .latest_offset = kafka_latest,
     .prepare_available_now = kafka_available_now,

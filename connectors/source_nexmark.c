@@ -288,6 +288,7 @@ static void nx_destroy(source_t *s)
 
 static const source_ops_t nexmark_ops = {
     .name = "nexmark",
+    .reports_latest = 1,
     .initial_offset = nx_initial,
     .latest_offset = nx_latest,
     .prepare_available_now = nx_available_now,

@@ -200,6 +200,7 @@ static void rate_destroy(source_t *s)
 
 static const source_ops_t rate_ops = {
     .name = "rate",
+    .reports_latest = 1,
     .initial_offset = rate_initial,
     .latest_offset = rate_latest,
     .prepare_available_now = rate_available_now,

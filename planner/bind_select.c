@@ -599,6 +599,17 @@ static plan_node_t *coerce_columns(plan_ctx_t *pc, plan_node_t *n, const exec_ty
     return make_project(pc->arena, n, exprs, names, nv, n->pos);
 }
 
+/* The watermark delay of a UNION ALL column from its arms': an event-time
+ * column when it is one in every arm. The query's watermark is one, combined
+ * from all its WATERMARK nodes (sluice.multipleWatermarkPolicy), so the arms'
+ * delays may differ; the union keeps the longest, which is what a
+ * DISTINCT ON ... WITHIN WATERMARK above it then keeps rows for. */
+static int64_t union_delay(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0) return -1;
+    return a > b ? a : b;
+}
+
 static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
     int narms = q->arms.n;
@@ -632,7 +643,7 @@ static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t
         memcpy(u->cols, n->cols, sizeof *u->cols * (size_t)ncols);
         for (int c = 0; c < ncols; c++) {
             u->cols[c].qual = NULL;
-            if (u->cols[c].wm_delay_ms != arm->cols[c].wm_delay_ms) u->cols[c].wm_delay_ms = -1;
+            u->cols[c].wm_delay_ms = union_delay(u->cols[c].wm_delay_ms, arm->cols[c].wm_delay_ms);
         }
         plan_set_child(u, 0, n);
         plan_set_child(u, 1, arm);
@@ -655,41 +666,4 @@ plan_node_t *plan_bind(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
     }
     sl_error_set(err, SL_ERR_INTERNAL_ERROR, "unknown query kind");
     return NULL;
-}
-
-/* Output column of `root` that is a plain reference to column `col` of
- * `below` through projections and filters, or -1. */
-static int output_of(const plan_node_t *root, const plan_node_t *below, int col)
-{
-    if (root == below) return col;
-    if (root->kind == LP_FILTER || root->kind == LP_SORT || root->kind == LP_LIMIT)
-        return output_of(root->children[0], below, col);
-    if (root->kind != LP_PROJECT) return -1;
-    for (int i = 0; i < root->ncols; i++) {
-        const exec_expr_t *e = root->project.exprs[i];
-        if (e->kind == EXEC_EXPR_COLUMN && !root->cols[i].hidden &&
-            output_of(root->children[0], below, col) == e->column)
-            return i;
-    }
-    return -1;
-}
-
-static const plan_node_t *find_aggregate(const plan_node_t *n)
-{
-    while (n && n->kind != LP_AGGREGATE) {
-        if (n->kind != LP_PROJECT && n->kind != LP_FILTER && n->kind != LP_SORT && n->kind != LP_LIMIT)
-            return NULL;
-        n = n->children[0];
-    }
-    return n;
-}
-
-int plan_output_keys(sl_arena_t *a, const plan_node_t *root, int **keys)
-{
-    const plan_node_t *agg = find_aggregate(root);
-    if (!agg) return 0;
-    *keys = SL_NEW_ARRAY(a, int, agg->agg.nkeys > 0 ? agg->agg.nkeys : 1);
-    for (int k = 0; k < agg->agg.nkeys; k++)
-        if (((*keys)[k] = output_of(root, agg, k)) < 0) return -1;
-    return agg->agg.nkeys;
 }

@@ -147,10 +147,38 @@ static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
     return 0;
 }
 
+/* Whether `e` reads the clock: current_timestamp(), now() (and what binds
+ * to them: localtimestamp, current_date). */
+static int reads_clock(const exec_expr_t *e)
+{
+    if (!e) return 0;
+    if (e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "current_timestamp") || !strcmp(e->name, "now")))
+        return 1;
+    for (int i = 0; i < e->nargs; i++)
+        if (reads_clock(e->args[i])) return 1;
+    return 0;
+}
+
+static int node_reads_clock(const plan_node_t *n)
+{
+    if (n->kind == LP_FILTER) return reads_clock(n->filter.pred);
+    if (n->kind != LP_PROJECT) return 0;
+    for (int i = 0; i < n->ncols; i++)
+        if (reads_clock(n->project.exprs[i])) return 1;
+    return 0;
+}
+
+/* Spark's checkForContinuous: map-like operators only, and no current time
+ * (a continuous query has no batch whose time the clock could be pinned to). */
 static int check_continuous(const plan_node_t *n, sl_error_t *err)
 {
     static const char *const names[] = {"", "", "VALUES", "", "", "", "window", "aggregation", "join",
                                         "UNION", "DISTINCT ON", "ORDER BY", "LIMIT"};
+    if (node_reads_clock(n))
+        return refuse(err, n, "a continuous trigger does not support current time operations",
+                      "current_timestamp(), now(), localtimestamp and current_date have no batch time to "
+                      "be pinned to in continuous processing (as in Spark); use TRIGGER PROCESSING TIME "
+                      "'...', or the event time of the rows.");
     if (n->kind == LP_SCAN || n->kind == LP_WATERMARK || n->kind == LP_FILTER || n->kind == LP_PROJECT)
         return 0;
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,

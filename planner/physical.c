@@ -142,24 +142,33 @@ exec_pnode_t *phys_node(phys_t *ps, const plan_node_t *n, sl_error_t *err)
     return NULL;
 }
 
-/* Drops hidden columns (sort keys) at the top. */
+/* Drops hidden columns (sort keys) at the top, except the result's hidden
+ * key columns (result_key), which follow the visible ones. */
 static exec_pnode_t *visible_only(phys_t *ps, const plan_node_t *n, exec_pnode_t *root,
                                   sl_error_t *err)
 {
-    int nv = plan_visible_columns(n), k = 0;
+    int nv = plan_visible_columns(n), nh = 0, k = 0;
+    for (int i = 0; i < n->ncols; i++) nh += n->cols[i].hidden && n->cols[i].result_key;
     plan_physical_t *p = ps->out;
+    int nout = nv + nh;
     p->ncols = nv;
-    p->names = SL_NEW_ARRAY(ps->a, const char *, nv > 0 ? nv : 1);
-    p->types = SL_NEW_ARRAY(ps->a, exec_type_t, nv > 0 ? nv : 1);
-    exec_expr_t **exprs = SL_NEW_ARRAY(ps->a, exec_expr_t *, nv > 0 ? nv : 1);
-    for (int i = 0; i < n->ncols; i++) {
-        if (n->cols[i].hidden) continue;
-        p->names[k] = n->cols[i].name;
-        p->types[k] = n->cols[i].type;
-        exprs[k++] = exec_expr_column(ps->a, i, n->cols[i].type, n->cols[i].name);
+    p->nhidden = nh;
+    p->names = SL_NEW_ARRAY(ps->a, const char *, nout > 0 ? nout : 1);
+    p->types = SL_NEW_ARRAY(ps->a, exec_type_t, nout > 0 ? nout : 1);
+    exec_expr_t **exprs = SL_NEW_ARRAY(ps->a, exec_expr_t *, nout > 0 ? nout : 1);
+    int identity = nout == n->ncols;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n->ncols; i++) {
+            int take = pass == 0 ? !n->cols[i].hidden : n->cols[i].hidden && n->cols[i].result_key;
+            if (!take) continue;
+            identity &= k == i;
+            p->names[k] = n->cols[i].name;
+            p->types[k] = n->cols[i].type;
+            exprs[k++] = exec_expr_column(ps->a, i, n->cols[i].type, n->cols[i].name);
+        }
     }
-    if (nv == n->ncols) return root;
-    return op_project_plan(ps->a, root, exprs, p->names, nv, err);
+    if (identity) return root;
+    return op_project_plan(ps->a, root, exprs, p->names, nout, err);
 }
 
 plan_physical_t *plan_physical(sl_arena_t *a, const plan_node_t *root, const plan_phys_opts_t *o,

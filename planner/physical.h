@@ -38,8 +38,9 @@ typedef struct plan_physical {
     exec_pnode_t **watermarks;
     int64_t *wm_delays;
     int ncols;                    /* output (visible) columns */
-    const char **names;
-    exec_type_t *types;
+    int nhidden;                  /* hidden key columns after them (plan_result_key) */
+    const char **names;           /* ncols + nhidden */
+    exec_type_t *types;           /* ncols + nhidden */
 } plan_physical_t;
 
 typedef struct plan_phys_opts {

@@ -37,6 +37,8 @@ typedef struct plan_col {
                               of one: is_window); -1: no watermark */
     int is_window;         /* a window STRUCT<start, end> column */
     int hidden;            /* added by the binder (sort keys); not part of SELECT * */
+    int result_key;        /* hidden: a grouping column kept as the result's key (result_key.c);
+                              physical planning keeps it after the visible columns */
 } plan_col_t;
 
 /* One aggregate call of LP_AGGREGATE. */
@@ -206,10 +208,14 @@ exec_expr_t *plan_bind_condition(plan_ctx_t *pc, const plan_relation_t *rel, con
  * the table's columns). */
 plan_node_t *plan_project(sl_arena_t *a, plan_node_t *child, exec_expr_t **exprs,
                           const char **names, int n);
-/* For an aggregated result: the output columns holding every grouping key
- * (the upsert key of update mode), in key order. Returns their count, 0 when
- * there is no aggregation, -1 when some key is not in the output. */
-int plan_output_keys(sl_arena_t *a, const plan_node_t *root, int **keys);
+/* The result table's key (result_key.c): for an aggregated result, the
+ * output columns that identify one row per group, one per grouping column
+ * in key order, in *keys. A grouping column the projection does not keep
+ * recognisably is carried by a hidden result_key column added to a copy of
+ * the projection (*root is replaced; the tree below is shared). Returns the
+ * key's column count (0: no GROUP BY, the result is one row), or -1 when
+ * the result is not aggregated (no key). */
+int plan_result_key(sl_arena_t *a, plan_node_t **root, int **keys);
 /* The user-visible columns (not hidden) of a node. */
 int plan_visible_columns(const plan_node_t *n);
 /* Appends the logical plan as an indented tree (EXPLAIN). */

@@ -291,6 +291,9 @@ void runner_finish_report(runner_t *r, runner_trigger_info_t *t, int64_t mono0)
     t->d.trigger_execution = sl_mono_ms() - mono0;
     int report = t->ran || t->start_ms - r->last_idle_report >= IDLE_REPORT_INTERVAL_MS;
     r->progress_new = report;
+    /* an executed batch restarts the idle-report interval too (Spark's
+     * lastNoExecutionProgressEventTime), so the batch stays the last report */
+    if (t->ran) r->last_idle_report = sl_now_ms();
     if (report) {
         if (!t->ran) r->last_idle_report = t->start_ms;
         if (!t->ran && r->last_metrics) t->metrics = r->last_metrics;

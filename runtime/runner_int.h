@@ -64,7 +64,7 @@ struct runner {
     int64_t last_sink_id;         /* continuous: the last batch id given to the sink */
     const char *status;           /* StreamingQueryStatus message */
     int64_t last_trigger_start;   /* wall ms of the previous trigger, 0 = none */
-    int64_t last_idle_report;     /* wall ms of the last idle progress report */
+    int64_t last_idle_report;     /* wall ms of the last idle report or executed batch */
     op_metrics_t *last_metrics;   /* of the last executed batch (idle reports reuse them) */
     int last_nnodes;
     sl_buf_t progress;            /* last report (compact JSON) */

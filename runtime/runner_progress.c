@@ -131,7 +131,7 @@ static void sources(sl_json_t *j, const runner_t *r, const runner_trigger_info_t
         sl_json_kv_string(j, "description", tmp.data ? tmp.data : "");
         kv_offset(j, "startOffset", t->reported_start[i]);
         kv_offset(j, "endOffset", t->end[i]);
-        kv_offset(j, "latestOffset", t->latest[i]);
+        kv_offset(j, "latestOffset", s->ops->reports_latest ? t->latest[i] : NULL);
         sl_json_kv_int(j, "numInputRows", t->rows[i]);
         kv_rate(j, "inputRowsPerSecond", (double)t->rows[i] / in_sec);
         kv_rate(j, "processedRowsPerSecond", (double)t->rows[i] / proc_sec);

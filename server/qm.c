@@ -130,6 +130,7 @@ static int register_query(qm_t *qm, const char *name, const char *sql, const cha
         q->status = QM_FAILED;
         free(q->last_error);
         q->last_error = sl_xstrdup("the query failed before the daemon restarted; START QUERY retries it");
+        q->last_error_state[0] = '\0'; /* the cause is not known */
     }
     if (!strcmp(state, "ACTIVE") && !q->thread_live) rc = qm_driver_start_locked(q, err);
     pthread_mutex_unlock(&qm->lock);

@@ -19,12 +19,16 @@ static void finish_locked(qm_t *qm, qm_wait_t *w, const sl_error_t *err)
     uv_async_send(&qm->deliver);
 }
 
-/* The result for a query that is no longer running. */
+/* The result for a query that is no longer running: a failed query's
+ * error carries its cause's SQLSTATE (22000 for Kafka data loss, 58030 for
+ * an I/O error), or 55000 when the cause is not known (it failed before
+ * the daemon restarted). */
 static void end_result(const qm_query_t *q, sl_error_t *err)
 {
     sl_error_clear(err);
     if (q->status != QM_FAILED) return;
-    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE, "query \"%s\" failed", q->name);
+    const char *state = q->last_error_state[0] ? q->last_error_state : SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE;
+    sl_error_set(err, state, "query \"%s\" failed", q->name);
     sl_error_detail(err, "%s", q->last_error ? q->last_error : "unknown error");
     sl_error_hint(err, "SHOW QUERIES shows the error; fix the cause and START QUERY %s.", q->name);
 }

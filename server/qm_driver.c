@@ -319,6 +319,7 @@ int qm_driver_start_locked(qm_query_t *q, sl_error_t *err)
     q->wake = false;
     free(q->last_error);
     q->last_error = NULL;
+    q->last_error_state[0] = '\0';
     set_str(&q->status_msg, "Initializing sources");
     q->refs++; /* the driver's */
     if (pthread_create(&q->thread, NULL, driver_main, q) != 0) {

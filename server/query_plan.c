@@ -12,18 +12,19 @@
 #include "server/objects.h"
 #include "server/pgcatalog.h"
 
-/* The output's columns and, when every grouping column is selected, their
- * positions: update mode upserts by them (else sinks append, as Spark's). */
-static void sink_schema(qplan_t *p, sl_arena_t *a)
+/* The output's columns, with the hidden key columns after them, and in
+ * update mode the result's key (planner/result_key.c): an aggregated
+ * result is upserted by its grouping key; without aggregation it appends. */
+static void sink_schema(qplan_t *p, const int *keys, int nkeys)
 {
     sink_schema_t *s = &p->schema;
     s->ncols = p->phys->ncols;
+    s->nhidden = p->phys->nhidden;
     s->names = p->phys->names;
     s->types = p->phys->types;
-    int *keys = NULL;
-    int nk = plan_output_keys(a, p->logical, &keys);
-    s->nkeys = nk > 0 ? nk : 0;
-    s->keys = keys;
+    s->keyed = p->mode == OUTPUT_UPDATE && nkeys >= 0;
+    s->nkeys = s->keyed ? nkeys : 0;
+    s->keys = s->keyed ? keys : NULL;
 }
 
 static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
@@ -80,9 +81,11 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
                              out->def.sink, err) < 0)
         return -1;
     if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, a, err) < 0) return -1;
+    int *keys = NULL, nkeys = -1;
+    if (out->mode == OUTPUT_UPDATE) nkeys = plan_result_key(a, &out->logical, &keys);
     plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
-    sink_schema(out, a);
+    sink_schema(out, keys, nkeys);
     if (sink_validate(out->def.sink, out->def.mode, &out->schema, out->def.sink_opts,
                       out->def.nsink_opts, err) < 0) {
         if (!err->position) err->position = (cq->sink ? cq->sink->pos : cq->select->pos) + 1;

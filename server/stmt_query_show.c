@@ -63,6 +63,30 @@ static void row3(sess_result_t *res, const char *a, const char *b, const char *c
 }
 
 /* DESCRIBE of a query: its result columns, then its definition, status and plan. */
+/* Whether output column `col` is part of the result's key. */
+static int is_key_column(const sink_schema_t *s, int col)
+{
+    for (int k = 0; k < s->nkeys; k++)
+        if (s->keys[k] == col) return 1;
+    return 0;
+}
+
+/* The "Result key" line: the key's columns in key order, hidden ones
+ * marked; an update-mode aggregation without GROUP BY is one row. */
+static void result_key_row(sess_result_t *res, const sink_schema_t *s, sl_arena_t *a)
+{
+    if (!s->keyed) return;
+    sl_buf_t b = SL_BUF_INIT;
+    for (int k = 0; k < s->nkeys; k++)
+        sl_buf_printf(&b, "%s%s%s", k ? ", " : "", s->names[s->keys[k]],
+                      s->keys[k] >= s->ncols ? " (hidden)" : "");
+    const char *cols = s->nkeys ? sl_strdup(a, b.data) : "(none)";
+    sl_buf_free(&b);
+    row3(res, "Result key", cols,
+         s->nkeys ? "update mode keeps one row per group: rows are upserted by these columns"
+                  : "update mode keeps one row: the aggregation has no GROUP BY");
+}
+
 int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *res, sl_error_t *err)
 {
     qplan_t plan;
@@ -71,7 +95,9 @@ int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *re
         return -1;
     }
     const plan_physical_t *p = plan.phys;
-    for (int i = 0; i < p->ncols; i++) row3(res, p->names[i], exec_type_text(p->types[i], ctx->arena), "");
+    for (int i = 0; i < p->ncols; i++)
+        row3(res, p->names[i], exec_type_text(p->types[i], ctx->arena),
+             plan.schema.keyed && is_key_column(&plan.schema, i) ? "result key" : "");
     qm_info_t info;
     int known = qm_get(ctx->srv->qm, e->name, ctx->arena, &info);
     row3(res, "", "", "");
@@ -86,6 +112,7 @@ int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *re
     for (int i = 0; i < plan.def.nsink_opts; i++) row3(res, "Sink option", plan.def.sink_opts[i].key,
              sl_redact_value(plan.def.sink_opts[i].key, plan.def.sink_opts[i].value));
     row3(res, "Output mode", output_mode_name(plan.def.mode), "");
+    result_key_row(res, &plan.schema, ctx->arena);
     row3(res, "Trigger", qdef_trigger_text(&plan.def, ctx->arena), "");
     row3(res, "Checkpoint", plan.def.checkpoint, "");
     row3(res, "Definition", sl_redact_sql(ctx->arena, e->sql), "");

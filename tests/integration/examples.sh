@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every file in configs/examples/ runs without an error against a fresh
 # daemon; the demo, loaded as the startup file (as `make run` does), starts
-# its queries, survives a restart (it is idempotent) and they produce rows.
+# its queries, survives a restart (it is idempotent) and they produce rows;
+# the README's tour runs twice in a row with the same result.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -35,4 +36,20 @@ for run in 1 2; do
     stop_daemon || fail "demo stop $run"
     : > "$work/demo-startup/log.old"; cat "$work/demo-startup/log" >> "$work/demo-startup/log.old"; : > "$work/demo-startup/log"
 done
+# the README's tour, twice in one daemon (with the demo loaded): each run
+# has the one error the tour shows on purpose (the refused EXPLAIN) and the
+# same final 12:00 window
+mkdir -p "$work/tour"
+sed -n '/^```sql$/,/^```$/p' README.md | sed '/^```/d; s|/tmp/orders|'"$work"'/orders|g' > "$work/tour/tour.sql"
+grep -q "CREATE QUERY revenue" "$work/tour/tour.sql" || fail "no tour in README.md"
+start_daemon "$work/tour" -c startup_file=configs/examples/demo.sql || fail "tour daemon"
+wait_for 20 grep -q "startup: configs/examples/demo.sql: 3 statement(s) done" "$work/tour/log" || fail "tour: demo not loaded"
+for run in 1 2; do
+    sql -v ON_ERROR_STOP=0 -f "$work/tour/tour.sql" >"$work/tour/out$run" 2>&1
+    [ "$(grep -c ERROR "$work/tour/out$run")" = 1 ] || { cat "$work/tour/out$run"; fail "tour run $run: errors besides the refused EXPLAIN"; }
+    grep -q 'ERROR:  append output mode' "$work/tour/out$run" || { cat "$work/tour/out$run"; fail "tour run $run: the EXPLAIN was not the error"; }
+    grep -q '^2024-05-01 12:00:00|fruit|2.50$' "$work/tour/out$run" || { cat "$work/tour/out$run"; fail "tour run $run: no final 12:00 window"; }
+    echo "ok   README tour, run $run"
+done
+stop_daemon || fail "tour stop"
 echo "examples: all checks passed"

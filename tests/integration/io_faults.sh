@@ -70,7 +70,7 @@ round() {
     local msg; msg=$(field "$victim" 8)
     case "$msg" in *"could not $op"*"$file"*"$cause"*) ;; *) fail "$spec: $victim's error: $msg" ;; esac
     local out; out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY $victim TIMEOUT '5 seconds'" 2>&1) && fail "$spec: AWAIT $victim succeeded"
-    case "$out" in *55000*"query \"$victim\" failed"*DETAIL*"could not $op"*"$cause"*) ;; *) fail "$spec: AWAIT $victim: $out" ;; esac
+    case "$out" in *58030*"query \"$victim\" failed"*DETAIL*"could not $op"*"$cause"*) ;; *) fail "$spec: AWAIT $victim: $out" ;; esac
     grep -q "query=$victim failed: could not $op.*$cause" "$work/d/log" || fail "$spec: the log lacks $victim's error"
     grep -q "failpoint reached, failing name=${spec%%=*} " "$work/d/log" || fail "$spec: failpoint not logged"
     for q in sl wm wr; do

@@ -180,12 +180,14 @@ sql -c "START QUERY q_lt" -c "START QUERY q_lf" >/dev/null || fail "start loss q
 wait_for 30 status_is q_lt FAILED || fail "failOnDataLoss true did not fail"
 err=$(sql -c "SHOW QUERIES" | grep '^q_lt|')
 case "$err" in *"offsets 10 to $((earliest - 1)) of kafka partition loss-0 were deleted"*) ;; *) fail "data loss error: $err" ;; esac
+out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY q_lt TIMEOUT '5 seconds'" 2>&1) && fail "AWAIT q_lt succeeded"
+case "$out" in *"ERROR:  22000: query \"q_lt\" failed"*DETAIL*"kafka data may have been lost"*) ;; *) fail "AWAIT q_lt after data loss: $out" ;; esac
 sql -c "AWAIT QUERY q_lf TIMEOUT '60 seconds'" >/dev/null || fail "failOnDataLoss false did not continue"
 got=$(sql -c "SELECT count(*), min(id) FROM q_lf WHERE id > 10")
 [ "$got" = "$((80010 - earliest))|$((earliest + 1))" ] || fail "failOnDataLoss false rows: $got (earliest $earliest)"
 grep -q "possible data loss: offsets 10 to $((earliest - 1)) of kafka partition loss-0" "$work/log" \
     || fail "no data loss warning logged"
-ok "failOnDataLoss: true fails naming loss-0 and offsets 10..$((earliest - 1)); false continues from $earliest"
+ok "failOnDataLoss: true fails (22000) naming loss-0 and offsets 10..$((earliest - 1)); false continues from $earliest"
 
 # ---- 8. option checks at CREATE STREAM
 out=$(sql -c "CREATE STREAM bad1 (a INT) USING kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT')" 2>&1)

@@ -77,8 +77,7 @@ sources[0].description string
 sources[0].startOffset null
 sources[0].endOffset object
 sources[0].endOffset.logOffset integer
-sources[0].latestOffset object
-sources[0].latestOffset.logOffset integer
+sources[0].latestOffset null
 sources[0].numInputRows integer
 sources[0].inputRowsPerSecond double
 sources[0].processedRowsPerSecond double

@@ -296,6 +296,51 @@ SHOW RECENT PROGRESS pin \g :testdir/pin.progress
 -- the checkpoint's offsets keep the policy of the first run
 \! grep -ho '"sluice.multipleWatermarkPolicy":"[a-z]*"' $TESTDIR/chk_pin/offsets/* | sort | uniq -c | sed 's/^ *//'
 CREATE QUERY bad OPTIONS ('sluice.multipleWatermarkPolicy' 'median') AS SELECT k FROM sc;
+-- a window over the UNION ALL of two streams with different delays (1 and
+-- 3 minutes) has the combined watermark: append mode runs and emits a
+-- window once the watermark passes its end, update mode evicts its state
+\set uadir :testdir/ua
+\set ubdir :testdir/ub
+\! mkdir -p $TESTDIR/ua $TESTDIR/ub
+CREATE STREAM ua (ts TIMESTAMP) USING file OPTIONS (path :'uadir', format 'csv', header 'true')
+  WATERMARK ts DELAY OF INTERVAL '1 minute';
+CREATE STREAM ub (ts TIMESTAMP) USING file OPTIONS (path :'ubdir', format 'csv', header 'true')
+  WATERMARK ts DELAY OF INTERVAL '3 minutes';
+CREATE QUERY uappend TRIGGER AVAILABLE NOW AS
+  SELECT window.start AS ws, count(*) AS n FROM (SELECT ts FROM ua UNION ALL SELECT ts FROM ub) AS u
+  GROUP BY window(ts, '5 minutes');
+CREATE QUERY uupdate OUTPUT MODE update TRIGGER AVAILABLE NOW AS
+  SELECT window.start AS ws, count(*) AS n FROM (SELECT ts FROM ua UNION ALL SELECT ts FROM ub) AS u
+  GROUP BY window(ts, '5 minutes');
+AWAIT QUERY uappend;
+AWAIT QUERY uupdate;
+-- trigger 1: 12:01 in ua (its watermark 12:00), 12:02 in ub (11:59)
+\! cd $TESTDIR/ua && printf 'ts\n2024-05-01 12:01:00\n' > .t && mv .t 1.csv
+\! cd $TESTDIR/ub && printf 'ts\n2024-05-01 12:02:00\n' > .t && mv .t 1.csv
+START QUERY uappend;
+START QUERY uupdate;
+AWAIT QUERY uappend;
+AWAIT QUERY uupdate;
+SELECT * FROM uappend ORDER BY ws;
+-- trigger 2: 12:12 in ua (12:11), 12:14 in ub (12:11): 12:00-12:05 is final
+\! cd $TESTDIR/ua && printf 'ts\n2024-05-01 12:12:00\n' > .t && mv .t 2.csv
+\! cd $TESTDIR/ub && printf 'ts\n2024-05-01 12:14:00\n' > .t && mv .t 2.csv
+START QUERY uappend;
+START QUERY uupdate;
+AWAIT QUERY uappend;
+AWAIT QUERY uupdate;
+SELECT * FROM uappend ORDER BY ws;
+SELECT * FROM uupdate ORDER BY ws;
+\pset format unaligned
+\pset tuples_only on
+SHOW RECENT PROGRESS uupdate \g :testdir/uupdate.progress
+\pset format aligned
+\pset tuples_only off
+\! grep '"addBatch"' $TESTDIR/uupdate.progress | sed -E 's/.*"batchId":([0-9]+),"batchDuration":[0-9]+,"numInputRows":([0-9]+),.*"watermark":"([^"]*)".*"numRowsTotal":([0-9]+),"numRowsUpdated":([0-9]+),.*"numRowsRemoved":([0-9]+),.*"numRowsDroppedByWatermark":([0-9]+),.*"numOutputRows":(-?[0-9]+).*/batch \1: input \2, watermark \3, state \4 (updated \5, removed \6), late \7, output \8/'
+DROP QUERY uappend;
+DROP QUERY uupdate;
+DROP STREAM ua;
+DROP STREAM ub;
 DROP QUERY pmin;
 DROP QUERY pmax;
 DROP QUERY pin;

@@ -27,8 +27,8 @@ AWAIT QUERY per_name;
 AWAIT QUERY overall;
 SELECT * FROM per_name ORDER BY name;
 SELECT * FROM overall;
--- update mode without the grouping column selected: there is no key to
--- upsert by, so each batch's changed rows are appended (Spark's memory sink)
+-- update mode without the grouping column selected: the table is keyed by
+-- the grouping key all the same (a hidden column), one row per group
 CREATE QUERY big_or_not OUTPUT MODE update TRIGGER AVAILABLE NOW AS
   SELECT count(*) AS n FROM orders GROUP BY amount > 6;
 AWAIT QUERY big_or_not;
@@ -67,6 +67,12 @@ CREATE QUERY bad AS SELECT name FROM orders ORDER BY name;
 CREATE QUERY bad OUTPUT MODE update AS SELECT name FROM orders LIMIT 1;
 CREATE QUERY bad AS SELECT approx_count_distinct(name), count(DISTINCT name) FROM orders;
 CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT name, count(*) FROM orders GROUP BY name;
+-- continuous processing refuses current time operations, as Spark does
+CREATE STREAM ticks USING rate;
+CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT value, current_timestamp() AS at FROM ticks;
+CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT value FROM ticks WHERE timestamp < now();
+CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT value, current_date AS d FROM ticks;
+EXPLAIN CREATE QUERY fine TRIGGER CONTINUOUS '1 second' AS SELECT value FROM ticks WHERE value > 1;
 CREATE QUERY bad SINK file OUTPUT MODE complete AS SELECT count(*) FROM orders;
 CREATE QUERY bad AS SELECT id FROM customers;
 CREATE QUERY bad TRIGGER PROCESSING TIME 'often' AS SELECT id FROM orders;
@@ -87,4 +93,5 @@ DROP QUERY big_or_not;
 DROP TABLE archived;
 DROP QUERY archive;
 DROP STREAM orders;
+DROP STREAM ticks;
 SHOW STREAMS;

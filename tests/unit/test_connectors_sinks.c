@@ -26,7 +26,8 @@ static schema_t schema_of(sl_arena_t *a, const char *text, int nkeys, const int 
 {
     schema_t sc;
     sc.rel = tc_rel(a, "file", CONN_SOURCE, text, "path", "/x", NULL);
-    sc.s = (sink_schema_t){sc.rel->ncols, sc.rel->col_names, sc.rel->col_types, nkeys, keys};
+    sc.s = (sink_schema_t){.ncols = sc.rel->ncols, .names = sc.rel->col_names, .types = sc.rel->col_types,
+                           .keyed = nkeys > 0, .nkeys = nkeys, .keys = keys};
     return sc;
 }
 
@@ -166,6 +167,49 @@ TEST(memory_update_upserts_by_key)
     exec_builder_set_change(&bld, 0, -1);
     add(s, 4, exec_builder_finish(&bld));
     CHECK_STR(table_rows(a, reg, "q"), "a|1|2\nb|1|6\nc|1|1\nd|1|1\n∅|∅|4");
+    s->ops->destroy(s);
+    memtable_registry_free(reg);
+    sl_arena_free(a);
+}
+
+/* Grouping columns the query does not select: hidden key columns after the
+ * visible ones key the table, through compactions, and are never shown. */
+TEST(memory_update_keys_by_hidden_columns)
+{
+    sl_arena_t *a = sl_arena_new("t");
+    memtable_registry_t *reg = memtable_registry_new();
+    static const int keys[] = {2};
+    schema_t sc = schema_of(a, "shown INT, n BIGINT, k STRING", 1, keys);
+    sc.s.ncols = 2;
+    sc.s.nhidden = 1;
+    sink_t *s = make_sink(a, "memory", &sc, OUTPUT_UPDATE, reg, NULL, NULL);
+    add(s, 0, batch_of(a, &sc, "1,1,a\n1,1,b\n"));
+    add(s, 1, batch_of(a, &sc, "1,2,a\n"));
+    CHECK_STR(table_rows(a, reg, "q"), "1|1\n1|2");
+    for (int i = 2; i < 400; i++) add(s, i, batch_of(a, &sc, "1,5,b\n1,6,a\n"));
+    CHECK_STR(table_rows(a, reg, "q"), "1|5\n1|6");
+    int ncols;
+    const char **names;
+    exec_type_t *types;
+    CHECK_INT(memtable_columns(reg, "q", a, &ncols, &names, &types), 1);
+    CHECK_INT(ncols, 2);
+    s->ops->destroy(s);
+    memtable_registry_free(reg);
+    sl_arena_free(a);
+}
+
+/* An aggregation without GROUP BY: a keyed table with an empty key holds
+ * one row. */
+TEST(memory_update_empty_key_is_one_row)
+{
+    sl_arena_t *a = sl_arena_new("t");
+    memtable_registry_t *reg = memtable_registry_new();
+    schema_t sc = schema_of(a, "n BIGINT", 0, NULL);
+    sc.s.keyed = 1;
+    sink_t *s = make_sink(a, "memory", &sc, OUTPUT_UPDATE, reg, NULL, NULL);
+    add(s, 0, batch_of(a, &sc, "2\n"));
+    add(s, 1, batch_of(a, &sc, "3\n"));
+    CHECK_STR(table_rows(a, reg, "q"), "3");
     s->ops->destroy(s);
     memtable_registry_free(reg);
     sl_arena_free(a);

@@ -122,7 +122,7 @@ static int sink_check(const char *schema, sl_error_t *err, ...)
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, t.nfields);
     for (int i = 0; i < t.nfields; i++)
         names[i] = t.fields[i].name, types[i] = t.fields[i].type;
-    sink_schema_t sc = {t.nfields, names, types, 0, NULL};
+    sink_schema_t sc = {.ncols = t.nfields, .names = names, .types = types};
     conn_kv_t kv[8];
     int n = 0;
     va_list ap;
