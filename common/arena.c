@@ -58,9 +58,23 @@ void sl_oom(size_t n)
     abort();
 }
 
+/* Sanitizer builds replace malloc with their own allocator: glibc's
+ * malloc_trim would walk an arena that was never set up (and crash), and
+ * there is nothing of glibc's to return. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HEAP_IS_GLIBC 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define HEAP_IS_GLIBC 0
+#endif
+#endif
+#if !defined(HEAP_IS_GLIBC) && defined(__GLIBC__)
+#define HEAP_IS_GLIBC 1
+#endif
+
 void sl_heap_release_free(void)
 {
-#ifdef __GLIBC__
+#if HEAP_IS_GLIBC
     malloc_trim(0);
 #endif
 }
