@@ -78,9 +78,15 @@ static double clock_s(clockid_t id)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+static double now_s(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
+}
 /* CPU time of this process: unaffected by other load on a shared host. */
-static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
+static double cpu_s(void)
+{
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
 
 static void die(const char *what, const sl_error_t *err)
 {
@@ -112,14 +118,16 @@ static exec_expr_t *lit_s(sl_arena_t *a, const char *s)
 }
 
 /* (a): filter a > 0, projection a * 2 + b, summed. */
-static int64_t run_a(const data_t *d, const exec_prog_t *where, const exec_prog_t *proj, exec_ctx_t *ctx)
+static int64_t run_a(const data_t *d, const exec_prog_t *where, const exec_prog_t *proj,
+                     exec_ctx_t *ctx)
 {
     int64_t sum = 0;
     sl_error_t err;
     for (int k = 0; k < d->nbatches; k++) {
         exec_batch_t *b = exec_batch_shallow_copy(d->batches[k], ctx->arena);
         exec_vec_t v;
-        if (exec_prog_filter(where, ctx, b, &err) || exec_prog_eval(proj, ctx, b, &v, &err)) die("query a", &err);
+        if (exec_prog_filter(where, ctx, b, &err) || exec_prog_eval(proj, ctx, b, &v, &err))
+            die("query a", &err);
         const int64_t *x = v.data;
         uint32_t n = exec_batch_count(b);
         for (uint32_t j = 0; j < n; j++) sum += x[b->sel ? b->sel[j] : j];
@@ -166,13 +174,17 @@ int main(int argc, char **argv)
     data_t d = {0};
     double t0 = now_s();
     generate(data_arena, rows, &d);
-    printf("generated %lld rows in %d batches of %d (%.2f s); checksums sum(a)=%.0f sum(b)=%.0f sum(c)=%.6f\n",
-           (long long)rows, d.nbatches, EXEC_BATCH_ROWS, now_s() - t0, d.sum_a, d.sum_b, d.sum_c);
+    printf(
+        "generated %lld rows in %d batches of %d (%.2f s); checksums sum(a)=%.0f sum(b)=%.0f sum(c)=%.6f\n",
+        (long long)rows, d.nbatches, EXEC_BATCH_ROWS, now_s() - t0, d.sum_a, d.sum_b, d.sum_c);
 
     sl_error_t err;
-    exec_expr_t *gt = exec_expr_cmp(plan, EXEC_CMP_GT, col(plan, 0, EXEC_TYPE_BIGINT), lit_i(plan, 0), &err);
-    exec_expr_t *p2 = exec_expr_arith(plan, EXEC_OP_MUL, col(plan, 0, EXEC_TYPE_BIGINT), lit_i(plan, 2), &err);
-    exec_expr_t *pa = p2 ? exec_expr_arith(plan, EXEC_OP_ADD, p2, col(plan, 1, EXEC_TYPE_BIGINT), &err) : NULL;
+    exec_expr_t *gt =
+        exec_expr_cmp(plan, EXEC_CMP_GT, col(plan, 0, EXEC_TYPE_BIGINT), lit_i(plan, 0), &err);
+    exec_expr_t *p2 =
+        exec_expr_arith(plan, EXEC_OP_MUL, col(plan, 0, EXEC_TYPE_BIGINT), lit_i(plan, 2), &err);
+    exec_expr_t *pa =
+        p2 ? exec_expr_arith(plan, EXEC_OP_ADD, p2, col(plan, 1, EXEC_TYPE_BIGINT), &err) : NULL;
     exec_expr_t *whens[] = {
         exec_expr_cmp(plan, EXEC_CMP_LT, col(plan, 2, EXEC_TYPE_DOUBLE), lit_d(plan, 0.25), &err),
         exec_expr_cmp(plan, EXEC_CMP_LT, col(plan, 2, EXEC_TYPE_DOUBLE), lit_d(plan, 0.75), &err)};
@@ -180,7 +192,8 @@ int main(int argc, char **argv)
     exec_expr_t *cs = exec_expr_case(plan, NULL, whens, thens, 2, lit_s(plan, "high"), &err);
     exec_expr_t *pb = cs ? exec_expr_cmp(plan, EXEC_CMP_EQ, cs, lit_s(plan, "mid"), &err) : NULL;
     if (!gt || !pa || !pb) die("building expressions", &err);
-    exec_prog_t *where = exec_expr_compile(plan, gt, &err), *proj_a = exec_expr_compile(plan, pa, &err),
+    exec_prog_t *where = exec_expr_compile(plan, gt, &err),
+                *proj_a = exec_expr_compile(plan, pa, &err),
                 *proj_b = exec_expr_compile(plan, pb, &err);
     if (!where || !proj_a || !proj_b) die("compiling", &err);
 
@@ -202,8 +215,8 @@ int main(int argc, char **argv)
         double mw = wall[q][runs / 2], mc = cpu[q][runs / 2];
         printf("(%s) result %lld: wall median %.3f s (%.1f M rows/s), best %.3f s; "
                "cpu median %.3f s (%.1f M rows/s), best %.3f s\n",
-               names[q], (long long)result[q], mw, (double)rows / mw / 1e6, wall[q][0], mc, (double)rows / mc / 1e6,
-               cpu[q][0]);
+               names[q], (long long)result[q], mw, (double)rows / mw / 1e6, wall[q][0], mc,
+               (double)rows / mc / 1e6, cpu[q][0]);
     }
     sl_arena_free(ctx.arena);
     sl_arena_free(plan);

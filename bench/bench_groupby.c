@@ -27,11 +27,16 @@
 /* Builds the plan: single phase, or the planner's partial -> exchange -> final. */
 static exec_pnode_t *build(sl_arena_t *a, exec_pnode_t *leaf, int planned)
 {
-    static const op_agg_call_t calls[3] = {{.func = "sum", .arg = 1}, {.func = "count", .arg = -1},
-                                           {.func = "avg", .arg = 1}};
+    static const op_agg_call_t calls[3] = {
+        {.func = "sum", .arg = 1}, {.func = "count", .arg = -1}, {.func = "avg", .arg = 1}};
     static const char *const names[] = {"k", "s", "c", "a"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 3, .calls = calls, .names = names, .event_key = -1,
+    op_agg_spec_t spec = {.nkeys = 1,
+                          .keys = &key,
+                          .ncalls = 3,
+                          .calls = calls,
+                          .names = names,
+                          .event_key = -1,
                           .session_key = -1};
     sl_error_t err;
     exec_pnode_t *root = planned ? op_agg_plan(a, leaf, &spec, 1, 0, &err)
@@ -64,7 +69,8 @@ static sums_t checksum(const exec_result_t *r)
     return s;
 }
 
-static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t groups, int planned, int repeats)
+static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t groups, int planned,
+                int repeats)
 {
     sl_arena_t *a = sl_arena_new("plan");
     exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
@@ -92,10 +98,11 @@ static void run(exec_pool_t *pool, bench_data_t *d, int64_t rows, int64_t groups
         exec_result_free(&res);
     }
     double med = bench_median(times, repeats), mcpu = bench_median(cpu, repeats);
-    printf("sluice  %-7s groups=%-8" PRId64 " rows=%" PRId64 "  median wall %.3f s (%.1f M rows/s)  cpu %.3f s  "
+    printf("sluice  %-7s groups=%-8" PRId64 " rows=%" PRId64
+           "  median wall %.3f s (%.1f M rows/s)  cpu %.3f s  "
            "result rows=%" PRId64 " sum(s)=%" PRId64 " sum(c)=%" PRId64 " sum(a)=%.6f\n",
-           planned ? "planned" : "single", groups, rows, med, (double)rows / med / 1e6, mcpu, s.rows, s.sum,
-           s.count, s.avg);
+           planned ? "planned" : "single", groups, rows, med, (double)rows / med / 1e6, mcpu,
+           s.rows, s.sum, s.count, s.avg);
     sl_arena_free(a);
 }
 

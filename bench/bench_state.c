@@ -131,8 +131,7 @@ static void steady_batches(store_t *s, const bench_cfg_t *c)
     printf("%-8s batches    %d x %" PRId64 " get+put: %.0f get+put/s, commit median %.1f ms "
            "p90 %.1f ms, maintenance %.1f ms/batch\n",
            c->provider, c->batches, c->updates, (double)c->batches * (double)c->updates / work,
-           commit_ms[c->batches / 2], commit_ms[c->batches * 9 / 10],
-           maint * 1e3 / c->batches);
+           commit_ms[c->batches / 2], commit_ms[c->batches * 9 / 10], maint * 1e3 / c->batches);
     store_metrics_t m;
     store_metrics(s, &m);
     printf("%-8s state      %" PRId64 " keys, memoryUsedBytes %" PRId64 "\n", c->provider,
@@ -174,8 +173,8 @@ static void restart(const bench_cfg_t *c, const store_options_t *opt)
     double t1 = now_s();
     store_metrics_t m;
     store_metrics(s, &m);
-    printf("%-8s restart    reopen + load version %d (%" PRId64 " keys): %.1f ms\n",
-           c->provider, c->batches + 1, m.num_keys, (t1 - t0) * 1e3);
+    printf("%-8s restart    reopen + load version %d (%" PRId64 " keys): %.1f ms\n", c->provider,
+           c->batches + 1, m.num_keys, (t1 - t0) * 1e3);
     store_close(s);
 }
 
@@ -215,8 +214,8 @@ static void map_lookup_compare(int64_t keys)
     double t2 = now_s();
     printf("map      lookups    %" PRId64 " keys: hash index %.0f ns/get, skip list %.0f ns/get "
            "(%" PRId64 " hits); %zu bytes, %.1f bytes/entry\n",
-           keys, (t1 - t0) * 1e9 / (double)n, (t2 - t1) * 1e9 / (double)n, hits,
-           smap_memory(m), (double)smap_memory(m) / (double)keys);
+           keys, (t1 - t0) * 1e9 / (double)n, (t2 - t1) * 1e9 / (double)n, hits, smap_memory(m),
+           (double)smap_memory(m) / (double)keys);
     smap_free(m);
 }
 
@@ -231,8 +230,10 @@ int main(int argc, char **argv)
         else if (opt == 'u') c.updates = atoll(optarg);
         else if (opt == 'd') c.dir = optarg;
         else {
-            fprintf(stderr, "usage: %s [-p memory|rocksdb|all] [-n keys] [-b batches] "
-                            "[-u updates] [-d dir]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [-p memory|rocksdb|all] [-n keys] [-b batches] "
+                    "[-u updates] [-d dir]\n",
+                    argv[0]);
             return 2;
         }
     }

@@ -17,7 +17,8 @@ typedef struct bench_data {
 
 /* `rows` rows of two BIGINT columns in full batches: row i holds
  * (i * 2654435761) % mod0 (scattered keys) and i % mod1. */
-static inline bench_data_t bench_two_bigints(sl_arena_t *a, int64_t rows, int64_t mod0, int64_t mod1)
+static inline bench_data_t bench_two_bigints(sl_arena_t *a, int64_t rows, int64_t mod0,
+                                             int64_t mod1)
 {
     exec_type_t t[2] = {exec_type_of(EXEC_TYPE_BIGINT), exec_type_of(EXEC_TYPE_BIGINT)};
     bench_data_t d = {.n = (int)((rows + EXEC_BATCH_ROWS - 1) / EXEC_BATCH_ROWS)};
@@ -37,7 +38,8 @@ static inline bench_data_t bench_two_bigints(sl_arena_t *a, int64_t rows, int64_
 }
 
 /* exec_produce_fn over a bench_data_t: emits every batch, in order. */
-static inline int bench_produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+static inline int bench_produce(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
+                                sl_error_t *err)
 {
     (void)a;
     bench_data_t *d = arg;

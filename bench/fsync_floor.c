@@ -56,7 +56,8 @@ int main(int argc, char **argv)
         struct timespec a, b;
         clock_gettime(CLOCK_MONOTONIC, &a);
         int fd = open(tmp, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-        if (fd < 0 || write(fd, "v1\n{\"nextBatchWatermarkMs\":0}", 29) != 29 || fsync(fd) < 0) return 1;
+        if (fd < 0 || write(fd, "v1\n{\"nextBatchWatermarkMs\":0}", 29) != 29 || fsync(fd) < 0)
+            return 1;
         close(fd);
         if (rename(tmp, dst) < 0) return 1;
         int d = open(dir, O_RDONLY | O_DIRECTORY);
@@ -68,8 +69,8 @@ int main(int argc, char **argv)
     counted = counted && device_requests(dir, &w1, &f1);
     unlink(dst);
     qsort(ms, (size_t)n, sizeof *ms, cmp);
-    printf("durable file replacement in %s: median %.2f ms, min %.2f ms, p90 %.2f ms (%d runs)\n", dir,
-           ms[n / 2], ms[0], ms[n * 9 / 10], n);
+    printf("durable file replacement in %s: median %.2f ms, min %.2f ms, p90 %.2f ms (%d runs)\n",
+           dir, ms[n / 2], ms[0], ms[n * 9 / 10], n);
     if (counted)
         printf("device requests per replacement: %.1f writes, %.1f flushes\n",
                (double)(w1 - w0 - (f1 - f0)) / n, (double)(f1 - f0) / n);

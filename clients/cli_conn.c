@@ -29,8 +29,7 @@ static char *prompt_password(const char *prompt)
     ssize_t rc = write(fd, prompt, strlen(prompt));
     char buf[1024];
     size_t n = 0;
-    while (n + 1 < sizeof buf && (rc = read(fd, buf + n, 1)) == 1 && buf[n] != '\n')
-        n++;
+    while (n + 1 < sizeof buf && (rc = read(fd, buf + n, 1)) == 1 && buf[n] != '\n') n++;
     buf[n] = '\0';
     if (have_tty) tcsetattr(fd, TCSAFLUSH, &old);
     rc = write(fd, "\n", 1);
@@ -117,10 +116,8 @@ PGconn *cli_conn_open(cli_t *cli, const cli_connopts_t *o)
             break;
         char prompt[300];
         const char *user = PQuser(conn);
-        if (user && *user)
-            snprintf(prompt, sizeof prompt, "Password for user %s: ", user);
-        else
-            snprintf(prompt, sizeof prompt, "Password: ");
+        if (user && *user) snprintf(prompt, sizeof prompt, "Password for user %s: ", user);
+        else snprintf(prompt, sizeof prompt, "Password: ");
         password = prompt_password(prompt);
         if (!password) break;
         PQfinish(conn);

@@ -108,16 +108,13 @@ static bool show_result(cli_t *cli, PGresult *res)
         fflush(cli->out);
         cli_vars_set(&cli->vars, "ROW_COUNT", PQcmdTuples(res)[0] ? PQcmdTuples(res) : "0");
         return true;
-    case PGRES_EMPTY_QUERY:
-        return true;
+    case PGRES_EMPTY_QUERY: return true;
     case PGRES_COPY_IN:
     case PGRES_COPY_OUT:
         cli_log(CLI_LOG_ERROR, "COPY is not supported by sluice");
         PQputCopyEnd(cli->conn, "COPY is not supported by sluice");
         return false;
-    default:
-        report_error(cli, res);
-        return false;
+    default: report_error(cli, res); return false;
     }
 }
 
@@ -180,10 +177,8 @@ static void internal_failure(cli_t *cli, const PGresult *res, const failure_poli
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     bool silent =
         cli_cancel_pressed || (p->silent_sqlstate && state && !strcmp(state, p->silent_sqlstate));
-    if (!silent && p->user_sql)
-        report_error(cli, res);
-    else if (!silent)
-        report_internal_error(cli, res);
+    if (!silent && p->user_sql) report_error(cli, res);
+    else if (!silent) report_internal_error(cli, res);
     cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
 }
 
@@ -214,10 +209,8 @@ static PGresult *run_for_command(cli_t *cli, const char *query, const failure_po
     }
     PGresult *res = NULL;
     cli_signal_set_cancel_conn(cli->conn);
-    if (PQsendQuery(cli->conn, query))
-        res = collect_internal(cli, p);
-    else
-        report_error(cli, NULL);
+    if (PQsendQuery(cli->conn, query)) res = collect_internal(cli, p);
+    else report_error(cli, NULL);
     cli_signal_set_cancel_conn(NULL);
     if (!res) cli_conn_check(cli);
     return res;

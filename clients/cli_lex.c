@@ -52,17 +52,12 @@ bool cli_lex_in_quote(const cli_lex_t *lx)
 char cli_lex_prompt_state(const cli_lex_t *lx, const cli_buf_t *query)
 {
     switch (lx->state) {
-    case CLI_LX_COMMENT:
-        return '*';
+    case CLI_LX_COMMENT: return '*';
     case CLI_LX_SQUOTE:
-    case CLI_LX_EQUOTE:
-        return '\'';
-    case CLI_LX_DQUOTE:
-        return '"';
-    case CLI_LX_DOLLAR:
-        return '$';
-    case CLI_LX_NORMAL:
-        break;
+    case CLI_LX_EQUOTE: return '\'';
+    case CLI_LX_DQUOTE: return '"';
+    case CLI_LX_DOLLAR: return '$';
+    case CLI_LX_NORMAL: break;
     }
     if (lx->paren_depth > 0) return '(';
     return query->len > 0 ? '-' : '=';
@@ -88,8 +83,7 @@ void cli_lex_quote(const char *value, char quote, cli_buf_t *out)
 static size_t name_len(const char *s, size_t max)
 {
     size_t n = 0;
-    while (n < max && ident_char((unsigned char)s[n]))
-        n++;
+    while (n < max && ident_char((unsigned char)s[n])) n++;
     return n;
 }
 
@@ -116,10 +110,8 @@ static void scan_colon(cli_lex_t *lx, cli_buf_t *out)
     size_t n = name_len(s, rest);
     if (n > 0) {
         const char *v = var_lookup(lx, s, n);
-        if (v)
-            cli_buf_puts(out, v);
-        else
-            cli_buf_put(out, s - 1, n + 1);
+        if (v) cli_buf_puts(out, v);
+        else cli_buf_put(out, s - 1, n + 1);
         lx->pos += n + 1;
         return;
     }
@@ -127,10 +119,8 @@ static void scan_colon(cli_lex_t *lx, cli_buf_t *out)
         n = name_len(s + 1, rest - 1);
         if (n > 0 && n + 1 < rest && s[n + 1] == s[0]) {
             const char *v = var_lookup(lx, s + 1, n);
-            if (v)
-                cli_lex_quote(v, s[0], out);
-            else
-                cli_buf_put(out, s - 1, n + 3);
+            if (v) cli_lex_quote(v, s[0], out);
+            else cli_buf_put(out, s - 1, n + 3);
             lx->pos += n + 3;
             return;
         }
@@ -206,10 +196,8 @@ static void scan_quoted(cli_lex_t *lx, cli_buf_t *q)
     case CLI_LX_DQUOTE: {
         char quote = lx->state == CLI_LX_DQUOTE ? '"' : '\'';
         if (c == quote && step == 1) {
-            if (peek(lx, 1) == quote)
-                step = 2;
-            else
-                lx->state = CLI_LX_NORMAL;
+            if (peek(lx, 1) == quote) step = 2;
+            else lx->state = CLI_LX_NORMAL;
         }
         break;
     }
@@ -230,8 +218,7 @@ static void scan_quoted(cli_lex_t *lx, cli_buf_t *q)
             if (--lx->comment_depth == 0) lx->state = CLI_LX_NORMAL;
         }
         break;
-    case CLI_LX_NORMAL:
-        break;
+    case CLI_LX_NORMAL: break;
     }
     cli_buf_put(q, lx->line + lx->pos, step);
     lx->pos += step;
@@ -268,21 +255,11 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
         return 1;
     }
     switch (c) {
-    case '\'':
-        open_single_quote(lx, q);
-        return 0;
-    case '"':
-        lx->state = CLI_LX_DQUOTE;
-        break;
-    case '$':
-        open_dollar(lx, q);
-        return 0;
-    case ':':
-        scan_colon(lx, q);
-        return 0;
-    case '(':
-        lx->paren_depth++;
-        break;
+    case '\'': open_single_quote(lx, q); return 0;
+    case '"': lx->state = CLI_LX_DQUOTE; break;
+    case '$': open_dollar(lx, q); return 0;
+    case ':': scan_colon(lx, q); return 0;
+    case '(': lx->paren_depth++; break;
     case ')':
         if (lx->paren_depth > 0) lx->paren_depth--;
         break;
@@ -294,8 +271,7 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
             return 1;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     cli_buf_putc(q, c);
     lx->pos++;
@@ -306,10 +282,8 @@ cli_scan_t cli_lex_scan(cli_lex_t *lx, cli_buf_t *query)
 {
     cli_scan_t res = CLI_SCAN_EOL;
     while (lx->pos < lx->len) {
-        if (lx->state != CLI_LX_NORMAL)
-            scan_quoted(lx, query);
-        else if (scan_normal(lx, query, &res))
-            return res;
+        if (lx->state != CLI_LX_NORMAL) scan_quoted(lx, query);
+        else if (scan_normal(lx, query, &res)) return res;
     }
     return CLI_SCAN_EOL;
 }
@@ -338,29 +312,17 @@ static size_t arg_escape(const char *s, size_t rest, cli_buf_t *out)
     }
     char c = s[1];
     switch (c) {
-    case 'n':
-        cli_buf_putc(out, '\n');
-        return 2;
-    case 't':
-        cli_buf_putc(out, '\t');
-        return 2;
-    case 'b':
-        cli_buf_putc(out, '\b');
-        return 2;
-    case 'r':
-        cli_buf_putc(out, '\r');
-        return 2;
-    case 'f':
-        cli_buf_putc(out, '\f');
-        return 2;
-    default:
-        break;
+    case 'n': cli_buf_putc(out, '\n'); return 2;
+    case 't': cli_buf_putc(out, '\t'); return 2;
+    case 'b': cli_buf_putc(out, '\b'); return 2;
+    case 'r': cli_buf_putc(out, '\r'); return 2;
+    case 'f': cli_buf_putc(out, '\f'); return 2;
+    default: break;
     }
     if (c >= '0' && c <= '7') {
         size_t n = 1;
         int v = 0;
-        while (n < 4 && n < rest && s[n] >= '0' && s[n] <= '7')
-            v = v * 8 + (s[n++] - '0');
+        while (n < 4 && n < rest && s[n] >= '0' && s[n] <= '7') v = v * 8 + (s[n++] - '0');
         cli_buf_putc(out, (char)v);
         return n;
     }
@@ -408,8 +370,7 @@ static void arg_dquote(cli_lex_t *lx, cli_buf_t *out)
 static char *arg_whole_line(cli_lex_t *lx)
 {
     size_t start = lx->pos, end = lx->len;
-    while (end > start && space_char((unsigned char)lx->line[end - 1]))
-        end--;
+    while (end > start && space_char((unsigned char)lx->line[end - 1])) end--;
     lx->pos = lx->len;
     if (end == start) return NULL;
     char *s = cli_xmalloc(end - start + 1);
@@ -421,8 +382,7 @@ static char *arg_whole_line(cli_lex_t *lx)
 char *cli_lex_cmd_arg(cli_lex_t *lx, cli_arg_mode_t mode, char *quote)
 {
     if (quote) *quote = 0;
-    while (lx->pos < lx->len && space_char((unsigned char)lx->line[lx->pos]))
-        lx->pos++;
+    while (lx->pos < lx->len && space_char((unsigned char)lx->line[lx->pos])) lx->pos++;
     if (lx->pos >= lx->len || lx->line[lx->pos] == '\\') return NULL;
     if (mode == CLI_ARG_WHOLE_LINE) return arg_whole_line(lx);
     cli_buf_t out = {0};
@@ -432,12 +392,9 @@ char *cli_lex_cmd_arg(cli_lex_t *lx, cli_arg_mode_t mode, char *quote)
         char c = lx->line[lx->pos];
         if (space_char((unsigned char)c) || c == '\\') break;
         if (quote && !*quote && out.len == 0 && (c == '\'' || c == '"')) *quote = c;
-        if (c == '\'')
-            arg_squote(lx, &out);
-        else if (c == '"')
-            arg_dquote(lx, &out);
-        else if (c == ':')
-            scan_colon(lx, &out);
+        if (c == '\'') arg_squote(lx, &out);
+        else if (c == '"') arg_dquote(lx, &out);
+        else if (c == ':') scan_colon(lx, &out);
         else {
             cli_buf_putc(&out, c);
             lx->pos++;
@@ -448,8 +405,7 @@ char *cli_lex_cmd_arg(cli_lex_t *lx, cli_arg_mode_t mode, char *quote)
 
 void cli_lex_cmd_finish(cli_lex_t *lx)
 {
-    while (lx->pos < lx->len && space_char((unsigned char)lx->line[lx->pos]))
-        lx->pos++;
+    while (lx->pos < lx->len && space_char((unsigned char)lx->line[lx->pos])) lx->pos++;
     if (peek(lx, 0) == '\\' && peek(lx, 1) == '\\') lx->pos += 2;
     /* A single backslash starts the next command; the SQL scanner sees it. */
 }

@@ -51,8 +51,7 @@ static char *read_file_line(FILE *f)
         free(line);
         return NULL;
     }
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-        line[--n] = '\0';
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
     return line;
 }
 
@@ -81,14 +80,11 @@ static void discard_input(loop_t *l)
 static bool friendly_word(loop_t *l, const char *line)
 {
     if (!l->cli->interactive || l->query.len > 0) return false;
-    while (isspace((unsigned char)*line))
-        line++;
+    while (isspace((unsigned char)*line)) line++;
     size_t n = 0;
-    while (isalpha((unsigned char)line[n]))
-        n++;
+    while (isalpha((unsigned char)line[n])) n++;
     const char *rest = line + n;
-    while (isspace((unsigned char)*rest) || *rest == ';')
-        rest++;
+    while (isspace((unsigned char)*rest) || *rest == ';') rest++;
     if (*rest) return false;
     if (n == 4 && !strncasecmp(line, "help", 4)) {
         printf("You are using sluice, the command-line interface to sluice.\n"
@@ -208,10 +204,8 @@ static void handle_line(loop_t *l, char *line)
     }
     bool ok = process_line(l, line);
     if (!cli->interactive) {
-        if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false))
-            l->result = CLI_EXIT_USER;
-        else if (cli->conn_lost)
-            l->result = CLI_EXIT_BADCONN;
+        if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false)) l->result = CLI_EXIT_USER;
+        else if (cli->conn_lost) l->result = CLI_EXIT_BADCONN;
     }
 }
 
@@ -221,10 +215,8 @@ static void finish_input(loop_t *l)
     cli_t *cli = l->cli;
     if (l->query.len == 0 || cli->interactive || l->result != CLI_EXIT_OK || l->terminate) return;
     bool ok = send_query(l);
-    if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false))
-        l->result = CLI_EXIT_USER;
-    else if (cli->conn_lost)
-        l->result = CLI_EXIT_BADCONN;
+    if (!ok && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false)) l->result = CLI_EXIT_USER;
+    else if (cli->conn_lost) l->result = CLI_EXIT_BADCONN;
 }
 
 /* Returns false when the loop must stop (end of input, Ctrl-C in a script). */
@@ -245,12 +237,9 @@ static bool loop_step(loop_t *l)
         return true;
     }
     if (!line) {
-        if (cli->interactive)
-            puts(cli_vars_bool(&cli->vars, "QUIET", false) ? "" : "\\q");
-        else if (ferror(l->f) && !cli_cancel_pressed)
-            l->result = CLI_EXIT_FAILURE;
-        else if (cli_cancel_pressed)
-            l->result = CLI_EXIT_USER;
+        if (cli->interactive) puts(cli_vars_bool(&cli->vars, "QUIET", false) ? "" : "\\q");
+        else if (ferror(l->f) && !cli_cancel_pressed) l->result = CLI_EXIT_FAILURE;
+        else if (cli_cancel_pressed) l->result = CLI_EXIT_USER;
         return false;
     }
     handle_line(l, line);

@@ -105,10 +105,8 @@ static void help_variables(FILE *out)
 static cli_cmd_result_t cmd_help(cli_cmdctx_t *ctx)
 {
     char *topic = cli_meta_arg(ctx);
-    if (topic && !strncasecmp(topic, "variables", strlen(topic)))
-        help_variables(stdout);
-    else
-        help_commands(stdout);
+    if (topic && !strncasecmp(topic, "variables", strlen(topic))) help_variables(stdout);
+    else help_commands(stdout);
     free(topic);
     return CLI_CMD_SKIP_LINE;
 }
@@ -163,8 +161,7 @@ static cli_cmd_result_t cmd_sql_help(cli_cmdctx_t *ctx)
     size_t n = sizeof sql_help / sizeof sql_help[0];
     if (!topic) {
         printf("Available help:\n");
-        for (size_t i = 0; i < n; i++)
-            printf("  %s\n", sql_help[i].name);
+        for (size_t i = 0; i < n; i++) printf("  %s\n", sql_help[i].name);
         putchar('\n');
         return CLI_CMD_SKIP_LINE;
     }
@@ -196,10 +193,8 @@ static cli_cmd_result_t cmd_send(cli_cmdctx_t *ctx)
 static cli_cmd_result_t cmd_print(cli_cmdctx_t *ctx)
 {
     const char *q = cli_meta_current_query(ctx);
-    if (*q)
-        puts(q);
-    else if (!quiet(ctx->cli))
-        puts("Query buffer is empty.");
+    if (*q) puts(q);
+    else if (!quiet(ctx->cli)) puts("Query buffer is empty.");
     fflush(stdout);
     return CLI_CMD_SKIP_LINE;
 }
@@ -271,10 +266,8 @@ FILE *cli_open_output(const char *target, bool *is_pipe)
 void cli_close_output(FILE *f, bool is_pipe)
 {
     if (!f || f == stdout) return;
-    if (is_pipe)
-        pclose(f);
-    else
-        fclose(f);
+    if (is_pipe) pclose(f);
+    else fclose(f);
 }
 
 bool cli_set_output(cli_t *cli, const char *target)
@@ -385,12 +378,9 @@ static cli_cmd_result_t cmd_tuples(cli_cmdctx_t *ctx)
 static bool set_expanded(cli_t *cli, const char *value, const char *cmd)
 {
     bool b;
-    if (!value)
-        cli->popt.expanded = cli->popt.expanded ? 0 : 1;
-    else if (!strcasecmp(value, "auto"))
-        cli->popt.expanded = 2;
-    else if (cli_parse_bool(value, &b) == 0)
-        cli->popt.expanded = b ? 1 : 0;
+    if (!value) cli->popt.expanded = cli->popt.expanded ? 0 : 1;
+    else if (!strcasecmp(value, "auto")) cli->popt.expanded = 2;
+    else if (cli_parse_bool(value, &b) == 0) cli->popt.expanded = b ? 1 : 0;
     else {
         cli_log(CLI_LOG_ERROR, "unrecognized value \"%s\" for \"%s\": Boolean expected", value,
                 cmd);
@@ -464,12 +454,9 @@ static bool pset_format(cli_popt_t *p, const char *value)
 {
     if (!value) return true;
     size_t n = strlen(value);
-    if (n && !strncasecmp(value, "aligned", n))
-        p->format = CLI_FMT_ALIGNED;
-    else if (n && !strncasecmp(value, "unaligned", n))
-        p->format = CLI_FMT_UNALIGNED;
-    else if (n && !strncasecmp(value, "csv", n))
-        p->format = CLI_FMT_CSV;
+    if (n && !strncasecmp(value, "aligned", n)) p->format = CLI_FMT_ALIGNED;
+    else if (n && !strncasecmp(value, "unaligned", n)) p->format = CLI_FMT_UNALIGNED;
+    else if (n && !strncasecmp(value, "csv", n)) p->format = CLI_FMT_CSV;
     else {
         cli_log(CLI_LOG_ERROR, "\\pset: allowed formats are aligned, unaligned, csv");
         return false;
@@ -496,16 +483,11 @@ static bool pset_apply(cli_t *cli, const char *opt, const char *value)
     if (!strcmp(opt, "expanded") || !strcmp(opt, "x")) return set_expanded(cli, value, "expanded");
     if (!strcmp(opt, "tuples_only")) return pset_bool(&p->tuples_only, value, opt);
     if (!strcmp(opt, "footer")) return pset_bool(&p->footer, value, opt);
-    if (!strcmp(opt, "null"))
-        set_string(&p->null_display, value ? value : "");
-    else if (!strcmp(opt, "fieldsep"))
-        set_string(&p->fieldsep, value ? value : "|");
-    else if (!strcmp(opt, "recordsep"))
-        set_string(&p->recordsep, value ? value : "\n");
-    else if (!strcmp(opt, "title"))
-        set_string(&p->title, value);
-    else if (!strcmp(opt, "columns"))
-        p->columns = value ? atoi(value) : 0;
+    if (!strcmp(opt, "null")) set_string(&p->null_display, value ? value : "");
+    else if (!strcmp(opt, "fieldsep")) set_string(&p->fieldsep, value ? value : "|");
+    else if (!strcmp(opt, "recordsep")) set_string(&p->recordsep, value ? value : "\n");
+    else if (!strcmp(opt, "title")) set_string(&p->title, value);
+    else if (!strcmp(opt, "columns")) p->columns = value ? atoi(value) : 0;
     else {
         cli_log(CLI_LOG_ERROR, "\\pset: unknown option: %s", opt);
         return false;
@@ -586,11 +568,9 @@ static cli_cmd_result_t cmd_title(cli_cmdctx_t *ctx)
 static cli_cmd_result_t cmd_connect(cli_cmdctx_t *ctx)
 {
     char *args[4] = {NULL, NULL, NULL, NULL};
-    for (int i = 0; i < 4; i++)
-        args[i] = cli_meta_arg(ctx);
+    for (int i = 0; i < 4; i++) args[i] = cli_meta_arg(ctx);
     bool ok = cli_conn_reconnect(ctx->cli, args[0], args[1], args[2], args[3]);
-    for (int i = 0; i < 4; i++)
-        free(args[i]);
+    for (int i = 0; i < 4; i++) free(args[i]);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
 

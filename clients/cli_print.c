@@ -60,8 +60,7 @@ static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *ou
         if (out) cli_buf_puts(out, "\\r");
     } else if (chlen == 1 && c == '\t') {
         *w = 8 - col % 8;
-        for (int i = 0; out && i < *w; i++)
-            cli_buf_putc(out, ' ');
+        for (int i = 0; out && i < *w; i++) cli_buf_putc(out, ' ');
     } else if (chlen == 1 && dw < 0) {
         *w = 4;
         if (out) cli_buf_printf(out, "\\x%02X", c);
@@ -69,8 +68,7 @@ static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *ou
         *w = 6;
         if (out && enc == utf8_id())
             cli_buf_printf(out, "\\u%04X", utf8_code((const unsigned char *)p, chlen));
-        else if (out)
-            cli_buf_puts(out, "\\u????");
+        else if (out) cli_buf_puts(out, "\\u????");
     } else {
         *w = dw;
         if (out) cli_buf_put(out, p, (size_t)chlen);
@@ -169,10 +167,8 @@ static char type_align(Oid type)
     case 701:  /* float8 */
     case 790:  /* money */
     case 1700: /* numeric */
-    case 5069: /* xid8 */
-        return 'r';
-    default:
-        return 'l';
+    case 5069: /* xid8 */ return 'r';
+    default: return 'l';
     }
 }
 
@@ -188,10 +184,8 @@ void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, cli_are
     t->aligns = aligns;
     size_t ncells = (size_t)ncols * (size_t)nrows;
     t->cells = cli_arena_alloc(a, (ncells + 1) * sizeof *t->cells);
-    for (size_t i = 0; i < ncells; i++)
-        t->cells[i] = "";
-    for (int i = 0; i < ncols; i++)
-        t->headers[i] = "";
+    for (size_t i = 0; i < ncells; i++) t->cells[i] = "";
+    for (int i = 0; i < ncols; i++) t->headers[i] = "";
 }
 
 void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt, int encoding,
@@ -222,8 +216,7 @@ static const char *cell(const cli_table_t *t, long r, int c)
 
 static void put_n(FILE *out, char ch, int n)
 {
-    while (n-- > 0)
-        fputc(ch, out);
+    while (n-- > 0) fputc(ch, out);
 }
 
 void cli_print_widths(const cli_table_t *t, int *widths)
@@ -242,8 +235,7 @@ void cli_print_widths(const cli_table_t *t, int *widths)
 static int total_width(const cli_table_t *t, const int *widths)
 {
     int total = t->ncols > 0 ? t->ncols * 3 - 1 : 0;
-    for (int c = 0; c < t->ncols; c++)
-        total += widths[c];
+    for (int c = 0; c < t->ncols; c++) total += widths[c];
     return total;
 }
 
@@ -326,10 +318,8 @@ static bool row_line(FILE *out, const cli_table_t *t, const int *widths, cellfmt
         bool nl = has && cur[c] < f[c].nlines;
         more |= nl;
         if (t->aligns[c] != 'r' && (!last || nl)) put_n(out, ' ', widths[c] - chars);
-        if (nl)
-            fputc('+', out);
-        else if (!last)
-            fputc(' ', out);
+        if (nl) fputc('+', out);
+        else if (!last) fputc(' ', out);
         if (!last) fputc('|', out);
     }
     fputc('\n', out);
@@ -356,8 +346,7 @@ void cli_print_footer(FILE *out, const cli_table_t *t, const cli_popt_t *opt, lo
 {
     if (!opt->tuples_only) {
         if (t->footers) {
-            for (int i = 0; i < t->nfooters; i++)
-                fprintf(out, "%s\n", t->footers[i]);
+            for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s\n", t->footers[i]);
         } else if (opt->footer) {
             fprintf(out, count == 1 ? "(%ld row)\n" : "(%ld rows)\n", count);
         }
@@ -382,15 +371,13 @@ static void record_line(FILE *out, long record, int hwidth, int dwidth)
     fputc('-', out);
     int reclen = record ? fprintf(out, "[ RECORD %ld ]", record) : 0;
     reclen++;
-    for (int i = reclen; i < hwidth; i++)
-        fputc('-', out);
+    for (int i = reclen; i < hwidth; i++) fputc('-', out);
     reclen -= hwidth;
     if (reclen-- <= 0) fputc('-', out);
     if (reclen-- <= 0) fputc('+', out);
     if (reclen-- <= 0) fputc('-', out);
     if (reclen < 0) reclen = 0;
-    for (int i = reclen; i < dwidth; i++)
-        fputc('-', out);
+    for (int i = reclen; i < dwidth; i++) fputc('-', out);
     fputc('\n', out);
 }
 
@@ -465,10 +452,8 @@ static void print_vertical(FILE *out, const cli_table_t *t, const cli_popt_t *op
     if (t->title && !opt->tuples_only) fprintf(out, "%s\n", t->title);
     cellfmt_t *f = fmts_new(2);
     for (long r = 0; r < t->nrows && !cli_cancel_pressed; r++) {
-        if (!opt->tuples_only)
-            record_line(out, t->prior_records + r + 1, d.hwidth, d.dwidth);
-        else if (r > 0)
-            record_line(out, 0, d.hwidth, d.dwidth);
+        if (!opt->tuples_only) record_line(out, t->prior_records + r + 1, d.hwidth, d.dwidth);
+        else if (r > 0) record_line(out, 0, d.hwidth, d.dwidth);
         for (int c = 0; c < t->ncols; c++) {
             cell_format(t->headers[c], t->encoding, &f[0]);
             cell_format(cell(t, r, c), t->encoding, &f[1]);
@@ -478,8 +463,7 @@ static void print_vertical(FILE *out, const cli_table_t *t, const cli_popt_t *op
     fmts_free(f, 2);
     if (!opt->tuples_only && t->footers) {
         fputc('\n', out);
-        for (int i = 0; i < t->nfooters; i++)
-            fprintf(out, "%s\n", t->footers[i]);
+        for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s\n", t->footers[i]);
     }
     fputc('\n', out);
 }
@@ -493,14 +477,12 @@ static void print_unaligned(FILE *out, const cli_table_t *t, const cli_popt_t *o
     bool need_rs = false;
     if (!opt->tuples_only && t->title) fprintf(out, "%s%s", t->title, rs);
     if (!opt->tuples_only) {
-        for (int c = 0; c < t->ncols; c++)
-            fprintf(out, "%s%s", c ? fs : "", t->headers[c]);
+        for (int c = 0; c < t->ncols; c++) fprintf(out, "%s%s", c ? fs : "", t->headers[c]);
         need_rs = true;
     }
     for (long r = 0; r < t->nrows && !cli_cancel_pressed; r++) {
         if (need_rs) fputs(rs, out);
-        for (int c = 0; c < t->ncols; c++)
-            fprintf(out, "%s%s", c ? fs : "", cell(t, r, c));
+        for (int c = 0; c < t->ncols; c++) fprintf(out, "%s%s", c ? fs : "", cell(t, r, c));
         need_rs = true;
     }
     if (!opt->tuples_only && (t->footers || opt->footer)) {
@@ -533,8 +515,7 @@ static void print_unaligned_vertical(FILE *out, const cli_table_t *t, const cli_
     }
     if (!opt->tuples_only && t->footers) {
         fputs(rs, out);
-        for (int i = 0; i < t->nfooters; i++)
-            fprintf(out, "%s%s", rs, t->footers[i]);
+        for (int i = 0; i < t->nfooters; i++) fprintf(out, "%s%s", rs, t->footers[i]);
     }
     if (need_rs) fputc('\n', out);
 }
@@ -606,10 +587,8 @@ void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt)
         return;
     }
     if (opt->format == CLI_FMT_UNALIGNED) {
-        if (opt->expanded == 1)
-            print_unaligned_vertical(out, t, opt);
-        else
-            print_unaligned(out, t, opt);
+        if (opt->expanded == 1) print_unaligned_vertical(out, t, opt);
+        else print_unaligned(out, t, opt);
         return;
     }
     if (opt->expanded == 1) {
@@ -619,9 +598,7 @@ void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt)
     int *widths = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *widths);
     memset(widths, 0, (size_t)(t->ncols + 1) * sizeof *widths);
     cli_print_widths(t, widths);
-    if (opt->expanded == 2 && too_wide(out, t, opt, widths))
-        print_vertical(out, t, opt);
-    else
-        print_aligned(out, t, opt, widths);
+    if (opt->expanded == 2 && too_wide(out, t, opt, widths)) print_vertical(out, t, opt);
+    else print_aligned(out, t, opt, widths);
     free(widths);
 }

@@ -28,14 +28,10 @@ static char transaction_char(PGconn *c)
 {
     if (!c) return 0;
     switch (PQtransactionStatus(c)) {
-    case PQTRANS_INTRANS:
-        return '*';
-    case PQTRANS_INERROR:
-        return '!';
-    case PQTRANS_UNKNOWN:
-        return '?';
-    default:
-        return 0;
+    case PQTRANS_INTRANS: return '*';
+    case PQTRANS_INERROR: return '!';
+    case PQTRANS_UNKNOWN: return '?';
+    default: return 0;
     }
 }
 
@@ -53,42 +49,29 @@ static bool escape(cli_t *cli, char e, char state, cli_buf_t *out)
         return true;
     case 'R': {
         char r = state;
-        if (state == '=' && !c)
-            r = '!';
-        else if (state == '=' && cli_vars_bool(&cli->vars, "SINGLELINE", false))
-            r = '^';
+        if (state == '=' && !c) r = '!';
+        else if (state == '=' && cli_vars_bool(&cli->vars, "SINGLELINE", false)) r = '^';
         cli_buf_putc(out, r);
         return true;
     }
     case 'x':
         if (transaction_char(c)) cli_buf_putc(out, transaction_char(c));
         return true;
-    case '#':
-        cli_buf_putc(out, su && !strcmp(su, "on") ? '#' : '>');
-        return true;
+    case '#': cli_buf_putc(out, su && !strcmp(su, "on") ? '#' : '>'); return true;
     case 'n':
         if (c) cli_buf_puts(out, PQuser(c));
         return true;
-    case 'm':
-        put_host(out, c, false);
-        return true;
-    case 'M':
-        put_host(out, c, true);
-        return true;
+    case 'm': put_host(out, c, false); return true;
+    case 'M': put_host(out, c, true); return true;
     case '>':
         if (c) cli_buf_puts(out, PQport(c));
         return true;
     case 'p':
         if (c) cli_buf_printf(out, "%d", PQbackendPID(c));
         return true;
-    case 'l':
-        cli_buf_printf(out, "%lu", cli->lineno + 1);
-        return true;
-    case '%':
-        cli_buf_putc(out, '%');
-        return true;
-    default:
-        return false;
+    case 'l': cli_buf_printf(out, "%lu", cli->lineno + 1); return true;
+    case '%': cli_buf_putc(out, '%'); return true;
+    default: return false;
     }
 }
 

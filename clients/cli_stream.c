@@ -146,8 +146,7 @@ static cli_cmd_result_t run_listing(cli_cmdctx_t *ctx, const listing_t *l)
     if (t.nrows == 0 && !cli_vars_bool(&cli->vars, "QUIET", false)) {
         if (pattern)
             cli_log(CLI_LOG_ERROR, "Did not find any %s named \"%s\".", l->singular, pattern);
-        else
-            cli_log(CLI_LOG_ERROR, "Did not find any %s.", l->what);
+        else cli_log(CLI_LOG_ERROR, "Did not find any %s.", l->what);
     } else {
         cli_print_table(cli->out, &t, &cli->popt);
         fflush(cli->out);
@@ -240,10 +239,8 @@ static cli_cmd_result_t list_relations(cli_cmdctx_t *ctx)
     bool ok = add_relations(cli, "SHOW STREAMS", "stream", &rel, &a) &&
               add_relations(cli, "SHOW TABLES", "table", &rel, &a) &&
               add_relations(cli, "SHOW QUERIES", "query", &rel, &a);
-    if (ok && rel.n == 0)
-        cli_log(CLI_LOG_ERROR, "Did not find any relations.");
-    else if (ok)
-        print_relations(cli, &rel, &a);
+    if (ok && rel.n == 0) cli_log(CLI_LOG_ERROR, "Did not find any relations.");
+    else if (ok) print_relations(cli, &rel, &a);
     free(rel.names);
     free(rel.kinds);
     cli_arena_free(&a);
@@ -269,10 +266,8 @@ static void describe_footers(const PGresult *res, int from, cli_buf_t *lines, in
             (*nlines)++;
             group = key;
         }
-        if (multi)
-            cli_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
-        else
-            cli_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
+        if (multi) cli_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
+        else cli_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
         cli_buf_putc(lines, '\0');
         (*nlines)++;
     }
@@ -288,8 +283,7 @@ static void print_described(cli_t *cli, const PGresult *res, int split, const ch
     const char *kind = "Relation", *name = arg;
     describe_footers(res, split + 1, &lines, &nlines, &kind, &name);
     int ncols = split;
-    while (ncols > 0 && !*PQgetvalue(res, ncols - 1, 0))
-        ncols--;
+    while (ncols > 0 && !*PQgetvalue(res, ncols - 1, 0)) ncols--;
     cli_table_t t;
     cli_table_init(&t, 2, ncols, PQclientEncoding(cli->conn), &a);
     t.headers[0] = "Column";
@@ -300,8 +294,7 @@ static void print_described(cli_t *cli, const PGresult *res, int split, const ch
     }
     const char **footers = cli_arena_alloc(&a, (size_t)(nlines + 1) * sizeof *footers);
     const char *p = lines.data;
-    for (int i = 0; i < nlines; i++, p += strlen(p) + 1)
-        footers[i] = p;
+    for (int i = 0; i < nlines; i++, p += strlen(p) + 1) footers[i] = p;
     char *title = cli_arena_alloc(&a, strlen(kind) + strlen(name) + 8);
     sprintf(title, "%c%s \"%s\"", toupper((unsigned char)kind[0]), kind + 1, name);
     t.title = title;
@@ -363,29 +356,23 @@ static void pretty_bytes(double bytes, char *out, size_t n)
 {
     static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB"};
     int u = 0;
-    while (u < 4 && bytes >= 10240)
-        bytes /= 1024, u++;
+    while (u < 4 && bytes >= 10240) bytes /= 1024, u++;
     snprintf(out, n, "%.0f %s", bytes, units[u]);
 }
 
 /* A JSON value as shown in the summary: strings bare, the rest as sent. */
 static void put_value(FILE *out, const cli_json_t *v)
 {
-    if (!v)
-        fputs("-", out);
-    else if (v->type == CLI_JSON_STRING)
-        fputs(v->str, out);
-    else
-        fwrite(v->raw, 1, v->raw_len, out);
+    if (!v) fputs("-", out);
+    else if (v->type == CLI_JSON_STRING) fputs(v->str, out);
+    else fwrite(v->raw, 1, v->raw_len, out);
 }
 
 static void put_rate(FILE *out, const cli_json_t *obj, const char *key)
 {
     const cli_json_t *v = cli_json_get(obj, key);
-    if (v && v->type == CLI_JSON_NUMBER)
-        fprintf(out, "%.1f", v->num);
-    else
-        put_value(out, v);
+    if (v && v->type == CLI_JSON_NUMBER) fprintf(out, "%.1f", v->num);
+    else put_value(out, v);
 }
 
 static void progress_head(FILE *out, const cli_json_t *p)
@@ -532,8 +519,7 @@ cli_cmd_result_t cli_stream_progress(cli_cmdctx_t *ctx)
     bool ok = res != NULL;
     if (res && (PQntuples(res) == 0 || PQnfields(res) < 1 || PQgetisnull(res, 0, 0)))
         printf("No progress reported for query \"%s\" yet.\n", name);
-    else if (res)
-        ok = print_progress(ctx->cli->out, PQgetvalue(res, 0, 0));
+    else if (res) ok = print_progress(ctx->cli->out, PQgetvalue(res, 0, 0));
     PQclear(res);
     free(name);
     return ok || cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
@@ -579,8 +565,7 @@ static bool watch_once(cli_t *cli, const char *query, double interval)
     strftime(when, sizeof when, "%c", localtime(&now));
     if (cli->popt.title)
         snprintf(title, sizeof title, "%s\t%s (every %gs)\n", cli->popt.title, when, interval);
-    else
-        snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
+    else snprintf(title, sizeof title, "%s (every %gs)\n", when, interval);
     double start = cli_now_ms();
     PGresult *res = cli_exec_repeat(cli, query);
     double ms = cli_now_ms() - start;
@@ -646,8 +631,7 @@ static uint64_t row_hash(const PGresult *res, int r)
     for (int c = 0; c < PQnfields(res); c++) {
         const unsigned char *s = (const unsigned char *)PQgetvalue(res, r, c);
         h = (h ^ (uint64_t)(PQgetisnull(res, r, c) ? 1 : 2)) * 1099511628211ULL;
-        for (; *s; s++)
-            h = (h ^ *s) * 1099511628211ULL;
+        for (; *s; s++) h = (h ^ *s) * 1099511628211ULL;
         h = (h ^ 0xff) * 1099511628211ULL;
     }
     return h;
@@ -669,8 +653,7 @@ static void remember_rows(tail_t *tail, const PGresult *res)
         tail->cap = n * 2;
         tail->hashes = cli_xrealloc(tail->hashes, (size_t)tail->cap * sizeof *tail->hashes);
     }
-    for (long r = tail->printed; r < n; r++)
-        tail->hashes[r] = row_hash(res, (int)r);
+    for (long r = tail->printed; r < n; r++) tail->hashes[r] = row_hash(res, (int)r);
     tail->printed = n;
 }
 
@@ -689,8 +672,7 @@ static void tail_header(cli_t *cli, const cli_table_t *t, tail_t *tail)
     if (cli->popt.tuples_only) return;
     if (cli->popt.format != CLI_FMT_ALIGNED) {
         const char *fs = cli->popt.fieldsep ? cli->popt.fieldsep : "|";
-        for (int c = 0; c < t->ncols; c++)
-            fprintf(cli->out, "%s%s", c ? fs : "", t->headers[c]);
+        for (int c = 0; c < t->ncols; c++) fprintf(cli->out, "%s%s", c ? fs : "", t->headers[c]);
         fputc('\n', cli->out);
         return;
     }

@@ -40,8 +40,7 @@ static void buf_reserve(cli_buf_t *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
+    while (cap < b->len + extra + 1) cap *= 2;
     b->data = cli_xrealloc(b->data, cap);
     b->cap = cap;
 }
@@ -171,12 +170,9 @@ static void log_prefix(cli_log_level_t level)
         fputc(' ', stderr);
     }
     if (log_state.terse) return;
-    if (level == CLI_LOG_ERROR)
-        fputs("error: ", stderr);
-    else if (level == CLI_LOG_WARNING)
-        fputs("warning: ", stderr);
-    else if (level == CLI_LOG_HINT)
-        fputs("hint: ", stderr);
+    if (level == CLI_LOG_ERROR) fputs("error: ", stderr);
+    else if (level == CLI_LOG_WARNING) fputs("warning: ", stderr);
+    else if (level == CLI_LOG_HINT) fputs("hint: ", stderr);
 }
 
 void cli_log(cli_log_level_t level, const char *fmt, ...)

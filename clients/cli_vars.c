@@ -48,24 +48,15 @@ int cli_parse_bool(const char *value, bool *out)
 {
     size_t n = strlen(value);
     if (n == 0) return -1;
-    if (!strncasecmp(value, "true", n))
-        *out = true;
-    else if (!strncasecmp(value, "false", n))
-        *out = false;
-    else if (!strncasecmp(value, "yes", n))
-        *out = true;
-    else if (!strncasecmp(value, "no", n))
-        *out = false;
-    else if (n >= 2 && !strncasecmp(value, "on", n))
-        *out = true;
-    else if (n >= 2 && !strncasecmp(value, "off", n))
-        *out = false;
-    else if (!strcmp(value, "1"))
-        *out = true;
-    else if (!strcmp(value, "0"))
-        *out = false;
-    else
-        return -1;
+    if (!strncasecmp(value, "true", n)) *out = true;
+    else if (!strncasecmp(value, "false", n)) *out = false;
+    else if (!strncasecmp(value, "yes", n)) *out = true;
+    else if (!strncasecmp(value, "no", n)) *out = false;
+    else if (n >= 2 && !strncasecmp(value, "on", n)) *out = true;
+    else if (n >= 2 && !strncasecmp(value, "off", n)) *out = false;
+    else if (!strcmp(value, "1")) *out = true;
+    else if (!strcmp(value, "0")) *out = false;
+    else return -1;
     return 0;
 }
 
@@ -79,8 +70,7 @@ static bool valid_name(const char *name)
 
 static void list_values(const char *const *values, cli_buf_t *b)
 {
-    for (int i = 0; values[i]; i++)
-        cli_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
+    for (int i = 0; values[i]; i++) cli_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
 }
 
 /* Logs psql's complaint and returns -1 when value does not suit the special. */
@@ -154,8 +144,7 @@ int cli_vars_set(cli_vars_t *v, const char *name, const char *value)
         return 0;
     }
     cli_var_t **pp = &v->head;
-    while (*pp && strcmp((*pp)->name, name) < 0)
-        pp = &(*pp)->next;
+    while (*pp && strcmp((*pp)->name, name) < 0) pp = &(*pp)->next;
     if (*pp && !strcmp((*pp)->name, name)) {
         char *copy = cli_xstrdup(value);
         free((*pp)->value);
@@ -186,6 +175,5 @@ void cli_vars_list(const cli_vars_t *v, FILE *out)
 
 void cli_vars_free(cli_vars_t *v)
 {
-    while (v->head)
-        remove_var(v, v->head->name);
+    while (v->head) remove_var(v, v->head->name);
 }

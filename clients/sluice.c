@@ -138,80 +138,32 @@ static const struct option long_options[] = {
 static int apply_option(cli_t *cli, options_t *o, int c, const char *arg)
 {
     switch (c) {
-    case 'a':
-        cli_vars_set(&cli->vars, "ECHO", "all");
-        break;
-    case 'A':
-        cli->popt.format = CLI_FMT_UNALIGNED;
-        break;
-    case 'b':
-        cli_vars_set(&cli->vars, "ECHO", "errors");
-        break;
-    case 'c':
-        add_action(o, arg[0] == '\\' ? ACT_SLASH : ACT_QUERY, arg);
-        break;
-    case 'd':
-        cli->connopts.dbname = arg;
-        break;
-    case 'e':
-        cli_vars_set(&cli->vars, "ECHO", "queries");
-        break;
-    case 'f':
-        add_action(o, ACT_FILE, arg);
-        break;
-    case 'F':
-        cli_meta_pset(cli, "fieldsep", arg);
-        break;
-    case 'h':
-        cli->connopts.host = arg;
-        break;
-    case 'n':
-        o->no_readline = true;
-        break;
-    case 'o':
-        return cli_set_output(cli, arg) ? 0 : -1;
-    case 'p':
-        cli->connopts.port = arg;
-        break;
-    case 'P':
-        return pset_option(cli, arg) ? 0 : -1;
-    case 'q':
-        cli_vars_set(&cli->vars, "QUIET", "on");
-        break;
-    case 'R':
-        cli_meta_pset(cli, "recordsep", arg);
-        break;
-    case 'S':
-        cli_vars_set(&cli->vars, "SINGLELINE", "on");
-        break;
-    case 't':
-        cli->popt.tuples_only = true;
-        break;
-    case 'U':
-        cli->connopts.user = arg;
-        break;
-    case 'v':
-        return set_var_option(cli, arg) ? 0 : -1;
-    case 'V':
-        printf("sluice (sluice) %s\n", CLI_VERSION);
-        return 1;
-    case 'w':
-        cli->connopts.get_password = -1;
-        break;
-    case 'W':
-        cli->connopts.get_password = 1;
-        break;
-    case 'x':
-        cli->popt.expanded = 1;
-        break;
-    case 'X':
-        o->no_rc = true;
-        break;
-    case 1:
-        cli->popt.format = CLI_FMT_CSV;
-        break;
-    default:
-        return -1;
+    case 'a': cli_vars_set(&cli->vars, "ECHO", "all"); break;
+    case 'A': cli->popt.format = CLI_FMT_UNALIGNED; break;
+    case 'b': cli_vars_set(&cli->vars, "ECHO", "errors"); break;
+    case 'c': add_action(o, arg[0] == '\\' ? ACT_SLASH : ACT_QUERY, arg); break;
+    case 'd': cli->connopts.dbname = arg; break;
+    case 'e': cli_vars_set(&cli->vars, "ECHO", "queries"); break;
+    case 'f': add_action(o, ACT_FILE, arg); break;
+    case 'F': cli_meta_pset(cli, "fieldsep", arg); break;
+    case 'h': cli->connopts.host = arg; break;
+    case 'n': o->no_readline = true; break;
+    case 'o': return cli_set_output(cli, arg) ? 0 : -1;
+    case 'p': cli->connopts.port = arg; break;
+    case 'P': return pset_option(cli, arg) ? 0 : -1;
+    case 'q': cli_vars_set(&cli->vars, "QUIET", "on"); break;
+    case 'R': cli_meta_pset(cli, "recordsep", arg); break;
+    case 'S': cli_vars_set(&cli->vars, "SINGLELINE", "on"); break;
+    case 't': cli->popt.tuples_only = true; break;
+    case 'U': cli->connopts.user = arg; break;
+    case 'v': return set_var_option(cli, arg) ? 0 : -1;
+    case 'V': printf("sluice (sluice) %s\n", CLI_VERSION); return 1;
+    case 'w': cli->connopts.get_password = -1; break;
+    case 'W': cli->connopts.get_password = 1; break;
+    case 'x': cli->popt.expanded = 1; break;
+    case 'X': o->no_rc = true; break;
+    case 1: cli->popt.format = CLI_FMT_CSV; break;
+    default: return -1;
     }
     return 0;
 }
@@ -237,12 +189,9 @@ static int parse_options(cli_t *cli, options_t *o, int argc, char **argv)
         }
     }
     for (; optind < argc; optind++) {
-        if (!cli->connopts.dbname)
-            cli->connopts.dbname = argv[optind];
-        else if (!cli->connopts.user)
-            cli->connopts.user = argv[optind];
-        else
-            cli_log(CLI_LOG_WARNING, "extra command-line argument \"%s\" ignored", argv[optind]);
+        if (!cli->connopts.dbname) cli->connopts.dbname = argv[optind];
+        else if (!cli->connopts.user) cli->connopts.user = argv[optind];
+        else cli_log(CLI_LOG_WARNING, "extra command-line argument \"%s\" ignored", argv[optind]);
     }
     return 0;
 }
@@ -277,10 +226,8 @@ static void run_rc_file(cli_t *cli)
 {
     const char *env = getenv("SLUICERC"), *home = getenv("HOME");
     cli_buf_t path = {0};
-    if (env && *env)
-        cli_buf_puts(&path, env);
-    else if (home && *home)
-        cli_buf_printf(&path, "%s/.sluicerc", home);
+    if (env && *env) cli_buf_puts(&path, env);
+    else if (home && *home) cli_buf_printf(&path, "%s/.sluicerc", home);
     if (path.len > 0 && access(path.data, R_OK) == 0) cli_loop_run_file(cli, path.data, NULL);
     cli_buf_free(&path);
 }
@@ -291,14 +238,10 @@ static void banner(cli_t *cli)
     const char *sv = PQparameterStatus(cli->conn, "server_version");
     const char *tag = sv ? strstr(sv, "sluice ") : NULL;
     char server[64] = "";
-    if (tag)
-        snprintf(server, sizeof server, "%.*s", (int)strcspn(tag + 7, ")"), tag + 7);
-    else if (sv)
-        snprintf(server, sizeof server, "%s", sv);
-    if (!*server || !strcmp(server, CLI_VERSION))
-        printf("sluice (%s)\n", CLI_VERSION);
-    else
-        printf("sluice (%s, server %s)\n", CLI_VERSION, server);
+    if (tag) snprintf(server, sizeof server, "%.*s", (int)strcspn(tag + 7, ")"), tag + 7);
+    else if (sv) snprintf(server, sizeof server, "%s", sv);
+    if (!*server || !strcmp(server, CLI_VERSION)) printf("sluice (%s)\n", CLI_VERSION);
+    else printf("sluice (%s, server %s)\n", CLI_VERSION, server);
     if (PQsslInUse(cli->conn)) {
         const char *proto = PQsslAttribute(cli->conn, "protocol");
         const char *cipher = PQsslAttribute(cli->conn, "cipher");
@@ -320,10 +263,8 @@ static int run_actions(cli_t *cli, const options_t *o)
         fflush(stdout);
         if (a->kind == ACT_QUERY)
             rc = cli_exec_send(cli, a->value) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
-        else if (a->kind == ACT_SLASH)
-            rc = cli_loop_run_slash(cli, a->value);
-        else
-            rc = cli_loop_run_file(cli, a->value, NULL);
+        else if (a->kind == ACT_SLASH) rc = cli_loop_run_slash(cli, a->value);
+        else rc = cli_loop_run_file(cli, a->value, NULL);
         if (cli->conn_lost) return CLI_EXIT_BADCONN;
         if (rc != CLI_EXIT_OK && cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false)) break;
     }
@@ -377,10 +318,8 @@ int main(int argc, char **argv)
     init_session(&cli);
     options_t o = {0};
     int rc = parse_options(&cli, &o, argc, argv);
-    if (rc == 0)
-        rc = run(&cli, &o);
-    else
-        rc = rc > 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+    if (rc == 0) rc = run(&cli, &o);
+    else rc = rc > 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     session_free(&cli, &o);
     return rc;
 }

@@ -16,7 +16,7 @@
 
 typedef struct arena_block {
     struct arena_block *next;
-    size_t size;   /* usable bytes after the header */
+    size_t size; /* usable bytes after the header */
     size_t used;
     /* data follows, aligned */
 } arena_block_t;
@@ -29,11 +29,11 @@ typedef struct arena_cleanup {
 
 struct sl_arena {
     const char *name;
-    arena_block_t *head;      /* current block (allocations come from here) */
-    arena_block_t *keeper;    /* first block, kept across resets */
+    arena_block_t *head;   /* current block (allocations come from here) */
+    arena_block_t *keeper; /* first block, kept across resets */
     arena_cleanup_t *cleanups;
     size_t used;
-    const void *owner;        /* the owner thread's thread_tag */
+    const void *owner; /* the owner thread's thread_tag */
 };
 
 /* One byte per thread: its address names the thread (a TLS address costs

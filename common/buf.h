@@ -9,12 +9,15 @@
 #include <stdint.h>
 
 typedef struct sl_buf {
-    char *data;   /* NULL until the first append; then NUL-terminated */
+    char *data; /* NULL until the first append; then NUL-terminated */
     size_t len;
     size_t cap;
 } sl_buf_t;
 
-#define SL_BUF_INIT {NULL, 0, 0}
+#define SL_BUF_INIT \
+    {               \
+        NULL, 0, 0  \
+    }
 
 void sl_buf_free(sl_buf_t *b);
 /* Drops the contents, keeps the memory. */

@@ -27,7 +27,7 @@
 #define CRASH_UNDER_ASAN 0
 #endif
 
-#define CRASH_FD 2          /* the log (common/log.c writes to stderr) */
+#define CRASH_FD 2 /* the log (common/log.c writes to stderr) */
 #define CRASH_FRAMES 64
 #define CRASH_ALTSTACK (64 * 1024)
 

@@ -160,9 +160,9 @@ static int fw_flush(sl_fw_t *w, sl_error_t *err)
 {
     size_t off = 0;
     while (off < w->buf.len) {
-        ssize_t n = failpoint_io("fs.write", w->tmp) ? -1
-                                                      : write(w->fd, w->buf.data + off,
-                                                              w->buf.len - off);
+        ssize_t n = failpoint_io("fs.write", w->tmp)
+                        ? -1
+                        : write(w->fd, w->buf.data + off, w->buf.len - off);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return io_error(err, "write file", w->tmp);
         off += (size_t)n;
@@ -216,7 +216,7 @@ int sl_fw_sync(sl_fw_t *w, sl_error_t *err)
 }
 
 int sl_fw_publish(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
-                     sl_error_t *err)
+                  sl_error_t *err)
 {
     char *final = sl_fs_path(w->dir, w->name);
     if (fp_before) failpoint_hit(fp_before);
@@ -233,7 +233,7 @@ int sl_fw_publish(sl_fw_t *w, int flags, const char *fp_before, const char *fp_a
 }
 
 int sl_fw_commit(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
-                    sl_error_t *err)
+                 sl_error_t *err)
 {
     if (sl_fw_sync(w, err) < 0) return -1;
     return sl_fw_publish(w, flags, fp_before, fp_after, err);

@@ -52,7 +52,7 @@ int sl_fw_write(sl_fw_t *w, const void *p, size_t n, sl_error_t *err);
 /* Flushes, fsyncs, hits failpoint `fp_before` (may be NULL), renames to the
  * final name, fsyncs the directory, hits `fp_after`. Always releases `w`. */
 int sl_fw_commit(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
-                    sl_error_t *err);
+                 sl_error_t *err);
 /* The two halves of sl_fw_commit, for a caller that overlaps the fsync
  * of the temporary file with other work: sync flushes, fsyncs and closes it
  * (nothing is visible yet); publish hits `fp_before`, renames, fsyncs the
@@ -60,7 +60,7 @@ int sl_fw_commit(sl_fw_t *w, int flags, const char *fp_before, const char *fp_af
  * always does. */
 int sl_fw_sync(sl_fw_t *w, sl_error_t *err);
 int sl_fw_publish(sl_fw_t *w, int flags, const char *fp_before, const char *fp_after,
-                     sl_error_t *err);
+                  sl_error_t *err);
 /* Drops the temporary file and releases `w` (safe after a failed call). */
 void sl_fw_abort(sl_fw_t *w);
 

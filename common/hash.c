@@ -65,4 +65,3 @@ uint64_t sl_hash_u64(uint64_t v, uint64_t seed)
     uint64_t h = sl_hash_mix(v ^ K2, seed ^ K0);
     return sl_hash_mix(h ^ seed ^ K1, v ^ K3);
 }
-

@@ -67,10 +67,22 @@ static void close_container(sl_json_t *j, char kind)
     sl_buf_putc(j->buf, kind == '{' ? '}' : ']');
 }
 
-void sl_json_object_begin(sl_json_t *j) { open_container(j, '{'); }
-void sl_json_object_end(sl_json_t *j) { close_container(j, '{'); }
-void sl_json_array_begin(sl_json_t *j) { open_container(j, '['); }
-void sl_json_array_end(sl_json_t *j) { close_container(j, '['); }
+void sl_json_object_begin(sl_json_t *j)
+{
+    open_container(j, '{');
+}
+void sl_json_object_end(sl_json_t *j)
+{
+    close_container(j, '{');
+}
+void sl_json_array_begin(sl_json_t *j)
+{
+    open_container(j, '[');
+}
+void sl_json_array_end(sl_json_t *j)
+{
+    close_container(j, '[');
+}
 
 void sl_json_key(sl_json_t *j, const char *key)
 {

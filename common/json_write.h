@@ -35,13 +35,13 @@
 #define SL_JSON_MAX_DEPTH 64
 
 typedef struct sl_json {
-    sl_buf_t *buf;                      /* output; appended to, never cleared */
-    bool pretty;                        /* json4s pretty layout */
-    bool after_key;                     /* a key was written; the value follows */
-    int depth;                          /* open containers */
-    int objects;                        /* open objects (the pretty indent level) */
-    char kind[SL_JSON_MAX_DEPTH];       /* per open container: '{' or '[' */
-    uint32_t items[SL_JSON_MAX_DEPTH];  /* per open container: members written */
+    sl_buf_t *buf;                     /* output; appended to, never cleared */
+    bool pretty;                       /* json4s pretty layout */
+    bool after_key;                    /* a key was written; the value follows */
+    int depth;                         /* open containers */
+    int objects;                       /* open objects (the pretty indent level) */
+    char kind[SL_JSON_MAX_DEPTH];      /* per open container: '{' or '[' */
+    uint32_t items[SL_JSON_MAX_DEPTH]; /* per open container: members written */
 } sl_json_t;
 
 /* Starts a document appended to `buf`. */

@@ -21,22 +21,22 @@ typedef struct pool_group {
     exec_task_fn fn;
     void *arg;
     int n;
-    atomic_int next;          /* next task index to claim */
-    int done;                 /* finished tasks, under the pool lock */
-    int users;                /* workers inside group_drain, under the pool lock */
-    pthread_cond_t finished;  /* signalled when done == n */
-    struct pool_group *link;  /* queue of groups with unclaimed tasks */
+    atomic_int next;         /* next task index to claim */
+    int done;                /* finished tasks, under the pool lock */
+    int users;               /* workers inside group_drain, under the pool lock */
+    pthread_cond_t finished; /* signalled when done == n */
+    struct pool_group *link; /* queue of groups with unclaimed tasks */
 } pool_group_t;
 
 struct exec_pool {
     pthread_mutex_t lock;
-    sem_t wake;               /* one post per worker woken: a group was queued, or shutdown */
-    int sleeping;             /* workers in sem_wait, under the lock */
-    int woken;                /* posts not yet taken by a sleeping worker, under the lock */
+    sem_t wake;   /* one post per worker woken: a group was queued, or shutdown */
+    int sleeping; /* workers in sem_wait, under the lock */
+    int woken;    /* posts not yet taken by a sleeping worker, under the lock */
     pool_group_t *head, *tail;
     int stopping;
     int nthreads;
-    char name[16];            /* the workers' thread name (top -H, perf) */
+    char name[16]; /* the workers' thread name (top -H, perf) */
     pthread_t *threads;
 };
 
@@ -165,7 +165,7 @@ static void group_queue(exec_pool_t *p, pool_group_t *g, exec_task_fn fn, void *
     if (p->tail) p->tail->link = g;
     else p->head = g;
     p->tail = g;
-    g->users = 1; /* the submitting thread, until it joins */
+    g->users = 1;             /* the submitting thread, until it joins */
     int k = wake_count(p, n); /* no more than have a task */
     pthread_mutex_unlock(&p->lock);
     post(p, k);
@@ -215,4 +215,3 @@ void exec_pool_join(exec_pool_t *p, exec_pool_job_t *j)
     group_join(p, &j->g);
     free(j);
 }
-

@@ -35,8 +35,8 @@ bool sl_secret_key(const char *key)
 
 bool sl_secret_is_ref(const char *value)
 {
-    return value && ((!strncmp(value, "env:", 4) && value[4]) ||
-                     (!strncmp(value, "file:", 5) && value[5]));
+    return value &&
+           ((!strncmp(value, "env:", 4) && value[4]) || (!strncmp(value, "file:", 5) && value[5]));
 }
 
 const char *sl_redact_value(const char *key, const char *value)
@@ -111,9 +111,12 @@ const char *sl_redact_sql(sl_arena_t *a, const char *sql)
             continue;
         }
         if (*p == '\'' || *p == '"') e = quoted_end(p, *p);
-        else if (word_char(*p)) for (e = p; word_char(*e); e++) {}
+        else if (word_char(*p))
+            for (e = p; word_char(*e); e++) {
+            }
         else e = p + 1;
-        if (after_secret && *s == '\'' && !literal_is_ref(s, e)) sl_buf_puts(&b, "'" SL_REDACTED "'");
+        if (after_secret && *s == '\'' && !literal_is_ref(s, e))
+            sl_buf_puts(&b, "'" SL_REDACTED "'");
         else sl_buf_append(&b, s, (size_t)(e - s));
         after_secret = (*s == '\'' || *s == '"' || word_char(*s)) && token_is_secret(s, e);
         p = e;

@@ -16,11 +16,11 @@
 #undef X
 
 typedef struct sl_error {
-    char sqlstate[6];   /* five characters and NUL; "" when no error is set */
-    char message[512];  /* primary message */
-    char detail[1024];  /* optional, "" when absent */
-    char hint[512];     /* optional, "" when absent */
-    int position;       /* 1-based character offset into the statement text; 0 = none */
+    char sqlstate[6];  /* five characters and NUL; "" when no error is set */
+    char message[512]; /* primary message */
+    char detail[1024]; /* optional, "" when absent */
+    char hint[512];    /* optional, "" when absent */
+    int position;      /* 1-based character offset into the statement text; 0 = none */
 } sl_error_t;
 
 /* Sets code and message, clears detail, hint and position. Returns -1. */

@@ -25,8 +25,11 @@ _Static_assert(sizeof(once_flag) == sizeof(pthread_once_t), "once_flag is a pthr
 
 static int thrd_result(int rc)
 {
-    return rc == 0 ? thrd_success : rc == ETIMEDOUT ? thrd_timedout : rc == EBUSY ? thrd_busy
-         : rc == ENOMEM ? thrd_nomem : thrd_error;
+    return rc == 0           ? thrd_success
+           : rc == ETIMEDOUT ? thrd_timedout
+           : rc == EBUSY     ? thrd_busy
+           : rc == ENOMEM    ? thrd_nomem
+                             : thrd_error;
 }
 
 typedef struct thrd_start_arg {
@@ -70,14 +73,35 @@ int mtx_init(mtx_t *m, int type)
     return thrd_result(rc);
 }
 
-int mtx_lock(mtx_t *m) { return thrd_result(pthread_mutex_lock((pthread_mutex_t *)m)); }
-int mtx_unlock(mtx_t *m) { return thrd_result(pthread_mutex_unlock((pthread_mutex_t *)m)); }
-void mtx_destroy(mtx_t *m) { pthread_mutex_destroy((pthread_mutex_t *)m); }
+int mtx_lock(mtx_t *m)
+{
+    return thrd_result(pthread_mutex_lock((pthread_mutex_t *)m));
+}
+int mtx_unlock(mtx_t *m)
+{
+    return thrd_result(pthread_mutex_unlock((pthread_mutex_t *)m));
+}
+void mtx_destroy(mtx_t *m)
+{
+    pthread_mutex_destroy((pthread_mutex_t *)m);
+}
 
-int cnd_init(cnd_t *c) { return thrd_result(pthread_cond_init((pthread_cond_t *)c, NULL)); }
-int cnd_signal(cnd_t *c) { return thrd_result(pthread_cond_signal((pthread_cond_t *)c)); }
-int cnd_broadcast(cnd_t *c) { return thrd_result(pthread_cond_broadcast((pthread_cond_t *)c)); }
-void cnd_destroy(cnd_t *c) { pthread_cond_destroy((pthread_cond_t *)c); }
+int cnd_init(cnd_t *c)
+{
+    return thrd_result(pthread_cond_init((pthread_cond_t *)c, NULL));
+}
+int cnd_signal(cnd_t *c)
+{
+    return thrd_result(pthread_cond_signal((pthread_cond_t *)c));
+}
+int cnd_broadcast(cnd_t *c)
+{
+    return thrd_result(pthread_cond_broadcast((pthread_cond_t *)c));
+}
+void cnd_destroy(cnd_t *c)
+{
+    pthread_cond_destroy((pthread_cond_t *)c);
+}
 
 int cnd_wait(cnd_t *c, mtx_t *m)
 {

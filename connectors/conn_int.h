@@ -69,8 +69,8 @@ int conn_opt_bool(const conn_desc_t *d, const conn_kv_t *o, int n, const char *k
                   sl_error_t *err);
 /* A duration as Spark's timeStringAsSec reads it ("5s", "2m", "1h", "500ms",
  * a bare number = seconds), truncated to whole seconds, >= 0. */
-int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key,
-                     int64_t *out, sl_error_t *err);
+int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key, int64_t *out,
+                     sl_error_t *err);
 /* A size as Spark's byteStringAsBytes reads it ("64m", "512k", "1g", "100b":
  * units b k m g t, optionally followed by b, any case, binary multiples; a
  * bare number = bytes), > 0. */
@@ -105,7 +105,7 @@ int64_t conn_wall_ms(void);
  * values are 64-bit. Deleting leaves a tombstone; the slot array grows by
  * doubling. One thread at a time. */
 typedef struct conn_map_slot {
-    const char *key;  /* NULL: empty; CONN_MAP_TOMB: deleted */
+    const char *key; /* NULL: empty; CONN_MAP_TOMB: deleted */
     uint32_t len;
     uint64_t hash;
     uint64_t val;
@@ -179,7 +179,7 @@ exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t);
 
 /* Column `name` of a stream with the given type: its index, -1 when the
  * stream does not declare it; 42804 when declared with another type. */
-int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type,
-                       int *index, sl_error_t *err);
+int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type, int *index,
+                       sl_error_t *err);
 
 #endif

@@ -77,8 +77,10 @@ void conn_file_uri(sl_buf_t *out, const char *abs_path)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 char *conn_uri_path(sl_arena_t *a, const char *uri, size_t n)
@@ -160,17 +162,20 @@ int conn_opt_bool(const conn_desc_t *d, const conn_kv_t *o, int n, const char *k
 /* Multiplier to seconds of a Spark time suffix, as a fraction num/den. */
 static bool time_unit(const char *u, int64_t *num, int64_t *den)
 {
-    static const struct { const char *name; int64_t num, den; } units[] = {
-        {"", 1, 1},        {"us", 1, 1000000}, {"ms", 1, 1000}, {"s", 1, 1},
-        {"m", 60, 1},      {"min", 60, 1},     {"h", 3600, 1},  {"d", 86400, 1},
+    static const struct {
+        const char *name;
+        int64_t num, den;
+    } units[] = {
+        {"", 1, 1},   {"us", 1, 1000000}, {"ms", 1, 1000}, {"s", 1, 1},
+        {"m", 60, 1}, {"min", 60, 1},     {"h", 3600, 1},  {"d", 86400, 1},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (!strcasecmp(u, units[i].name)) return *num = units[i].num, *den = units[i].den, true;
     return false;
 }
 
-int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key,
-                     int64_t *out, sl_error_t *err)
+int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char *key, int64_t *out,
+                     sl_error_t *err)
 {
     const char *v = conn_option(d, o, n, key);
     if (!v) return 0;
@@ -185,8 +190,9 @@ int conn_opt_seconds(const conn_desc_t *d, const conn_kv_t *o, int n, const char
     unit[k] = 0;
     while (isspace((unsigned char)*p)) p++;
     if (!digits || *p || !time_unit(unit, &num, &den))
-        return conn_bad_option(err, key, v, "It must be a duration such as 10s, 5m or 1h "
-                                            "(units us, ms, s, m, min, h, d).");
+        return conn_bad_option(err, key, v,
+                               "It must be a duration such as 10s, 5m or 1h "
+                               "(units us, ms, s, m, min, h, d).");
     *out = x * num / den;
     return 0;
 }
@@ -198,8 +204,9 @@ int conn_opt_bytes(const conn_desc_t *d, const conn_kv_t *o, int n, const char *
     if (!v) return 0;
     int64_t x;
     if (exec_parse_byte_size(v, strlen(v), &x) != EXEC_PARSE_OK || x == 0)
-        return conn_bad_option(err, key, v, "It must be a positive size such as 64m, 512k or 1g "
-                                            "(units b, k, m, g, t; a bare number is bytes).");
+        return conn_bad_option(err, key, v,
+                               "It must be a positive size such as 64m, 512k or 1g "
+                               "(units b, k, m, g, t; a bare number is bytes).");
     *out = x;
     return 0;
 }
@@ -257,7 +264,9 @@ int conn_start_time(const char *dir, int64_t now_ms, int64_t *out, sl_error_t *e
         }
     } else if (rc == 0) {
         sl_buf_printf(&b, "v1\n%lld", (long long)now_ms);
-        rc = sl_fs_mkdirs(dir, 0755, err) < 0 ? -1 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
+        rc = sl_fs_mkdirs(dir, 0755, err) < 0
+                 ? -1
+                 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
     }
     free(path);
     sl_buf_free(&b);
@@ -285,16 +294,15 @@ exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t)
 
 /* ---- columns ---------------------------------------------------------------- */
 
-int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type,
-                       int *index, sl_error_t *err)
+int conn_stream_column(const conn_stream_t *rel, const char *name, exec_type_id_t type, int *index,
+                       sl_error_t *err)
 {
     *index = -1;
     for (int i = 0; i < rel->ncols; i++) {
         if (strcasecmp(rel->col_names[i], name)) continue;
         if (rel->col_types[i].id != type) {
             sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "column \"%s\" of stream \"%s\" must be %s",
-                         name, rel->name ? rel->name : "?",
-                         exec_type_pg_name(exec_type_of(type)));
+                         name, rel->name ? rel->name : "?", exec_type_pg_name(exec_type_of(type)));
             return -1;
         }
         *index = i;

@@ -7,27 +7,34 @@
 
 #include "common/buf.h"
 
-#define RECORD_OPTIONS                                                                        \
-    {"mode", 0, "PERMISSIVE",                                                                  \
-     "Malformed records: PERMISSIVE (nulls, raw text in _corrupt_record when declared), "     \
-     "DROPMALFORMED (dropped and counted) or FAILFAST (the query fails)."},                    \
-    {"badRecordsPath", 0, NULL, "Directory where each bad record is written with its position " \
-     "and reason."},                                                                           \
-    {"badRecordsMaxBytes", 0, "64m", "Size at which the bad-records file is rotated (64m, "     \
-     "512k, 1g; a bare number is bytes)."},                                                    \
-    {"badRecordsMaxFiles", 0, "10", "Rotated bad-records files kept (0 to 1000); older ones "   \
-     "are deleted."},                                                                          \
-    {"header", 0, "false", "csv: the first line of each file is a header."},                   \
-    {"sep", 0, ",", "csv: field separator."}
+#define RECORD_OPTIONS                                                                    \
+    {"mode", 0, "PERMISSIVE",                                                             \
+     "Malformed records: PERMISSIVE (nulls, raw text in _corrupt_record when declared), " \
+     "DROPMALFORMED (dropped and counted) or FAILFAST (the query fails)."},               \
+        {"badRecordsPath", 0, NULL,                                                       \
+         "Directory where each bad record is written with its position "                  \
+         "and reason."},                                                                  \
+        {"badRecordsMaxBytes", 0, "64m",                                                  \
+         "Size at which the bad-records file is rotated (64m, "                           \
+         "512k, 1g; a bare number is bytes)."},                                           \
+        {"badRecordsMaxFiles", 0, "10",                                                   \
+         "Rotated bad-records files kept (0 to 1000); older ones "                        \
+         "are deleted."},                                                                 \
+        {"header", 0, "false", "csv: the first line of each file is a header."},          \
+    {                                                                                     \
+        "sep", 0, ",", "csv: field separator."                                            \
+    }
 
 static const conn_option_t kafka_source_opts[] = {
     {"kafka.bootstrap.servers", 1, NULL, "Kafka brokers, host:port[,host:port...]."},
     {"subscribe", 0, NULL, "Comma-separated topics to read (or use assign)."},
     {"assign", 0, NULL, "JSON {\"topic\":[0,1]} of partitions to read."},
-    {"startingOffsets", 0, "latest", "earliest, latest or JSON {\"topic\":{\"0\":42}}; only for a "
+    {"startingOffsets", 0, "latest",
+     "earliest, latest or JSON {\"topic\":{\"0\":42}}; only for a "
      "new query, restarts resume from the checkpoint."},
     {"maxOffsetsPerTrigger", 0, NULL, "Most offsets per micro-batch, split over partitions."},
-    {"minOffsetsPerTrigger", 0, NULL, "Wait until this many offsets are available (or "
+    {"minOffsetsPerTrigger", 0, NULL,
+     "Wait until this many offsets are available (or "
      "maxTriggerDelay passes)."},
     {"maxTriggerDelay", 0, "15m", "Longest wait imposed by minOffsetsPerTrigger."},
     {"failOnDataLoss", 0, "true", "Fail the query when offsets were lost (deleted or aged out)."},
@@ -59,10 +66,9 @@ static const conn_option_t nexmark_opts[] = {
 
 static const conn_option_t noop_opts[] = {{NULL, 0, NULL, NULL}};
 static const conn_option_t memory_opts[] = {{NULL, 0, NULL, NULL}};
-static const conn_option_t console_opts[] = {
-    {"numRows", 0, "20", "Rows printed per batch."},
-    {"truncate", 0, "true", "Truncate long values."},
-    {NULL, 0, NULL, NULL}};
+static const conn_option_t console_opts[] = {{"numRows", 0, "20", "Rows printed per batch."},
+                                             {"truncate", 0, "true", "Truncate long values."},
+                                             {NULL, 0, NULL, NULL}};
 
 static const conn_option_t file_sink_opts[] = {
     {"path", 0, NULL, "Output directory; default <data_directory>/output/<query>."},
@@ -82,7 +88,7 @@ static const conn_option_t table_file_opts[] = {
     {"sep", 0, ",", "csv: field separator."},
     {NULL, 0, NULL, NULL}};
 
-#define KAFKA_RAW_SCHEMA                                                                     \
+#define KAFKA_RAW_SCHEMA \
     "key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT, timestamp TIMESTAMP"
 
 static int nexmark_columns(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
@@ -93,49 +99,79 @@ static int kafka_columns(const conn_kv_t *opts, int nopts, int has_columns, cons
 #define CONTINUOUS CONN_CAP_CONTINUOUS
 
 static const conn_desc_t desc_kafka_source = {
-    .name = "kafka", .roles = CONN_SOURCE, .options = kafka_source_opts,
-    .passthrough_prefix = "kafka.", .fixed_columns = kafka_columns, .caps = CONTINUOUS,
+    .name = "kafka",
+    .roles = CONN_SOURCE,
+    .options = kafka_source_opts,
+    .passthrough_prefix = "kafka.",
+    .fixed_columns = kafka_columns,
+    .caps = CONTINUOUS,
     .doc = "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
-static const conn_desc_t desc_file_source = {
-    .name = "file", .roles = CONN_SOURCE, .options = file_source_opts,
-    .doc = "Reads new files of a directory, each file once."};
-static const conn_desc_t desc_rate = {
-    .name = "rate", .roles = CONN_SOURCE, .options = rate_opts,
-    .fixed_schema = "timestamp TIMESTAMP, value BIGINT", .caps = CONTINUOUS,
-    .doc = "Generates rows at a fixed rate (for tests and demos)."};
+static const conn_desc_t desc_file_source = {.name = "file",
+                                             .roles = CONN_SOURCE,
+                                             .options = file_source_opts,
+                                             .doc =
+                                                 "Reads new files of a directory, each file once."};
+static const conn_desc_t desc_rate = {.name = "rate",
+                                      .roles = CONN_SOURCE,
+                                      .options = rate_opts,
+                                      .fixed_schema = "timestamp TIMESTAMP, value BIGINT",
+                                      .caps = CONTINUOUS,
+                                      .doc =
+                                          "Generates rows at a fixed rate (for tests and demos)."};
 static const conn_desc_t desc_nexmark = {
-    .name = "nexmark", .roles = CONN_SOURCE, .options = nexmark_opts,
-    .fixed_columns = nexmark_columns, .caps = CONTINUOUS,
+    .name = "nexmark",
+    .roles = CONN_SOURCE,
+    .options = nexmark_opts,
+    .fixed_columns = nexmark_columns,
+    .caps = CONTINUOUS,
     .doc = "The Nexmark benchmark generator (person, auction, bid)."};
-static const conn_desc_t desc_noop = {
-    .name = "noop", .roles = CONN_SINK, .options = noop_opts, .caps = CONTINUOUS,
-    .sink_modes = CONN_ALL_MODES, .doc = "Discards rows (for benchmarks)."};
-static const conn_desc_t desc_memory = {
-    .name = "memory", .roles = CONN_SINK, .options = memory_opts, .caps = CONTINUOUS,
-    .sink_modes = CONN_ALL_MODES, .doc = "A table named after the query, readable with SELECT."};
-static const conn_desc_t desc_console = {
-    .name = "console", .roles = CONN_SINK, .options = console_opts, .caps = CONTINUOUS,
-    .sink_modes = CONN_ALL_MODES, .doc = "Prints each batch to the daemon's log."};
+static const conn_desc_t desc_noop = {.name = "noop",
+                                      .roles = CONN_SINK,
+                                      .options = noop_opts,
+                                      .caps = CONTINUOUS,
+                                      .sink_modes = CONN_ALL_MODES,
+                                      .doc = "Discards rows (for benchmarks)."};
+static const conn_desc_t desc_memory = {.name = "memory",
+                                        .roles = CONN_SINK,
+                                        .options = memory_opts,
+                                        .caps = CONTINUOUS,
+                                        .sink_modes = CONN_ALL_MODES,
+                                        .doc =
+                                            "A table named after the query, readable with SELECT."};
+static const conn_desc_t desc_console = {.name = "console",
+                                         .roles = CONN_SINK,
+                                         .options = console_opts,
+                                         .caps = CONTINUOUS,
+                                         .sink_modes = CONN_ALL_MODES,
+                                         .doc = "Prints each batch to the daemon's log."};
 static const conn_desc_t desc_file_sink = {
-    .name = "file", .roles = CONN_SINK, .options = file_sink_opts,
+    .name = "file",
+    .roles = CONN_SINK,
+    .options = file_sink_opts,
     .sink_modes = CONN_MODE_BIT(OUTPUT_APPEND),
     .modes_hint = "Files are written once per batch; use a memory or kafka sink for update or "
                   "complete.",
     .doc = "Exactly-once files per batch plus a _sluice_metadata manifest."};
 static const conn_desc_t desc_kafka_sink = {
-    .name = "kafka", .roles = CONN_SINK, .options = kafka_sink_opts,
-    .passthrough_prefix = "kafka.", .caps = CONTINUOUS, .sink_modes = CONN_ALL_MODES,
+    .name = "kafka",
+    .roles = CONN_SINK,
+    .options = kafka_sink_opts,
+    .passthrough_prefix = "kafka.",
+    .caps = CONTINUOUS,
+    .sink_modes = CONN_ALL_MODES,
     .doc = "Writes rows (value, optional key) to a Kafka topic."};
-static const conn_desc_t desc_table_csv = {
-    .name = "csv", .roles = CONN_TABLE, .options = table_file_opts,
-    .doc = "A static table read from CSV."};
-static const conn_desc_t desc_table_json = {
-    .name = "json", .roles = CONN_TABLE, .options = table_file_opts,
-    .doc = "A static table read from JSON lines."};
+static const conn_desc_t desc_table_csv = {.name = "csv",
+                                           .roles = CONN_TABLE,
+                                           .options = table_file_opts,
+                                           .doc = "A static table read from CSV."};
+static const conn_desc_t desc_table_json = {.name = "json",
+                                            .roles = CONN_TABLE,
+                                            .options = table_file_opts,
+                                            .doc = "A static table read from JSON lines."};
 
 static const conn_desc_t *const all_descs[] = {
-    &desc_kafka_source, &desc_file_source, &desc_rate,     &desc_nexmark,
-    &desc_noop,         &desc_memory,      &desc_console,  &desc_file_sink,
+    &desc_kafka_source, &desc_file_source, &desc_rate,       &desc_nexmark,
+    &desc_noop,         &desc_memory,      &desc_console,    &desc_file_sink,
     &desc_kafka_sink,   &desc_table_csv,   &desc_table_json, NULL};
 
 static const char *role_noun(conn_role_t role)
@@ -184,14 +220,15 @@ int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *
                        sl_error_t *err)
 {
     conn_role_t role = (d->roles & CONN_SOURCE) ? CONN_SOURCE
-                       : (d->roles & CONN_SINK) ? CONN_SINK : CONN_TABLE;
+                       : (d->roles & CONN_SINK) ? CONN_SINK
+                                                : CONN_TABLE;
     *bad_index = -1;
     for (int i = 0; i < n; i++) {
         *bad_index = i;
         for (int j = 0; j < i; j++)
             if (!strcasecmp(opts[i].key, opts[j].key))
-                return sl_error_set(err, SL_ERR_SYNTAX_ERROR, "option \"%s\" specified more than once",
-                                    opts[i].key);
+                return sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                                    "option \"%s\" specified more than once", opts[i].key);
         size_t plen = d->passthrough_prefix ? strlen(d->passthrough_prefix) : 0;
         if (option_find(d, opts[i].key)) continue;
         if (plen && !strncasecmp(opts[i].key, d->passthrough_prefix, plen)) continue;
@@ -200,8 +237,8 @@ int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *
     *bad_index = -1;
     for (const conn_option_t *o = d->options; o->name; o++) {
         if (!o->required || conn_option(d, opts, n, o->name)) continue;
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s %s requires option \"%s\"",
-                     d->name, role_noun(role), o->name);
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "%s %s requires option \"%s\"", d->name,
+                     role_noun(role), o->name);
         return sl_error_hint(err, "%s", o->doc);
     }
     return 0;

@@ -14,9 +14,9 @@
 typedef enum { CONN_SOURCE = 1, CONN_SINK = 2, CONN_TABLE = 4 } conn_role_t;
 
 typedef struct conn_option {
-    const char *name;     /* Spark's spelling, e.g. "maxOffsetsPerTrigger" */
+    const char *name; /* Spark's spelling, e.g. "maxOffsetsPerTrigger" */
     int required;
-    const char *def;      /* default as text, NULL when none */
+    const char *def; /* default as text, NULL when none */
     const char *doc;
 } conn_option_t;
 
@@ -34,7 +34,7 @@ enum {
 
 /* The bit of an output mode in conn_desc_t.sink_modes. */
 #define CONN_MODE_BIT(m) (1u << (m))
-#define CONN_ALL_MODES                                                                     \
+#define CONN_ALL_MODES \
     (CONN_MODE_BIT(OUTPUT_APPEND) | CONN_MODE_BIT(OUTPUT_UPDATE) | CONN_MODE_BIT(OUTPUT_COMPLETE))
 
 typedef struct conn_desc {
@@ -48,9 +48,9 @@ typedef struct conn_desc {
      * NULL when fixed_schema says it all. */
     int (*fixed_columns)(const conn_kv_t *opts, int nopts, int has_columns, const char **fixed,
                          sl_error_t *err);
-    unsigned caps;                  /* CONN_CAP_* */
-    unsigned sink_modes;            /* sinks: CONN_MODE_BIT of each output mode accepted */
-    const char *modes_hint;         /* sinks with fewer modes: the hint of the refusal */
+    unsigned caps;          /* CONN_CAP_* */
+    unsigned sink_modes;    /* sinks: CONN_MODE_BIT of each output mode accepted */
+    const char *modes_hint; /* sinks with fewer modes: the hint of the refusal */
     const char *doc;
 } conn_desc_t;
 

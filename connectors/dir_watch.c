@@ -15,9 +15,9 @@
 /* File systems whose changes made by other machines inotify does not see. */
 static int remote_fs(const char *dir)
 {
-    static const unsigned long remote[] = {NFS_SUPER_MAGIC, SMB_SUPER_MAGIC, CIFS_SUPER_MAGIC,
+    static const unsigned long remote[] = {NFS_SUPER_MAGIC,  SMB_SUPER_MAGIC,  CIFS_SUPER_MAGIC,
                                            SMB2_SUPER_MAGIC, FUSE_SUPER_MAGIC, V9FS_MAGIC,
-                                           CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC, CODA_SUPER_MAGIC};
+                                           CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC,  CODA_SUPER_MAGIC};
     struct statfs st;
     if (statfs(dir, &st) < 0) return 1; /* unknown: poll */
     for (size_t i = 0; i < sizeof remote / sizeof remote[0]; i++)

@@ -23,8 +23,8 @@ static int parse_sep(const char *v, char *out, sl_error_t *err)
     return 0;
 }
 
-int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
-                         const char *format, format_options_t *out, sl_error_t *err)
+int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts, const char *format,
+                         format_options_t *out, sl_error_t *err)
 {
     static const char *const kinds[] = {"json", "csv", "raw", NULL};
     static const char *const modes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST", NULL};
@@ -33,8 +33,8 @@ int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
     int kind = 0, mode = 0;
     if (format) {
         if (!strcasecmp(format, "csv")) kind = 1;
-        else if (strcasecmp(format, "json")) return conn_bad_option(err, "format", format,
-                                                                    "Accepted values: json, csv.");
+        else if (strcasecmp(format, "json"))
+            return conn_bad_option(err, "format", format, "Accepted values: json, csv.");
     } else if (conn_opt_choice(d, opts, nopts, "format", kinds, &kind, err) < 0) {
         return -1;
     }
@@ -45,7 +45,8 @@ int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
     const char *bad = conn_option(d, opts, nopts, "badRecordsPath");
     if (bad && !*bad) return conn_bad_option(err, "badRecordsPath", bad, "It must be a directory.");
     int64_t max_files = 0;
-    if (conn_opt_bytes(d, opts, nopts, "badRecordsMaxBytes", &out->bad_records_max_bytes, err) < 0 ||
+    if (conn_opt_bytes(d, opts, nopts, "badRecordsMaxBytes", &out->bad_records_max_bytes, err) <
+            0 ||
         conn_opt_int64(d, opts, nopts, "badRecordsMaxFiles", 0, FORMAT_BAD_RECORDS_FILES_MAX,
                        &max_files, err) < 0)
         return -1;
@@ -82,9 +83,8 @@ static int decoder_columns(format_decoder_t *d, sl_arena_t *a, sl_error_t *err)
     return 0;
 }
 
-format_decoder_t *format_decoder_new(const format_options_t *o, int ncols,
-                                     const char *const *names, const exec_type_t *types,
-                                     sl_arena_t *a, sl_error_t *err)
+format_decoder_t *format_decoder_new(const format_options_t *o, int ncols, const char *const *names,
+                                     const exec_type_t *types, sl_arena_t *a, sl_error_t *err)
 {
     if (o->kind != FORMAT_JSON && o->kind != FORMAT_CSV) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "format %s has no record decoder",

@@ -73,21 +73,21 @@ typedef enum { FORMAT_PERMISSIVE = 0, FORMAT_DROPMALFORMED, FORMAT_FAILFAST } fo
 
 /* Record options of a stream or table. */
 typedef struct format_options {
-    format_kind_t kind;          /* json, csv (raw: records are not decoded) */
-    format_mode_t mode;          /* malformed records */
-    bool header;                 /* csv: skip the first record of each file */
-    char sep;                    /* csv: field separator (one byte) */
-    const char *bad_records_dir; /* badRecordsPath, or NULL */
+    format_kind_t kind;            /* json, csv (raw: records are not decoded) */
+    format_mode_t mode;            /* malformed records */
+    bool header;                   /* csv: skip the first record of each file */
+    char sep;                      /* csv: field separator (one byte) */
+    const char *bad_records_dir;   /* badRecordsPath, or NULL */
     int64_t bad_records_max_bytes; /* badRecordsMaxBytes: size at which the file rotates */
-    int bad_records_max_files;   /* badRecordsMaxFiles: rotated files kept */
+    int bad_records_max_files;     /* badRecordsMaxFiles: rotated files kept */
 } format_options_t;
 
 /* Reads the options format (json|csv|raw, or `format` when not NULL: a
  * table's USING), mode, header, sep, badRecordsPath, badRecordsMaxBytes and
  * badRecordsMaxFiles of a connector's option list (the last two are 0 for a
  * connector without them). 22023 naming the option and the accepted values. */
-int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts,
-                         const char *format, format_options_t *out, sl_error_t *err);
+int format_options_parse(const conn_desc_t *d, const conn_kv_t *opts, int nopts, const char *format,
+                         format_options_t *out, sl_error_t *err);
 /* "json", "csv" or "raw". */
 const char *format_kind_name(format_kind_t k);
 
@@ -98,9 +98,8 @@ typedef struct format_decoder format_decoder_t;
 /* A decoder of records into rows of the given columns (names and types are
  * copied into `a`, which must outlive the decoder). 42804 when a
  * `_corrupt_record` column is not STRING; 22023 for FORMAT_RAW. */
-format_decoder_t *format_decoder_new(const format_options_t *o, int ncols,
-                                     const char *const *names, const exec_type_t *types,
-                                     sl_arena_t *a, sl_error_t *err);
+format_decoder_t *format_decoder_new(const format_options_t *o, int ncols, const char *const *names,
+                                     const exec_type_t *types, sl_arena_t *a, sl_error_t *err);
 
 /* Decodes one record (without its line end) into a new row of `bld` (built
  * over the decoder's columns). Returns 0 when the row was added, 1 when the
@@ -155,16 +154,16 @@ void format_bad_records_close(format_bad_records_t *b);
 
 typedef struct format_reader {
     const format_decoder_t *dec;
-    sl_arena_t *a;              /* where batches are built (the caller's) */
-    sl_arena_t *scratch;        /* temporaries, reset as it grows (owned) */
+    sl_arena_t *a;       /* where batches are built (the caller's) */
+    sl_arena_t *scratch; /* temporaries, reset as it grows (owned) */
     format_emit_fn emit;
     void *emit_arg;
-    atomic_llong *malformed;    /* counters, may be NULL */
+    atomic_llong *malformed; /* counters, may be NULL */
     atomic_llong *dropped;
-    format_bad_records_t *bad;  /* may be NULL */
+    format_bad_records_t *bad; /* may be NULL */
     exec_builder_t bld;
-    bool building;              /* bld holds an unfinished batch */
-    int64_t rows;               /* rows emitted so far */
+    bool building; /* bld holds an unfinished batch */
+    int64_t rows;  /* rows emitted so far */
 } format_reader_t;
 
 /* Starts a reader building batches in `a` for `emit`. */
@@ -186,10 +185,10 @@ void format_reader_done(format_reader_t *r);
 /* ---- encoding ------------------------------------------------------------- */
 
 typedef struct format_encoder {
-    format_kind_t kind;         /* json or csv */
-    char sep;                   /* csv */
+    format_kind_t kind; /* json or csv */
+    char sep;           /* csv */
     int ncols;
-    const char *const *names;   /* column names (borrowed) */
+    const char *const *names; /* column names (borrowed) */
 } format_encoder_t;
 
 void format_encoder_init(format_encoder_t *e, format_kind_t kind, char sep, int ncols,

@@ -36,17 +36,17 @@
 #include "connectors/format.h"
 
 struct format_bad_records {
-    pthread_mutex_t mu;  /* guards every field below */
+    pthread_mutex_t mu; /* guards every field below */
     char *dir;
-    char *path;          /* <dir>/<name> */
-    char *from, *to;     /* scratch for the numbered names <path>.<k> */
-    size_t name_cap;     /* bytes of each scratch buffer */
-    int64_t max_bytes;   /* > 0 */
-    int max_files;       /* old files kept, >= 0 */
-    int fd;              /* the current file; -1 until a record, and after a failure */
-    int64_t size;        /* bytes in the current file */
-    int64_t written;     /* bytes this writer appended (progress) */
-    int64_t rotations;   /* rotations this writer made (progress) */
+    char *path;        /* <dir>/<name> */
+    char *from, *to;   /* scratch for the numbered names <path>.<k> */
+    size_t name_cap;   /* bytes of each scratch buffer */
+    int64_t max_bytes; /* > 0 */
+    int max_files;     /* old files kept, >= 0 */
+    int fd;            /* the current file; -1 until a record, and after a failure */
+    int64_t size;      /* bytes in the current file */
+    int64_t written;   /* bytes this writer appended (progress) */
+    int64_t rotations; /* rotations this writer made (progress) */
 };
 
 format_bad_records_t *format_bad_records_open(const char *dir, const char *file_name,

@@ -134,7 +134,7 @@ static int csv_tokenize(const char *rec, size_t n, char sep, sl_arena_t *scratch
         }
         count++;
         if (i >= n) break;
-        i++; /* the separator */
+        i++;          /* the separator */
         if (i == n) { /* a trailing separator: one more empty field */
             if (count < maxf) f[count] = (csv_field_t){rec + n, 0, false};
             count++;

@@ -7,13 +7,13 @@
 
 struct format_decoder {
     format_options_t opts;
-    int ncols;              /* the stream's columns */
+    int ncols; /* the stream's columns */
     const char **names;
     exec_type_t *types;
-    int corrupt_col;        /* index of _corrupt_record, or -1 */
-    int ndata;              /* columns read from the record (all but _corrupt_record) */
-    int *data_cols;         /* their indexes, in order */
-    exec_type_t row_type;   /* JSON: STRUCT of the data columns */
+    int corrupt_col;      /* index of _corrupt_record, or -1 */
+    int ndata;            /* columns read from the record (all but _corrupt_record) */
+    int *data_cols;       /* their indexes, in order */
+    exec_type_t row_type; /* JSON: STRUCT of the data columns */
 };
 
 int format_json_decode(const format_decoder_t *d, exec_builder_t *bld, const char *rec, size_t n,

@@ -170,12 +170,14 @@ int format_read_path(const conn_stream_t *rel, sl_arena_t *a, format_emit_fn emi
     const conn_desc_t *d = rel->connector;
     format_options_t o;
     if (!d || format_options_parse(d, rel->opts, rel->nopts, d->name, &o, err) < 0) {
-        if (!d) sl_error_set(err, SL_ERR_INTERNAL_ERROR, "table \"%s\" has no file format", rel->name);
+        if (!d)
+            sl_error_set(err, SL_ERR_INTERNAL_ERROR, "table \"%s\" has no file format", rel->name);
         return -1;
     }
     const char *path = conn_option(d, rel->opts, rel->nopts, "path");
-    if (!path) return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "table \"%s\" has no path",
-                                   rel->name);
+    if (!path)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "table \"%s\" has no path",
+                            rel->name);
     sl_arena_t *tmp = sl_arena_new("table read");
     const format_decoder_t *dec =
         format_decoder_new(&o, rel->ncols, rel->col_names, rel->col_types, tmp, err);

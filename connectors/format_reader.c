@@ -53,8 +53,9 @@ static const char *reason_text(const sl_error_t *why, char *buf, size_t n)
 
 static int failfast(const format_pos_t *pos, const char *reason, sl_error_t *err)
 {
-    sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION, "malformed record in %s \"%s\" at %s %lld",
-                 pos->kind, pos->name, pos->unit, (long long)pos->at);
+    sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION,
+                 "malformed record in %s \"%s\" at %s %lld", pos->kind, pos->name, pos->unit,
+                 (long long)pos->at);
     sl_error_detail(err, "%s", reason);
     return sl_error_hint(err, "Fix or remove the record, or set the stream's mode to PERMISSIVE "
                               "or DROPMALFORMED.");

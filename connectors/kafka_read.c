@@ -65,10 +65,8 @@ static int raw_flush(reader_t *r)
 static void set_bytes(exec_builder_t *b, int col, uint32_t row, const void *p, size_t n)
 {
     if (col < 0) return;
-    if (p)
-        exec_builder_set_str(b, col, row, p, n);
-    else
-        exec_builder_set_null(b, col, row);
+    if (p) exec_builder_set_str(b, col, row, p, n);
+    else exec_builder_set_null(b, col, row);
 }
 
 static int raw_row(reader_t *r, const rd_kafka_message_t *m)
@@ -91,8 +89,7 @@ static int raw_row(reader_t *r, const rd_kafka_message_t *m)
     int64_t ts = rd_kafka_message_timestamp(m, NULL);
     if (c[KAFKA_COL_TIMESTAMP] >= 0 && ts >= 0)
         exec_builder_set_bigint(b, c[KAFKA_COL_TIMESTAMP], row, ts * 1000);
-    else if (c[KAFKA_COL_TIMESTAMP] >= 0)
-        exec_builder_set_null(b, c[KAFKA_COL_TIMESTAMP], row);
+    else if (c[KAFKA_COL_TIMESTAMP] >= 0) exec_builder_set_null(b, c[KAFKA_COL_TIMESTAMP], row);
     return b->batch->nrows >= EXEC_BATCH_ROWS ? raw_flush(r) : 0;
 }
 
@@ -130,10 +127,8 @@ static void on_event(reader_t *r, const rd_kafka_message_t *m)
     rd_kafka_resp_err_t e = m->err;
     if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         r->eof_at = m->offset;
-        if (m->offset > r->next && check_gap(r, m->offset) < 0)
-            r->failed = true;
-        else if (m->offset >= r->sp->end)
-            r->done = true;
+        if (m->offset > r->next && check_gap(r, m->offset) < 0) r->failed = true;
+        else if (m->offset >= r->sp->end) r->done = true;
         return;
     }
     if (e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION ||
@@ -207,10 +202,8 @@ static int consume(reader_t *r, rd_kafka_queue_t *q)
     while (!r->done && !r->failed) {
         int got = rd_kafka_consume_callback_queue(q, KAFKA_POLL_MS, on_message, r);
         int64_t now = sl_mono_ms();
-        if (got > 0)
-            last = now;
-        else if (stalled(r, now - last) < 0)
-            return -1;
+        if (got > 0) last = now;
+        else if (stalled(r, now - last) < 0) return -1;
     }
     return r->failed ? -1 : 0;
 }

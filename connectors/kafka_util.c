@@ -216,8 +216,8 @@ static int conf_set_option(rd_kafka_conf_t *c, const conn_kv_t *o, char *why, si
     sl_arena_t *a = sl_arena_new("kafka-conf");
     const char *value;
     int rc = sl_secret_resolve(a, o->key, o->value, &value, err);
-    if (rc == 0 && rd_kafka_conf_set(c, o->key + strlen(KAFKA_PREFIX), value, why, nwhy) !=
-                       RD_KAFKA_CONF_OK)
+    if (rc == 0 &&
+        rd_kafka_conf_set(c, o->key + strlen(KAFKA_PREFIX), value, why, nwhy) != RD_KAFKA_CONF_OK)
         rc = 1;
     sl_arena_free(a);
     return rc;
@@ -331,8 +331,7 @@ static int topic_partitions(rd_kafka_t *rk, const char *topic, sl_arena_t *a, ka
         *cap = nc;
     }
     const char *name = np ? sl_strdup(a, topic) : NULL;
-    for (int i = 0; i < np; i++)
-        out->v[out->n++] = (kafka_tp_t){name, t->partitions[i].id, 0};
+    for (int i = 0; i < np; i++) out->v[out->n++] = (kafka_tp_t){name, t->partitions[i].id, 0};
     rd_kafka_metadata_destroy(md);
     return 0;
 }

@@ -27,30 +27,30 @@
 struct memtable {
     memtable_registry_t *reg; /* outlives every reference */
     char *name;
-    int refs;                 /* registry's mutex guards it */
-    pthread_rwlock_t lock;    /* guards everything below; the writer owns `rows` */
-    sl_arena_t *meta;         /* names, types, keys */
-    int ncols;                /* stored columns: the visible ones, then hidden keys */
-    int nvisible;             /* the columns SELECT sees */
+    int refs;              /* registry's mutex guards it */
+    pthread_rwlock_t lock; /* guards everything below; the writer owns `rows` */
+    sl_arena_t *meta;      /* names, types, keys */
+    int ncols;             /* stored columns: the visible ones, then hidden keys */
+    int nvisible;          /* the columns SELECT sees */
     const char **names;
     exec_type_t *types;
-    bool keyed;               /* UPDATE rows are upserted by keys[0..nkeys) */
+    bool keyed; /* UPDATE rows are upserted by keys[0..nkeys) */
     int nkeys;
     int *keys;
-    int64_t last_batch;       /* -1 before the first */
-    sl_arena_t *rows;         /* batches, their dead maps, nothing else */
-    exec_batch_t **batches;   /* heap array of nbatches */
-    uint8_t **dead;           /* per batch: NULL, or nrows flags (1 = dead) */
+    int64_t last_batch;     /* -1 before the first */
+    sl_arena_t *rows;       /* batches, their dead maps, nothing else */
+    exec_batch_t **batches; /* heap array of nbatches */
+    uint8_t **dead;         /* per batch: NULL, or nrows flags (1 = dead) */
     int nbatches, cap;
     int64_t live, ndead;
-    bool indexed;             /* UPDATE rows went in: `index` is maintained */
-    conn_map_t index;         /* encoded key -> position */
+    bool indexed;     /* UPDATE rows went in: `index` is maintained */
+    conn_map_t index; /* encoded key -> position */
     sl_buf_t keybuf;
 };
 
 struct memtable_registry {
     pthread_mutex_t mu;
-    memtable_t **tables;      /* heap array */
+    memtable_t **tables; /* heap array */
     int n, cap;
 };
 
@@ -96,8 +96,8 @@ static void table_free(memtable_t *t)
 
 static bool same_schema(const memtable_t *t, const sink_schema_t *s)
 {
-    if (t->nvisible != s->ncols || t->ncols != s->ncols + s->nhidden || t->keyed != (bool)s->keyed ||
-        t->nkeys != s->nkeys)
+    if (t->nvisible != s->ncols || t->ncols != s->ncols + s->nhidden ||
+        t->keyed != (bool)s->keyed || t->nkeys != s->nkeys)
         return false;
     for (int i = 0; i < t->ncols; i++)
         if (strcmp(t->names[i], s->names[i]) || !exec_type_equal(t->types[i], s->types[i]))
@@ -394,7 +394,8 @@ static memtable_t *reg_ref(memtable_registry_t *r, const char *name)
 }
 
 /* Copies t's visible column names and types into `a`. */
-static void copy_columns(const memtable_t *t, sl_arena_t *a, const char ***names, exec_type_t **types)
+static void copy_columns(const memtable_t *t, sl_arena_t *a, const char ***names,
+                         exec_type_t **types)
 {
     const char **nm = SL_NEW_ARRAY(a, const char *, t->nvisible ? t->nvisible : 1);
     exec_type_t *ty = SL_NEW_ARRAY(a, exec_type_t, t->nvisible ? t->nvisible : 1);

@@ -24,9 +24,9 @@
 #define AVG_BID_BYTES 100
 
 static const char *const US_STATES[] = {"AZ", "CA", "ID", "OR", "WA", "WY"};
-static const char *const US_CITIES[] = {"Phoenix", "Los Angeles", "San Francisco", "Boise",
-                                        "Portland", "Bend", "Redmond", "Seattle", "Kent",
-                                        "Cheyenne"};
+static const char *const US_CITIES[] = {"Phoenix",  "Los Angeles", "San Francisco", "Boise",
+                                        "Portland", "Bend",        "Redmond",       "Seattle",
+                                        "Kent",     "Cheyenne"};
 static const char *const FIRST_NAMES[] = {"Peter", "Paul",  "Luke",  "John",   "Saul",  "Vicky",
                                           "Kate",  "Julie", "Sarah", "Deiter", "Walter"};
 static const char *const LAST_NAMES[] = {"Shultz", "Abrams", "Spencer", "White", "Bartels",
@@ -75,7 +75,8 @@ static double rng_double(rng_t *r)
 static size_t next_string(rng_t *r, int max, char *out)
 {
     int len = 3 + (int)rng_below(r, max - 3);
-    for (int i = 0; i < len; i++) out[i] = rng_below(r, 13) == 0 ? ' ' : (char)('a' + rng_below(r, 26));
+    for (int i = 0; i < len; i++)
+        out[i] = rng_below(r, 13) == 0 ? ' ' : (char)('a' + rng_below(r, 26));
     int b = 0, e = len;
     while (b < e && out[b] == ' ') b++;
     while (e > b && out[e - 1] == ' ') e--;
@@ -107,8 +108,9 @@ static int64_t next_price(rng_t *r)
 nexmark_kind_t nexmark_kind(int64_t n)
 {
     int64_t off = n % NEXMARK_TOTAL_PROPORTION;
-    return off < PERSON_PROPORTION ? NEXMARK_PERSON
-         : off < PERSON_PROPORTION + AUCTION_PROPORTION ? NEXMARK_AUCTION : NEXMARK_BID;
+    return off < PERSON_PROPORTION                        ? NEXMARK_PERSON
+           : off < PERSON_PROPORTION + AUCTION_PROPORTION ? NEXMARK_AUCTION
+                                                          : NEXMARK_BID;
 }
 
 int64_t nexmark_time_ms(const nexmark_config_t *c, int64_t n)
@@ -169,7 +171,8 @@ void nexmark_person(const nexmark_config_t *c, int64_t n, nexmark_person_t *p)
     snprintf(p->email, sizeof p->email, "%s@%s.com", user, host);
     int cc[4];
     for (int i = 0; i < 4; i++) cc[i] = (int)rng_below(&r, 10000);
-    snprintf(p->credit_card, sizeof p->credit_card, "%04d %04d %04d %04d", cc[0], cc[1], cc[2], cc[3]);
+    snprintf(p->credit_card, sizeof p->credit_card, "%04d %04d %04d %04d", cc[0], cc[1], cc[2],
+             cc[3]);
     snprintf(p->city, sizeof p->city, "%s", US_CITIES[rng_below(&r, NELEMS(US_CITIES))]);
     snprintf(p->state, sizeof p->state, "%s", US_STATES[rng_below(&r, NELEMS(US_STATES))]);
     p->date_time_ms = nexmark_time_ms(c, n);
@@ -215,8 +218,9 @@ static void channel_url(const nexmark_config_t *c, int64_t k, char *out, size_t 
     next_string(&r, 5, b);
     next_string(&r, 5, d);
     if (k < 0) snprintf(out, cap, "https://www.nexmark.com/%s/%s/%s/item.htm?query=1", a, b, d);
-    else snprintf(out, cap, "https://www.nexmark.com/%s/%s/%s/item.htm?query=1&channel_id=%lld", a,
-                  b, d, (long long)k);
+    else
+        snprintf(out, cap, "https://www.nexmark.com/%s/%s/%s/item.htm?query=1&channel_id=%lld", a,
+                 b, d, (long long)k);
 }
 
 void nexmark_bid(const nexmark_config_t *c, int64_t n, nexmark_bid_t *b)

@@ -36,36 +36,36 @@ typedef struct nexmark_config {
 
 /* Strings are NUL-terminated; times are ms since the epoch; prices cents. */
 typedef struct nexmark_person {
-    int64_t id;             /* 1000 + n / 50 */
-    char name[32];          /* "Peter Smith" */
-    char email[32];         /* "abcde@xyz.com" */
-    char credit_card[24];   /* "0123 4567 8901 2345" */
+    int64_t id;           /* 1000 + n / 50 */
+    char name[32];        /* "Peter Smith" */
+    char email[32];       /* "abcde@xyz.com" */
+    char credit_card[24]; /* "0123 4567 8901 2345" */
     char city[16];
-    char state[4];          /* two letters */
-    int64_t date_time_ms;   /* event time */
-    char extra[256];        /* padding to the average person size */
+    char state[4];        /* two letters */
+    int64_t date_time_ms; /* event time */
+    char extra[256];      /* padding to the average person size */
 } nexmark_person_t;
 
 typedef struct nexmark_auction {
-    int64_t id;             /* 1000 + the auctions before this one */
+    int64_t id; /* 1000 + the auctions before this one */
     char item_name[24];
     char description[104];
     int64_t initial_bid;
-    int64_t reserve;        /* initial_bid plus another price */
-    int64_t date_time_ms;   /* event time */
-    int64_t expires_ms;     /* after date_time_ms */
-    int64_t seller;         /* a person id */
-    int64_t category;       /* 10 .. 14 */
+    int64_t reserve;      /* initial_bid plus another price */
+    int64_t date_time_ms; /* event time */
+    int64_t expires_ms;   /* after date_time_ms */
+    int64_t seller;       /* a person id */
+    int64_t category;     /* 10 .. 14 */
     char extra[640];
 } nexmark_auction_t;
 
 typedef struct nexmark_bid {
-    int64_t auction;        /* an auction id */
-    int64_t bidder;         /* a person id */
+    int64_t auction; /* an auction id */
+    int64_t bidder;  /* a person id */
     int64_t price;
-    char channel[24];       /* "Google" ... or "channel-<k>" */
-    char url[128];          /* the channel's URL */
-    int64_t date_time_ms;   /* event time */
+    char channel[24];     /* "Google" ... or "channel-<k>" */
+    char url[128];        /* the channel's URL */
+    int64_t date_time_ms; /* event time */
     char extra[128];
 } nexmark_bid_t;
 

@@ -62,10 +62,10 @@ typedef struct sink_ops {
 typedef struct sink_schema {
     int ncols;
     int nhidden;
-    const char *const *names;   /* ncols + nhidden */
-    const exec_type_t *types;   /* ncols + nhidden */
-    int keyed;              /* UPDATE mode: rows are upserted by the key (else appended) */
-    int nkeys;              /* keyed: columns (< ncols + nhidden) that identify a result
+    const char *const *names; /* ncols + nhidden */
+    const exec_type_t *types; /* ncols + nhidden */
+    int keyed;                /* UPDATE mode: rows are upserted by the key (else appended) */
+    int nkeys;                /* keyed: columns (< ncols + nhidden) that identify a result
                                row; 0 = the result is one row (no GROUP BY) */
     const int *keys;
 } sink_schema_t;
@@ -73,21 +73,21 @@ typedef struct sink_schema {
 struct sink {
     const sink_ops_t *ops;
     const char *query_name;
-    const char *data_dir;      /* the daemon's data directory (default output paths) */
+    const char *data_dir; /* the daemon's data directory (default output paths) */
     output_mode_t mode;
     sink_schema_t schema;
     int nopts;
     const conn_kv_t *opts;
-    int64_t last_output_rows;  /* rows written by the last add_batch (-1 = unknown) */
+    int64_t last_output_rows; /* rows written by the last add_batch (-1 = unknown) */
     void *impl;
 };
 
 /* Context the daemon gives sinks that need shared services (the memory sink
  * registers its table where SELECT finds it). */
 typedef struct sink_env {
-    void *memtables;         /* memtable_registry_t * (connectors/memtable.h) */
+    void *memtables;           /* memtable_registry_t * (connectors/memtable.h) */
     struct exec_pool *io_pool; /* threads for a batch's fsyncs (common/pool.h), or NULL */
-    const char *checkpoint;  /* the query's checkpoint directory: its metadata (query
+    const char *checkpoint;    /* the query's checkpoint directory: its metadata (query
                                 id) and sink/, where a sink keeps records of its own */
 } sink_env_t;
 

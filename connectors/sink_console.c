@@ -57,7 +57,8 @@ static const char *cell_text(const console_t *c, const exec_vec_t *v, uint32_t r
 {
     sl_buf_t b = SL_BUF_INIT;
     if (exec_vec_is_null(v, row)) sl_buf_puts(&b, "null");
-    else if (v->type.id == EXEC_TYPE_BOOLEAN) sl_buf_puts(&b, EXEC_VEC_AT(v, uint8_t, row) ? "true" : "false");
+    else if (v->type.id == EXEC_TYPE_BOOLEAN)
+        sl_buf_puts(&b, EXEC_VEC_AT(v, uint8_t, row) ? "true" : "false");
     else if (!exec_vec_text(v, row, &b)) sl_buf_puts(&b, "null");
     if (c->truncate && b.len > CONSOLE_TRUNCATE) {
         b.len = CONSOLE_TRUNCATE - 3;
@@ -75,7 +76,8 @@ static void grid_fill(const console_t *c, const sink_t *s, exec_batch_t *const *
     for (int i = 0; i < n; i++) total += exec_batch_count(batches[i]);
     g->ncols = s->schema.ncols;
     g->nrows = (int)(total < c->num_rows ? total : c->num_rows);
-    g->cells = SL_NEW_ARRAY(a, const char *, (size_t)(g->nrows + 1) * (size_t)(g->ncols ? g->ncols : 1));
+    g->cells =
+        SL_NEW_ARRAY(a, const char *, (size_t)(g->nrows + 1) * (size_t)(g->ncols ? g->ncols : 1));
     g->width = SL_NEW_ARRAY(a, size_t, g->ncols ? g->ncols : 1);
     for (int k = 0; k < g->ncols; k++) g->cells[k] = s->schema.names[k];
     int r = 1;

@@ -51,20 +51,20 @@
 #define FILE_SINK_BLOCK_SIZE 33554432
 
 typedef struct file_sink {
-    char *path;              /* output directory, absolute */
-    char *meta;              /* path/_sluice_metadata */
+    char *path; /* output directory, absolute */
+    char *meta; /* path/_sluice_metadata */
     format_encoder_t enc;
     bool header;
-    const char *ext;         /* "json" or "csv" */
-    int64_t latest;          /* newest committed batch, -1 */
-    bool cleaned;            /* an earlier attempt's files are gone (first add_batch) */
-    exec_pool_t *io;         /* where the fsyncs of a batch run together (NULL: in turn) */
+    const char *ext; /* "json" or "csv" */
+    int64_t latest;  /* newest committed batch, -1 */
+    bool cleaned;    /* an earlier attempt's files are gone (first add_batch) */
+    exec_pool_t *io; /* where the fsyncs of a batch run together (NULL: in turn) */
 } file_sink_t;
 
 /* One data file being written. */
 typedef struct part {
-    int fd;                  /* -1 when none is open */
-    char name[64];           /* its name inside the output directory */
+    int fd;        /* -1 when none is open */
+    char name[64]; /* its name inside the output directory */
     uint64_t bytes;
 } part_t;
 
@@ -152,8 +152,9 @@ static void manifest_entry(const file_sink_t *f, const char *name, sl_buf_t *out
     if (stat(path.data, &st) < 0) memset(&st, 0, sizeof st);
     sl_buf_puts(out, "\n{\"path\":\"");
     conn_file_uri(out, path.data);
-    sl_buf_printf(out, "\",\"size\":%lld,\"isDir\":false,\"modificationTime\":%lld,"
-                       "\"blockReplication\":1,\"blockSize\":%d,\"action\":\"add\"}",
+    sl_buf_printf(out,
+                  "\",\"size\":%lld,\"isDir\":false,\"modificationTime\":%lld,"
+                  "\"blockReplication\":1,\"blockSize\":%d,\"action\":\"add\"}",
                   (long long)st.st_size, (long long)conn_mtime_ms(&st), FILE_SINK_BLOCK_SIZE);
     sl_buf_free(&path);
 }
@@ -217,9 +218,8 @@ static int part_flush(const file_sink_t *f, part_t *p, sl_buf_t *buf, sl_error_t
     part_path(f, p, path);
     size_t off = 0;
     while (off < buf->len) {
-        ssize_t w = failpoint_io("fs.write", path) ? -1
-                                                    : write(p->fd, buf->data + off,
-                                                            buf->len - off);
+        ssize_t w =
+            failpoint_io("fs.write", path) ? -1 : write(p->fd, buf->data + off, buf->len - off);
         if (w < 0 && errno == EINTR) continue;
         if (w < 0) return conn_io_error(err, "write file", path);
         off += (size_t)w;
@@ -236,7 +236,7 @@ typedef struct writer {
     int64_t id;
     part_t part;
     sl_buf_t buf;
-    part_t *done;            /* finished files (heap) */
+    part_t *done; /* finished files (heap) */
     int nfiles;
 } writer_t;
 
@@ -324,7 +324,11 @@ static int sync_outputs(exec_pool_t *io, writer_t *w, const sl_buf_t *manifest, 
                         sl_fw_t *staged, sl_error_t *err)
 {
     int n = w->nfiles + 2;
-    sync_job_t j = {w, manifest, name, staged, sl_xcalloc((size_t)n, sizeof(int)),
+    sync_job_t j = {w,
+                    manifest,
+                    name,
+                    staged,
+                    sl_xcalloc((size_t)n, sizeof(int)),
                     sl_xcalloc((size_t)n, sizeof(sl_error_t))};
     exec_pool_join(io, exec_pool_start(io, sync_task, &j, n));
     int rc = 0;
@@ -419,7 +423,8 @@ int sink_file_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t
     if (sink_options(s->opts, s->nopts, &kind, &f->header, err) < 0) return -1;
     if (!(f->path = output_dir(s, a, err))) return -1;
     f->meta = conn_path_join(a, f->path, FILE_SINK_META);
-    if (sl_fs_mkdirs(f->meta, 0755, err) < 0 || manifest_latest(f->meta, &f->latest, err) < 0) return -1;
+    if (sl_fs_mkdirs(f->meta, 0755, err) < 0 || manifest_latest(f->meta, &f->latest, err) < 0)
+        return -1;
     f->ext = kind == FORMAT_CSV ? "csv" : "json";
     format_encoder_init(&f->enc, kind, ',', s->schema.ncols, s->schema.names);
     s->impl = f;

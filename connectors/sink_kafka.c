@@ -274,8 +274,7 @@ static int produce_all(kafka_sink_t *k, exec_batch_t *const *batches, int n, int
             if (produce_row(k, batches[i], exec_batch_row(batches[i], j), batch_text, err) < 0)
                 return -1;
     int64_t deadline = sl_mono_ms() + KAFKA_SINK_TIMEOUT_MS;
-    while (k->delivered + k->failed < *rows && sl_mono_ms() < deadline)
-        rd_kafka_flush(k->rk, 200);
+    while (k->delivered + k->failed < *rows && sl_mono_ms() < deadline) rd_kafka_flush(k->rk, 200);
     if (k->failed)
         return kafka_error(err, k->first_err,
                            "%lld of %lld messages could not be delivered to "
@@ -464,8 +463,7 @@ static int add_at_least_once(sink_t *s, int64_t batch_id, exec_batch_t *const *b
 static int64_t count_rows(exec_batch_t *const *batches, int n)
 {
     int64_t rows = 0;
-    for (int i = 0; i < n; i++)
-        rows += exec_batch_count(batches[i]);
+    for (int i = 0; i < n; i++) rows += exec_batch_count(batches[i]);
     return rows;
 }
 

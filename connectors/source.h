@@ -35,8 +35,8 @@ typedef struct source source_t;
 /* One independently readable piece of a batch (a Kafka partition's offset
  * range, a file, a slice of generated rows). Opaque to the runner. */
 typedef struct source_split {
-    int partition;     /* which input partition (for ordering and metrics) */
-    void *data;        /* the source's description of the piece, in the batch arena */
+    int partition; /* which input partition (for ordering and metrics) */
+    void *data;    /* the source's description of the piece, in the batch arena */
 } source_split_t;
 
 /* Receives each batch a split produces (columns = the stream's columns, in
@@ -99,12 +99,12 @@ typedef struct source_ops {
 struct source {
     const source_ops_t *ops;
     const conn_stream_t *rel; /* the stream: columns, options (lives in the query arena) */
-    int index;                  /* source id in plan order */
-    const char *dir;            /* <checkpoint>/sources/<index>, created by the runner */
+    int index;                /* source id in plan order */
+    const char *dir;          /* <checkpoint>/sources/<index>, created by the runner */
     const char *query_name;
-    int64_t (*now_ms)(void);    /* clock (tests may pin it) */
-    atomic_llong malformed;     /* records that failed to parse (all modes) */
-    atomic_llong dropped;       /* records dropped (DROPMALFORMED) */
+    int64_t (*now_ms)(void); /* clock (tests may pin it) */
+    atomic_llong malformed;  /* records that failed to parse (all modes) */
+    atomic_llong dropped;    /* records dropped (DROPMALFORMED) */
     void *impl;
 };
 

@@ -51,34 +51,34 @@
 #include "common/failpoint.h"
 
 typedef struct file_entry {
-    const char *uri;   /* file:///... as logged */
-    const char *path;  /* local path */
+    const char *uri;  /* file:///... as logged */
+    const char *path; /* local path */
     int64_t mtime_ms;
 } file_entry_t;
 
 typedef struct file_src {
-    char *path;                   /* the watched directory, absolute */
-    char *uri;                    /* its URI (describe) */
-    const format_decoder_t *dec;  /* immutable, shared by concurrent reads */
-    int64_t max_files;            /* 0: no limit */
+    char *path;                  /* the watched directory, absolute */
+    char *uri;                   /* its URI (describe) */
+    const format_decoder_t *dec; /* immutable, shared by concurrent reads */
+    int64_t max_files;           /* 0: no limit */
     bool latest_first;
-    bool loaded;                  /* the log has been read */
-    conn_map_t seen;              /* uri -> log id */
-    int64_t max_log;              /* newest log id, -1 when none */
-    int64_t first_gap;            /* lowest id below max_log without a log at load, -1 */
-    int64_t pending_id;           /* log id of the remembered decision, -1 */
-    sl_arena_t *pending_arena;    /* its entries */
+    bool loaded;               /* the log has been read */
+    conn_map_t seen;           /* uri -> log id */
+    int64_t max_log;           /* newest log id, -1 when none */
+    int64_t first_gap;         /* lowest id below max_log without a log at load, -1 */
+    int64_t pending_id;        /* log id of the remembered decision, -1 */
+    sl_arena_t *pending_arena; /* its entries */
     file_entry_t *pending;
     int npending;
-    int64_t unlogged_id;          /* log id plan took from pending, for write_ahead; -1 */
-    int nbeyond;                  /* new files left out of it by maxFilesPerTrigger */
-    conn_map_t *avail;            /* AVAILABLE NOW: the uris it may take, else NULL */
-    format_bad_records_t *bad;    /* badRecordsPath writer, or NULL */
-    int watch;                    /* dir_watch descriptor, -1: the runner polls */
-    bool meta_watched;            /* _sluice_metadata/ is watched too */
-    bool incremental;             /* the last decision saw the whole directory: the next
+    int64_t unlogged_id;       /* log id plan took from pending, for write_ahead; -1 */
+    int nbeyond;               /* new files left out of it by maxFilesPerTrigger */
+    conn_map_t *avail;         /* AVAILABLE NOW: the uris it may take, else NULL */
+    format_bad_records_t *bad; /* badRecordsPath writer, or NULL */
+    int watch;                 /* dir_watch descriptor, -1: the runner polls */
+    bool meta_watched;         /* _sluice_metadata/ is watched too */
+    bool incremental;          /* the last decision saw the whole directory: the next
                                      needs only `left` and the names the watch reports */
-    char **left;                  /* files the last decision left untaken (heap) */
+    char **left;               /* files the last decision left untaken (heap) */
     int nleft;
 } file_src_t;
 
@@ -173,7 +173,9 @@ static int log_write(source_t *s, int64_t id, const file_entry_t *e, int n, sl_e
     }
     char name[24];
     snprintf(name, sizeof name, "%lld", (long long)id);
-    int rc = sl_fs_mkdirs(s->dir, 0755, err) < 0 ? -1 : sl_fs_write_file(s->dir, name, b.data, b.len, 0, NULL, NULL, err);
+    int rc = sl_fs_mkdirs(s->dir, 0755, err) < 0
+                 ? -1
+                 : sl_fs_write_file(s->dir, name, b.data, b.len, 0, NULL, NULL, err);
     sl_buf_free(&b);
     return rc;
 }
@@ -189,8 +191,9 @@ static int log_load(source_t *s, sl_error_t *err)
 {
     file_src_t *f = s->impl;
     if (f->loaded) return 0;
-    if (!s->dir) return sl_error_set(err, SL_ERR_INTERNAL_ERROR,
-                                     "the file source needs a checkpoint directory");
+    if (!s->dir)
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR,
+                            "the file source needs a checkpoint directory");
     conn_log_file_t *logs;
     int n = conn_log_list(s->dir, &logs, err);
     sl_arena_t *tmp = sl_arena_new("file source log");
@@ -221,8 +224,9 @@ static int log_check(source_t *s, int64_t j, sl_error_t *err)
     if (missing > j) return 0;
     sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
                  "file source log \"%s/%lld\" is missing", s->dir, (long long)missing);
-    sl_error_detail(err, "The checkpoint's offsets say the source took the files of logs 0 to "
-                         "%lld; without log %lld the files it names would be read again.",
+    sl_error_detail(err,
+                    "The checkpoint's offsets say the source took the files of logs 0 to "
+                    "%lld; without log %lld the files it names would be read again.",
                     (long long)j, (long long)missing);
     return sl_error_hint(err, "Restore the file from a backup of the checkpoint (or write it "
                               "again with the files that batch took), or start the query with a "
@@ -283,8 +287,7 @@ static int watch_manifest(file_src_t *f, sl_arena_t *a)
     struct stat st;
     if (stat(meta, &st) < 0 || !S_ISDIR(st.st_mode)) return 0;
     if (dir_watch_add(f->watch, meta) == 0) f->meta_watched = true;
-    else { /* cannot see commits: poll */
-        dir_watch_close(f->watch);
+    else { /* cannot see commits: poll */ dir_watch_close(f->watch);
         f->watch = -1;
     }
     return 1;
@@ -365,7 +368,8 @@ static int list_new(source_t *s, sl_arena_t *a, bool full, file_entry_t **out, i
         if (f->avail && !conn_map_get(f->avail, uri.data, uri.len)) continue;
         struct stat st;
         if (stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode)) continue;
-        (*out)[(*n)++] = (file_entry_t){sl_strndup(a, uri.data, uri.len), paths[i], conn_mtime_ms(&st)};
+        (*out)[(*n)++] =
+            (file_entry_t){sl_strndup(a, uri.data, uri.len), paths[i], conn_mtime_ms(&st)};
     }
     sl_buf_free(&uri);
     qsort_r(*out, (size_t)*n, sizeof **out, entry_cmp, &f->latest_first);
@@ -387,7 +391,8 @@ static int decide(source_t *s, int64_t id, source_limit_t limit, sl_error_t *err
     /* the batch takes the first npending; the next decision starts from the rest */
     left_clear(f);
     f->left = sl_xcalloc((size_t)f->nbeyond + 1, sizeof *f->left);
-    for (int i = 0; i < f->nbeyond; i++) f->left[f->nleft++] = sl_xstrdup(f->pending[f->npending + i].path);
+    for (int i = 0; i < f->nbeyond; i++)
+        f->left[f->nleft++] = sl_xstrdup(f->pending[f->npending + i].path);
     f->incremental = f->watch >= 0;
     f->pending_id = id;
     return 0;
@@ -442,8 +447,8 @@ static int file_available_now(source_t *s, sl_error_t *err)
 
 /* The entries of log `id`: read when it exists, else decided now and left
  * for write_ahead to log. */
-static int batch_log(source_t *s, int64_t id, int64_t last, sl_arena_t *a, file_entry_t **e,
-                     int *n, sl_error_t *err)
+static int batch_log(source_t *s, int64_t id, int64_t last, sl_arena_t *a, file_entry_t **e, int *n,
+                     sl_error_t *err)
 {
     file_src_t *f = s->impl;
     int rc = log_read(s, id, a, e, n, err);
@@ -623,7 +628,8 @@ static int file_options(const conn_stream_t *rel, int64_t *max_files, bool *late
     if (fmt->kind == FORMAT_RAW)
         return conn_bad_option(err, "format", "raw", "A file stream reads json or csv.");
     const char *path = conn_option(d, rel->opts, rel->nopts, "path");
-    if (!path || !*path) return conn_bad_option(err, "path", path ? path : "", "It must name a directory.");
+    if (!path || !*path)
+        return conn_bad_option(err, "path", path ? path : "", "It must name a directory.");
     return 0;
 }
 
@@ -667,8 +673,9 @@ int source_file_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     format_options_t fmt;
     if (file_options(rel, &f->max_files, &f->latest_first, &fmt, err) < 0) return -1;
     f->dec = format_decoder_new(&fmt, rel->ncols, rel->col_names, rel->col_types, a, err);
-    f->path = f->dec ? watched_dir(conn_option(rel->connector, rel->opts, rel->nopts, "path"), a, err)
-                     : NULL;
+    f->path = f->dec
+                  ? watched_dir(conn_option(rel->connector, rel->opts, rel->nopts, "path"), a, err)
+                  : NULL;
     if (!f->path) return -1;
     sl_buf_t uri = SL_BUF_INIT;
     conn_file_uri(&uri, f->path);

@@ -83,17 +83,14 @@ int kafka_data_loss(const source_t *s, sl_error_t *err, const char *fmt, ...)
 static int parse_subscribe(const char *v, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
 {
     int cap = 1;
-    for (const char *p = v; *p; p++)
-        cap += *p == ',';
+    for (const char *p = v; *p; p++) cap += *p == ',';
     k->topics = SL_NEW_ARRAY(a, const char *, cap);
     k->ntopics = 0;
     for (const char *p = v; *p;) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && (*p == ' ' || *p == '\t'))
-            p++, n--;
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-            n--;
+        while (n && (*p == ' ' || *p == '\t')) p++, n--;
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
         if (n) k->topics[k->ntopics++] = sl_strndup(a, p, n);
         p = e ? e + 1 : p + strlen(p);
     }
@@ -126,14 +123,10 @@ static bool same_partitions(const kafka_offsets_t *x, const kafka_offsets_t *y)
 
 static int parse_starting(const char *v, sl_arena_t *a, kafka_src_t *k, sl_error_t *err)
 {
-    if (!strcasecmp(v, "earliest"))
-        k->starting = KAFKA_START_EARLIEST;
-    else if (!strcasecmp(v, "latest"))
-        k->starting = KAFKA_START_LATEST;
-    else if (kafka_offsets_parse(v, "startingOffsets", -2, a, &k->start_spec, err) < 0)
-        return -1;
-    else
-        k->starting = KAFKA_START_SPECIFIC;
+    if (!strcasecmp(v, "earliest")) k->starting = KAFKA_START_EARLIEST;
+    else if (!strcasecmp(v, "latest")) k->starting = KAFKA_START_LATEST;
+    else if (kafka_offsets_parse(v, "startingOffsets", -2, a, &k->start_spec, err) < 0) return -1;
+    else k->starting = KAFKA_START_SPECIFIC;
     if (k->starting == KAFKA_START_SPECIFIC && k->is_assign &&
         !same_partitions(&k->start_spec, &k->assign))
         return conn_bad_option(
@@ -292,10 +285,8 @@ static int resolve_specific(source_t *s, const kafka_offsets_t *parts, const kaf
     *out = kafka_offsets_copy(&k->start_spec, a);
     for (int i = 0; i < out->n; i++) {
         kafka_tp_t *t = &out->v[i];
-        if (t->offset == -2)
-            t->offset = lo->v[i].offset;
-        else if (t->offset == -1)
-            t->offset = hi->v[i].offset;
+        if (t->offset == -2) t->offset = lo->v[i].offset;
+        else if (t->offset == -1) t->offset = hi->v[i].offset;
         else if (t->offset < lo->v[i].offset) {
             if (kafka_data_loss(s, err,
                                 "startingOffsets asks for offset %lld of %s-%d but its "
@@ -317,12 +308,9 @@ static int resolve_initial(source_t *s, sl_arena_t *a, const char **out, sl_erro
     lo = kafka_offsets_copy(&parts, a);
     hi = kafka_offsets_copy(&parts, a);
     if (list_offsets(s, &lo, false, err) < 0 || list_offsets(s, &hi, true, err) < 0) return -1;
-    if (k->starting == KAFKA_START_EARLIEST)
-        res = lo;
-    else if (k->starting == KAFKA_START_LATEST)
-        res = hi;
-    else if (resolve_specific(s, &parts, &lo, &hi, a, &res, err) < 0)
-        return -1;
+    if (k->starting == KAFKA_START_EARLIEST) res = lo;
+    else if (k->starting == KAFKA_START_LATEST) res = hi;
+    else if (resolve_specific(s, &parts, &lo, &hi, a, &res, err) < 0) return -1;
     *out = kafka_offsets_json(&res, a);
     return 0;
 }
@@ -340,8 +328,7 @@ static int initial_read(const char *dir, sl_arena_t *a, const char **json, sl_er
             kafka_offsets_parse(b.data + skip + 3, "initial offsets", 0, a, &o, err) < 0)
             rc = sl_error_set(err, SL_ERR_IO_ERROR, "malformed kafka initial offsets file \"%s\"",
                               path);
-        else
-            *json = sl_strdup(a, b.data + skip + 3);
+        else *json = sl_strdup(a, b.data + skip + 3);
     }
     sl_buf_free(&b);
     return rc;
@@ -353,7 +340,9 @@ static int initial_write(const char *dir, const char *json, sl_error_t *err)
     sl_buf_putc(&b, 0);
     sl_buf_puts(&b, "v1\n");
     sl_buf_puts(&b, json);
-    int rc = sl_fs_mkdirs(dir, 0755, err) < 0 ? -1 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
+    int rc = sl_fs_mkdirs(dir, 0755, err) < 0
+                 ? -1
+                 : sl_fs_write_file(dir, "0", b.data, b.len, 0, NULL, NULL, err);
     sl_buf_free(&b);
     return rc;
 }
@@ -582,8 +571,7 @@ static void kafka_describe(source_t *s, sl_buf_t *out)
         if (i) sl_buf_puts(out, ", ");
         if (k->is_assign)
             sl_buf_printf(out, "%s-%d", k->assign.v[i].topic, k->assign.v[i].partition);
-        else
-            sl_buf_puts(out, k->topics[i]);
+        else sl_buf_puts(out, k->topics[i]);
     }
     sl_buf_puts(out, "]]");
 }
@@ -696,9 +684,9 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
         return -1;
     }
     if (k->fmt.bad_records_dir)
-        k->bad = format_bad_records_open(k->fmt.bad_records_dir,
-                                         sl_printf(a, "%s-source%d.json", s->query_name, s->index),
-                                         k->fmt.bad_records_max_bytes, k->fmt.bad_records_max_files);
+        k->bad = format_bad_records_open(
+            k->fmt.bad_records_dir, sl_printf(a, "%s-source%d.json", s->query_name, s->index),
+            k->fmt.bad_records_max_bytes, k->fmt.bad_records_max_files);
     k->keep = sl_arena_new("kafka source");
     k->parts_arena = sl_arena_new("kafka partitions");
     k->cap_arena = sl_arena_new("kafka available now");

@@ -18,9 +18,26 @@
 
 /* Fields of the three tables, in conn_nexmark_schema() order. */
 typedef enum {
-    F_ID, F_NAME, F_EMAIL, F_CARD, F_CITY, F_STATE, F_DATE_TIME, F_EXTRA,          /* person */
-    F_ITEM_NAME, F_DESCRIPTION, F_INITIAL_BID, F_RESERVE, F_EXPIRES, F_SELLER, F_CATEGORY,
-    F_AUCTION, F_BIDDER, F_PRICE, F_CHANNEL, F_URL
+    F_ID,
+    F_NAME,
+    F_EMAIL,
+    F_CARD,
+    F_CITY,
+    F_STATE,
+    F_DATE_TIME,
+    F_EXTRA, /* person */
+    F_ITEM_NAME,
+    F_DESCRIPTION,
+    F_INITIAL_BID,
+    F_RESERVE,
+    F_EXPIRES,
+    F_SELLER,
+    F_CATEGORY,
+    F_AUCTION,
+    F_BIDDER,
+    F_PRICE,
+    F_CHANNEL,
+    F_URL
 } nx_field_t;
 
 typedef struct nx_column {
@@ -32,19 +49,30 @@ typedef struct nx_column {
 #define TS EXEC_TYPE_TIMESTAMP
 #define BI EXEC_TYPE_BIGINT
 #define ST EXEC_TYPE_STRING
-static const nx_column_t person_cols[] = {
-    {"id", BI, F_ID}, {"name", ST, F_NAME}, {"email_address", ST, F_EMAIL},
-    {"credit_card", ST, F_CARD}, {"city", ST, F_CITY}, {"state", ST, F_STATE},
-    {"date_time", TS, F_DATE_TIME}, {"extra", ST, F_EXTRA}, {NULL, 0, 0}};
-static const nx_column_t auction_cols[] = {
-    {"id", BI, F_ID}, {"item_name", ST, F_ITEM_NAME}, {"description", ST, F_DESCRIPTION},
-    {"initial_bid", BI, F_INITIAL_BID}, {"reserve", BI, F_RESERVE},
-    {"date_time", TS, F_DATE_TIME}, {"expires", TS, F_EXPIRES}, {"seller", BI, F_SELLER},
-    {"category", BI, F_CATEGORY}, {"extra", ST, F_EXTRA}, {NULL, 0, 0}};
-static const nx_column_t bid_cols[] = {
-    {"auction", BI, F_AUCTION}, {"bidder", BI, F_BIDDER}, {"price", BI, F_PRICE},
-    {"channel", ST, F_CHANNEL}, {"url", ST, F_URL}, {"date_time", TS, F_DATE_TIME},
-    {"extra", ST, F_EXTRA}, {NULL, 0, 0}};
+static const nx_column_t person_cols[] = {{"id", BI, F_ID},
+                                          {"name", ST, F_NAME},
+                                          {"email_address", ST, F_EMAIL},
+                                          {"credit_card", ST, F_CARD},
+                                          {"city", ST, F_CITY},
+                                          {"state", ST, F_STATE},
+                                          {"date_time", TS, F_DATE_TIME},
+                                          {"extra", ST, F_EXTRA},
+                                          {NULL, 0, 0}};
+static const nx_column_t auction_cols[] = {{"id", BI, F_ID},
+                                           {"item_name", ST, F_ITEM_NAME},
+                                           {"description", ST, F_DESCRIPTION},
+                                           {"initial_bid", BI, F_INITIAL_BID},
+                                           {"reserve", BI, F_RESERVE},
+                                           {"date_time", TS, F_DATE_TIME},
+                                           {"expires", TS, F_EXPIRES},
+                                           {"seller", BI, F_SELLER},
+                                           {"category", BI, F_CATEGORY},
+                                           {"extra", ST, F_EXTRA},
+                                           {NULL, 0, 0}};
+static const nx_column_t bid_cols[] = {{"auction", BI, F_AUCTION}, {"bidder", BI, F_BIDDER},
+                                       {"price", BI, F_PRICE},     {"channel", ST, F_CHANNEL},
+                                       {"url", ST, F_URL},         {"date_time", TS, F_DATE_TIME},
+                                       {"extra", ST, F_EXTRA},     {NULL, 0, 0}};
 #undef TS
 #undef BI
 #undef ST
@@ -57,16 +85,16 @@ static const nx_column_t *const TABLE_COLS[] = {person_cols, auction_cols, bid_c
 #define NX_MAX_SPLITS 16
 
 typedef struct nx_src {
-    nexmark_config_t cfg;   /* base_ms valid once started */
+    nexmark_config_t cfg; /* base_ms valid once started */
     nexmark_kind_t kind;
-    int64_t max_events;     /* 0: unbounded */
+    int64_t max_events; /* 0: unbounded */
     bool started;
-    int64_t avail_now;      /* AVAILABLE NOW cap, else -1 */
-    nx_field_t *fields;     /* per stream column */
+    int64_t avail_now;  /* AVAILABLE NOW cap, else -1 */
+    nx_field_t *fields; /* per stream column */
 } nx_src_t;
 
 typedef struct nx_split {
-    int64_t lo, hi;         /* events lo .. hi-1 */
+    int64_t lo, hi; /* events lo .. hi-1 */
 } nx_split_t;
 
 static int nx_options(const conn_stream_t *rel, nx_src_t *x, sl_error_t *err)
@@ -209,21 +237,26 @@ static void nx_set(exec_builder_t *bld, int col, uint32_t row, nx_field_t f, con
                    nexmark_kind_t kind)
 {
     switch (f) {
-    case F_ID: exec_builder_set_bigint(bld, col, row, kind == NEXMARK_PERSON ? e->p.id : e->a.id); break;
+    case F_ID:
+        exec_builder_set_bigint(bld, col, row, kind == NEXMARK_PERSON ? e->p.id : e->a.id);
+        break;
     case F_NAME: set_str(bld, col, row, e->p.name); break;
     case F_EMAIL: set_str(bld, col, row, e->p.email); break;
     case F_CARD: set_str(bld, col, row, e->p.credit_card); break;
     case F_CITY: set_str(bld, col, row, e->p.city); break;
     case F_STATE: set_str(bld, col, row, e->p.state); break;
     case F_DATE_TIME: {
-        int64_t ms = kind == NEXMARK_PERSON ? e->p.date_time_ms
-                   : kind == NEXMARK_AUCTION ? e->a.date_time_ms : e->b.date_time_ms;
+        int64_t ms = kind == NEXMARK_PERSON    ? e->p.date_time_ms
+                     : kind == NEXMARK_AUCTION ? e->a.date_time_ms
+                                               : e->b.date_time_ms;
         exec_builder_set_bigint(bld, col, row, ms * 1000);
         break;
     }
     case F_EXTRA:
-        set_str(bld, col, row, kind == NEXMARK_PERSON ? e->p.extra
-                              : kind == NEXMARK_AUCTION ? e->a.extra : e->b.extra);
+        set_str(bld, col, row,
+                kind == NEXMARK_PERSON    ? e->p.extra
+                : kind == NEXMARK_AUCTION ? e->a.extra
+                                          : e->b.extra);
         break;
     case F_ITEM_NAME: set_str(bld, col, row, e->a.item_name); break;
     case F_DESCRIPTION: set_str(bld, col, row, e->a.description); break;

@@ -21,18 +21,18 @@ typedef struct rate {
     int64_t rows_per_sec;
     int64_t ramp_s;
     int nparts;
-    int col_ts, col_val;   /* stream columns, -1 when not declared */
-    int64_t start_ms;      /* -1 until read or written */
-    int64_t last_ms;       /* latest clock reading used (never goes back) */
-    int64_t max_seconds;   /* offsets beyond overflow a BIGINT value */
-    int64_t avail_now;     /* AVAILABLE NOW: offset cap, else -1 */
+    int col_ts, col_val; /* stream columns, -1 when not declared */
+    int64_t start_ms;    /* -1 until read or written */
+    int64_t last_ms;     /* latest clock reading used (never goes back) */
+    int64_t max_seconds; /* offsets beyond overflow a BIGINT value */
+    int64_t avail_now;   /* AVAILABLE NOW: offset cap, else -1 */
 } rate_t;
 
 /* One split: the values of [first, end) with v % n == p. */
 typedef struct rate_split {
     int64_t first, end;
     int p, n;
-    int64_t start_ms;       /* time of the batch's first second */
+    int64_t start_ms; /* time of the batch's first second */
     double ms_per_value;
 } rate_split_t;
 
@@ -44,8 +44,7 @@ static int64_t value_at_second(int64_t s, int64_t rps, int64_t ramp)
     return value_at_second(ramp, rps, ramp) + (s - ramp) * rps;
 }
 
-static int rate_options(const conn_desc_t *d, const conn_kv_t *o, int n, rate_t *r,
-                        sl_error_t *err)
+static int rate_options(const conn_desc_t *d, const conn_kv_t *o, int n, rate_t *r, sl_error_t *err)
 {
     int64_t parts = 1;
     r->rows_per_sec = 1;
@@ -70,8 +69,8 @@ static int rate_columns(const conn_stream_t *rel, rate_t *r, sl_error_t *err)
         return -1;
     for (int i = 0; i < rel->ncols; i++)
         if (i != r->col_ts && i != r->col_val) {
-            sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION, "a rate stream has no column \"%s\"",
-                         rel->col_names[i]);
+            sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION,
+                         "a rate stream has no column \"%s\"", rel->col_names[i]);
             return sl_error_hint(err, "Its columns are: timestamp TIMESTAMP, value BIGINT.");
         }
     return 0;
@@ -156,7 +155,11 @@ static int rate_plan(source_t *s, int64_t batch_id, const char *start, const cha
     *splits = SL_NEW_ARRAY(a, source_split_t, r->nparts);
     for (int p = 0; p < r->nparts; p++) {
         rate_split_t *sp = SL_NEW(a, rate_split_t);
-        *sp = (rate_split_t){first, stop, p, r->nparts, r->start_ms + from * 1000,
+        *sp = (rate_split_t){first,
+                             stop,
+                             p,
+                             r->nparts,
+                             r->start_ms + from * 1000,
                              (double)((to - from) * 1000) / (double)(stop - first)};
         (*splits)[p] = (source_split_t){p, sp};
     }

@@ -20,13 +20,15 @@ typedef struct agg_entry {
     const char *name;
     exec_agg_kind_t kind;
     arg_rule_t rule;
-    const char *signatures;   /* for hints */
+    const char *signatures; /* for hints */
 } agg_entry_t;
 
 static const agg_entry_t agg_catalogue[] = {
     {"count", EXEC_AGG_COUNT, ARGS_ANY, "count(*), count(any)"},
-    {"sum", EXEC_AGG_SUM, ARGS_NUMERIC, "sum(integer), sum(bigint), sum(double precision), sum(numeric)"},
-    {"avg", EXEC_AGG_AVG, ARGS_NUMERIC, "avg(integer), avg(bigint), avg(double precision), avg(numeric)"},
+    {"sum", EXEC_AGG_SUM, ARGS_NUMERIC,
+     "sum(integer), sum(bigint), sum(double precision), sum(numeric)"},
+    {"avg", EXEC_AGG_AVG, ARGS_NUMERIC,
+     "avg(integer), avg(bigint), avg(double precision), avg(numeric)"},
     {"min", EXEC_AGG_MIN, ARGS_SCALAR, "min(any type but struct)"},
     {"max", EXEC_AGG_MAX, ARGS_SCALAR, "max(any type but struct)"},
     {"first", EXEC_AGG_FIRST, ARGS_SCALAR, "first(any type but struct)"},
@@ -57,8 +59,9 @@ static int no_match(const agg_entry_t *e, const char *name, bool star, exec_type
 {
     sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s(%s) does not exist", name,
                  star ? "*" : exec_type_pg_name(arg));
-    if (!e) return sl_error_hint(err, "The aggregate functions are count, sum, avg, min, max, "
-                                      "first, last and approx_count_distinct.");
+    if (!e)
+        return sl_error_hint(err, "The aggregate functions are count, sum, avg, min, max, "
+                                  "first, last and approx_count_distinct.");
     return sl_error_hint(err, "%s takes: %s. You might need to add an explicit type cast.", e->name,
                          e->signatures);
 }
@@ -120,8 +123,9 @@ static void fill_types(exec_agg_t *f)
         break;
     case EXEC_AGG_AVG:
         f->result_type = avg_type(f->arg_type);
-        set_buf(f, 0, "sum", f->arg_type.id == EXEC_TYPE_DECIMAL ? sum_type(f->arg_type)
-                                                                 : exec_type_of(EXEC_TYPE_DOUBLE));
+        set_buf(f, 0, "sum",
+                f->arg_type.id == EXEC_TYPE_DECIMAL ? sum_type(f->arg_type)
+                                                    : exec_type_of(EXEC_TYPE_DOUBLE));
         set_buf(f, 1, "count", bigint);
         break;
     case EXEC_AGG_MIN:
@@ -239,7 +243,8 @@ static void grow(const exec_agg_t *f, exec_agg_state_t *st, uint32_t need)
             v->data = sl_xrealloc(v->data, w * cap);
             advise_huge(v->data, w * cap);
         }
-        if (starts_null(f, i) || v->type.id == EXEC_TYPE_NULL) v->nulls = sl_xrealloc(v->nulls, cap);
+        if (starts_null(f, i) || v->type.id == EXEC_TYPE_NULL)
+            v->nulls = sl_xrealloc(v->nulls, cap);
     }
     st->cap = cap;
 }
@@ -251,9 +256,11 @@ static void init_rows(const exec_agg_t *f, exec_agg_state_t *st, uint32_t from, 
         exec_vec_t *v = &st->v[i];
         size_t w = exec_type_width(v->type);
         if (w) memset((char *)v->data + w * from, 0, w * (to - from));
-        if (v->nulls) memset(v->nulls + from, starts_null(f, i) || v->type.id == EXEC_TYPE_NULL, to - from);
+        if (v->nulls)
+            memset(v->nulls + from, starts_null(f, i) || v->type.id == EXEC_TYPE_NULL, to - from);
     }
-    if (f->kind == EXEC_AGG_SUM) memset((uint8_t *)st->v[1].data + from, 1, to - from); /* isEmpty */
+    if (f->kind == EXEC_AGG_SUM)
+        memset((uint8_t *)st->v[1].data + from, 1, to - from); /* isEmpty */
 }
 
 void exec_agg_state_resize(const exec_agg_t *f, exec_agg_state_t *st, uint32_t n)

@@ -75,21 +75,21 @@ typedef enum exec_agg_kind {
  * exec_agg_lookup; read-only afterwards (shared by every task). */
 typedef struct exec_agg {
     exec_agg_kind_t kind;
-    const char *name;            /* lower-case function name (static) */
-    bool distinct;               /* f(DISTINCT x): batch (single-phase) only */
-    bool ignore_nulls;           /* first/last: skip NULLs */
-    exec_type_t arg_type;        /* the argument's type; NULL type for count(*) */
+    const char *name;     /* lower-case function name (static) */
+    bool distinct;        /* f(DISTINCT x): batch (single-phase) only */
+    bool ignore_nulls;    /* first/last: skip NULLs */
+    exec_type_t arg_type; /* the argument's type; NULL type for count(*) */
     exec_type_t result_type;
-    int nbuf;                    /* buffer columns (1..EXEC_AGG_MAX_BUF) */
+    int nbuf; /* buffer columns (1..EXEC_AGG_MAX_BUF) */
     exec_type_t buf_types[EXEC_AGG_MAX_BUF];
-    const char *buf_names[EXEC_AGG_MAX_BUF];  /* Spark's names: "sum", "isEmpty", ... */
-    int hll_p;                   /* approx_count_distinct: log2 of the register count */
+    const char *buf_names[EXEC_AGG_MAX_BUF]; /* Spark's names: "sum", "isEmpty", ... */
+    int hll_p;                               /* approx_count_distinct: log2 of the register count */
 } exec_agg_t;
 
 /* Options a call may carry beyond its argument. */
 typedef struct exec_agg_opts {
-    bool ignore_nulls;           /* first/last(x) IGNORE NULLS */
-    double relative_sd;          /* approx_count_distinct; 0 = EXEC_AGG_HLL_DEFAULT_RSD */
+    bool ignore_nulls;  /* first/last(x) IGNORE NULLS */
+    double relative_sd; /* approx_count_distinct; 0 = EXEC_AGG_HLL_DEFAULT_RSD */
 } exec_agg_opts_t;
 
 /* Resolves `name`(arg) (case-insensitive name; star = count(*), arg
@@ -110,10 +110,10 @@ int exec_agg_result_type(const char *func, int distinct, int star, exec_type_t a
  * arena. */
 typedef struct exec_agg_state {
     exec_vec_t v[EXEC_AGG_MAX_BUF];
-    uint32_t n;                  /* groups with initialised buffers */
-    uint32_t cap;                /* groups the vectors have room for */
-    sl_arena_t *arena;           /* where kept strings and sketches go */
-    struct exec_ht *seen;        /* DISTINCT: (group, value) pairs seen */
+    uint32_t n;           /* groups with initialised buffers */
+    uint32_t cap;         /* groups the vectors have room for */
+    sl_arena_t *arena;    /* where kept strings and sketches go */
+    struct exec_ht *seen; /* DISTINCT: (group, value) pairs seen */
 } exec_agg_state_t;
 
 /* Prepares an empty state (no groups) whose memory belongs to `a`. */

@@ -13,7 +13,7 @@
 typedef struct agg_config {
     op_agg_phase_t phase;
     int nkeys;
-    int *keys;              /* input key columns (FINAL/STREAMING: 0..nkeys-1) */
+    int *keys; /* input key columns (FINAL/STREAMING: 0..nkeys-1) */
     exec_type_t *key_types;
     const char **key_names;
     int naggs;
@@ -25,22 +25,22 @@ typedef struct agg_config {
     exec_type_t *buf_types; /* nbuf */
     op_agg_spec_t spec;     /* as given (copied), for op_agg_plan_merge */
     /* streaming */
-    int event_key;          /* index into keys, or -1 */
+    int event_key; /* index into keys, or -1 */
     /* sessions (SESSION phases; else session_key is -1) */
-    int session_key;        /* index into keys of the session window */
-    int *other_keys;        /* the other nkeys - 1 key indexes, in key order */
-    int event_is_window;    /* the event-time key is a window struct (event time = end) */
-    output_mode_t mode;       /* 0: ctx->mode */
-    int *state_order;       /* key indexes in state-key order: the event-time key first */
+    int session_key;     /* index into keys of the session window */
+    int *other_keys;     /* the other nkeys - 1 key indexes, in key order */
+    int event_is_window; /* the event-time key is a window struct (event time = end) */
+    output_mode_t mode;  /* 0: ctx->mode */
+    int *state_order;    /* key indexes in state-key order: the event-time key first */
     const char *key_schema, *value_schema;
 } agg_config_t;
 
 /* Per-task state of an aggregation operator. */
 typedef struct agg_run {
-    exec_ht_t *ht;          /* group key -> group id */
-    exec_agg_state_t *st;   /* per call: buffers of every group */
-    store_t *store;         /* STREAMING: state/<op>/<partition> */
-    int streaming;          /* STREAMING with a state directory */
+    exec_ht_t *ht;        /* group key -> group id */
+    exec_agg_state_t *st; /* per call: buffers of every group */
+    store_t *store;       /* STREAMING: state/<op>/<partition> */
+    int streaming;        /* STREAMING with a state directory */
 } agg_run_t;
 
 /* Hashes the key columns `cols` of b and finds or makes every present
@@ -104,13 +104,14 @@ exec_batch_t *agg_session_batch_entries(op_t *op);
 /* Per entry of e, a group id of its other keys (dense from 0; all 0
  * without other keys); *ngroups gets their count and *gkeys one row of
  * other keys per group (NULL without other keys). */
-uint32_t *agg_session_groups(op_t *op, const exec_batch_t *e, uint32_t *ngroups, exec_batch_t **gkeys);
+uint32_t *agg_session_groups(op_t *op, const exec_batch_t *e, uint32_t *ngroups,
+                             exec_batch_t **gkeys);
 /* Merges entries into sessions (exec/session.h) and returns them as
  * entries in the task arena: the other keys of each session's first
  * entry, its bounds, and its entries' buffers merged in merge order.
  * *ss gets the merge (which entry went where). */
-exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t *group, exec_sessions_t *ss,
-                                sl_error_t *err);
+exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t *group,
+                                exec_sessions_t *ss, sl_error_t *err);
 /* Emits entries as output rows: keys (the session as a window struct) and
  * the finalized aggregates. */
 int agg_session_emit(op_t *op, const exec_batch_t *e, sl_error_t *err);

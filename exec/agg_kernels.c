@@ -16,18 +16,18 @@
 #include "model/row.h"
 
 /* Walks rows: r = rows[k] for k < n, or r = 0..n-1 without rows. */
-#define FOR_ROWS(BODY)                                                                   \
-    do {                                                                                 \
-        if (rows) {                                                                      \
-            for (uint32_t k_ = 0; k_ < n; k_++) {                                        \
-                uint32_t r = rows[k_];                                                   \
-                BODY                                                                     \
-            }                                                                            \
-        } else {                                                                         \
-            for (uint32_t r = 0; r < n; r++) {                                           \
-                BODY                                                                     \
-            }                                                                            \
-        }                                                                                \
+#define FOR_ROWS(BODY)                            \
+    do {                                          \
+        if (rows) {                               \
+            for (uint32_t k_ = 0; k_ < n; k_++) { \
+                uint32_t r = rows[k_];            \
+                BODY                              \
+            }                                     \
+        } else {                                  \
+            for (uint32_t r = 0; r < n; r++) {    \
+                BODY                              \
+            }                                     \
+        }                                         \
     } while (0)
 
 /* Seed folded into value hashes for HyperLogLog, so that a task whose keys
@@ -52,32 +52,30 @@ static bool is_null(const exec_vec_t *v, uint32_t r)
 
 /* ---- count ---- */
 
-static void count_update(exec_agg_state_t *st, const exec_vec_t *arg, bool star, const uint32_t *rows,
-                         uint32_t n, const uint32_t *gids)
+static void count_update(exec_agg_state_t *st, const exec_vec_t *arg, bool star,
+                         const uint32_t *rows, uint32_t n, const uint32_t *gids)
 {
     int64_t *c = st->v[0].data;
     if (!star && arg->type.id == EXEC_TYPE_NULL) return;
     const uint8_t *nl = star ? NULL : arg->nulls;
-    if (nl)
-        FOR_ROWS(c[gids[r]] += !nl[r];);
-    else
-        FOR_ROWS(c[gids[r]]++;);
+    if (nl) FOR_ROWS(c[gids[r]] += !nl[r];);
+    else FOR_ROWS(c[gids[r]]++;);
 }
 
 /* ---- sum and avg ---- */
 
 /* Adds x[r] (as int64) into s[g]; flags overflow. */
-#define SUM_INT_LOOP(T)                                                                  \
-    do {                                                                                 \
-        const T *x = arg->data;                                                          \
-        if (nl)                                                                          \
-            FOR_ROWS(if (!nl[r]) {                                                       \
-                uint32_t g = gids[r];                                                    \
-                ovf |= __builtin_add_overflow(s[g], (int64_t)x[r], &s[g]);               \
-                e[g] = 0;                                                                \
-            });                                                                          \
-        else                                                                             \
-            FOR_ROWS(uint32_t g = gids[r];                                               \
+#define SUM_INT_LOOP(T)                                                                     \
+    do {                                                                                    \
+        const T *x = arg->data;                                                             \
+        if (nl)                                                                             \
+            FOR_ROWS(if (!nl[r]) {                                                          \
+                uint32_t g = gids[r];                                                       \
+                ovf |= __builtin_add_overflow(s[g], (int64_t)x[r], &s[g]);                  \
+                e[g] = 0;                                                                   \
+            });                                                                             \
+        else                                                                                \
+            FOR_ROWS(uint32_t g = gids[r];                                                  \
                      ovf |= __builtin_add_overflow(s[g], (int64_t)x[r], &s[g]); e[g] = 0;); \
     } while (0)
 
@@ -88,10 +86,8 @@ static int sum_update_int(const exec_agg_t *f, exec_agg_state_t *st, const exec_
     uint8_t *e = st->v[1].data;
     const uint8_t *nl = arg->nulls;
     bool ovf = false;
-    if (arg->type.id == EXEC_TYPE_INT)
-        SUM_INT_LOOP(int32_t);
-    else
-        SUM_INT_LOOP(int64_t);
+    if (arg->type.id == EXEC_TYPE_INT) SUM_INT_LOOP(int32_t);
+    else SUM_INT_LOOP(int64_t);
     return ovf ? overflow_error(f, err) : 0;
 }
 
@@ -103,9 +99,11 @@ static void sum_update_double(exec_agg_state_t *st, const exec_vec_t *arg, const
     const double *x = arg->data;
     const uint8_t *nl = arg->nulls;
     if (nl)
-        FOR_ROWS(if (!nl[r]) { s[gids[r]] += x[r]; e[gids[r]] = 0; });
-    else
-        FOR_ROWS(uint32_t g = gids[r]; s[g] += x[r]; e[g] = 0;);
+        FOR_ROWS(if (!nl[r]) {
+            s[gids[r]] += x[r];
+            e[gids[r]] = 0;
+        });
+    else FOR_ROWS(uint32_t g = gids[r]; s[g] += x[r]; e[g] = 0;);
 }
 
 /* Decimal sums: 128-bit adds, then the result precision's bound. */
@@ -137,16 +135,15 @@ static int sum_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_
     }
 }
 
-#define AVG_LOOP(T)                                                                      \
-    do {                                                                                 \
-        const T *x = arg->data;                                                          \
-        if (nl)                                                                          \
-            FOR_ROWS(if (!nl[r]) {                                                       \
-                s[gids[r]] += (double)x[r];                                              \
-                c[gids[r]]++;                                                            \
-            });                                                                          \
-        else                                                                             \
-            FOR_ROWS(uint32_t g = gids[r]; s[g] += (double)x[r]; c[g]++;);               \
+#define AVG_LOOP(T)                                                         \
+    do {                                                                    \
+        const T *x = arg->data;                                             \
+        if (nl)                                                             \
+            FOR_ROWS(if (!nl[r]) {                                          \
+                s[gids[r]] += (double)x[r];                                 \
+                c[gids[r]]++;                                               \
+            });                                                             \
+        else FOR_ROWS(uint32_t g = gids[r]; s[g] += (double)x[r]; c[g]++;); \
     } while (0)
 
 static int avg_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *arg,
@@ -167,12 +164,9 @@ static int avg_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_
         return ovf ? overflow_error(f, err) : 0;
     }
     double *s = st->v[0].data;
-    if (arg->type.id == EXEC_TYPE_INT)
-        AVG_LOOP(int32_t);
-    else if (arg->type.id == EXEC_TYPE_BIGINT)
-        AVG_LOOP(int64_t);
-    else
-        AVG_LOOP(double);
+    if (arg->type.id == EXEC_TYPE_INT) AVG_LOOP(int32_t);
+    else if (arg->type.id == EXEC_TYPE_BIGINT) AVG_LOOP(int64_t);
+    else AVG_LOOP(double);
     return 0;
 }
 
@@ -195,21 +189,21 @@ static inline bool str_lt(exec_str_t a, exec_str_t b)
 #define LT_PLAIN(a, b) ((a) < (b))
 
 /* state[g] = x[r] when state[g] is NULL or x[r] is better (BETTER(x, s)). */
-#define MINMAX_LOOP(T, BETTER)                                                           \
-    do {                                                                                 \
-        T *s = st->v[0].data;                                                            \
-        const T *x = src->data;                                                          \
-        FOR_ROWS(if (!snl || !snl[r]) {                                                  \
-            uint32_t g = gids[r];                                                        \
-            if (dnl[g] || BETTER(x[r], s[g])) {                                          \
-                s[g] = x[r];                                                             \
-                dnl[g] = 0;                                                              \
-            }                                                                            \
-        });                                                                              \
+#define MINMAX_LOOP(T, BETTER)                  \
+    do {                                        \
+        T *s = st->v[0].data;                   \
+        const T *x = src->data;                 \
+        FOR_ROWS(if (!snl || !snl[r]) {         \
+            uint32_t g = gids[r];               \
+            if (dnl[g] || BETTER(x[r], s[g])) { \
+                s[g] = x[r];                    \
+                dnl[g] = 0;                     \
+            }                                   \
+        });                                     \
     } while (0)
 
-static void minmax_generic(exec_agg_state_t *st, const exec_vec_t *src, bool is_min, const uint32_t *rows,
-                           uint32_t n, const uint32_t *gids)
+static void minmax_generic(exec_agg_state_t *st, const exec_vec_t *src, bool is_min,
+                           const uint32_t *rows, uint32_t n, const uint32_t *gids)
 {
     uint8_t *dnl = st->v[0].nulls;
     const uint8_t *snl = src->nulls;
@@ -228,8 +222,8 @@ static void minmax_generic(exec_agg_state_t *st, const exec_vec_t *src, bool is_
 
 /* Makes the strings of groups whose value is a view of src row r owned by
  * the state (one copy per group). */
-static void fixup_strings(exec_agg_state_t *st, const exec_vec_t *src, const uint32_t *rows, uint32_t n,
-                          const uint32_t *gids)
+static void fixup_strings(exec_agg_state_t *st, const exec_vec_t *src, const uint32_t *rows,
+                          uint32_t n, const uint32_t *gids)
 {
     if (!exec_type_is_varlen(st->v[0].type)) return;
     exec_str_t *s = st->v[0].data;
@@ -238,22 +232,21 @@ static void fixup_strings(exec_agg_state_t *st, const exec_vec_t *src, const uin
     FOR_ROWS(uint32_t g = gids[r];
              if (!dnl[g] && s[g].ptr == x[r].ptr && s[g].len == x[r].len && x[r].len) {
                  s[g].ptr = sl_strndup(st->arena, x[r].ptr, x[r].len);
-             } else if (!dnl[g] && s[g].len == 0) s[g].ptr = "";);
+             } else if (!dnl[g] && s[g].len == 0) s[g]
+                 .ptr = "";);
 }
 
 /* Folds src (values of the buffer's type) into min/max buffers. */
-static void minmax_fold(exec_agg_state_t *st, const exec_vec_t *src, bool is_min, const uint32_t *rows,
-                        uint32_t n, const uint32_t *gids)
+static void minmax_fold(exec_agg_state_t *st, const exec_vec_t *src, bool is_min,
+                        const uint32_t *rows, uint32_t n, const uint32_t *gids)
 {
     if (src->type.id == EXEC_TYPE_NULL) return;
     uint8_t *dnl = st->v[0].nulls;
     const uint8_t *snl = src->nulls;
-#define MM(T, LT)                                                                        \
-    do {                                                                                 \
-        if (is_min)                                                                      \
-            MINMAX_LOOP(T, LT);                                                          \
-        else                                                                             \
-            MINMAX_LOOP(T, REV_##LT);                                                    \
+#define MM(T, LT)                       \
+    do {                                \
+        if (is_min) MINMAX_LOOP(T, LT); \
+        else MINMAX_LOOP(T, REV_##LT);  \
     } while (0)
 #define REV_LT_PLAIN(a, b) LT_PLAIN(b, a)
 #define REV_dbl_lt(a, b) dbl_lt(b, a)
@@ -279,7 +272,8 @@ static void minmax_fold(exec_agg_state_t *st, const exec_vec_t *src, bool is_min
 /* ---- first and last ---- */
 
 /* Takes value row r of src into group g (NULL included), marking it set. */
-static inline void take_value(exec_agg_state_t *st, const exec_vec_t *src, size_t w, uint32_t r, uint32_t g)
+static inline void take_value(exec_agg_state_t *st, const exec_vec_t *src, size_t w, uint32_t r,
+                              uint32_t g)
 {
     uint8_t *set = st->v[1].data;
     set[g] = 1;
@@ -294,7 +288,8 @@ static inline void take_value(exec_agg_state_t *st, const exec_vec_t *src, size_
 /* Folds values (update: `has` NULL = every row offers a value) or buffers
  * (merge: has = the source's valueSet) into first/last buffers. */
 static void firstlast_fold(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *src,
-                           const uint8_t *has, const uint32_t *rows, uint32_t n, const uint32_t *gids)
+                           const uint8_t *has, const uint32_t *rows, uint32_t n,
+                           const uint32_t *gids)
 {
     const uint8_t *set = st->v[1].data;
     size_t w = exec_type_width(src->type);
@@ -318,12 +313,13 @@ static uint8_t *sketch_of(exec_agg_state_t *st, const exec_agg_t *f, uint32_t g)
     return (uint8_t *)s->ptr;
 }
 
-static void hll_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *arg, const uint32_t *rows,
-                       uint32_t n, const uint32_t *gids, sl_arena_t *scratch)
+static void hll_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *arg,
+                       const uint32_t *rows, uint32_t n, const uint32_t *gids, sl_arena_t *scratch)
 {
     if (n == 0 || arg->type.id == EXEC_TYPE_NULL) return;
     uint32_t cap = rows ? rows[n - 1] + 1 : n;
-    exec_batch_t b = {.ncols = 1, .cols = (exec_vec_t *)arg, .nrows = cap, .sel = (uint32_t *)rows, .nsel = n};
+    exec_batch_t b = {
+        .ncols = 1, .cols = (exec_vec_t *)arg, .nrows = cap, .sel = (uint32_t *)rows, .nsel = n};
     uint64_t *h = sl_alloc(scratch, sizeof *h * cap);
     int col = 0;
     exec_hash_rows(&b, &col, 1, h);
@@ -336,8 +332,8 @@ static void hll_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec
     });
 }
 
-static void hll_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *src, const uint32_t *rows,
-                      uint32_t n, const uint32_t *gids)
+static void hll_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *src,
+                      const uint32_t *rows, uint32_t n, const uint32_t *gids)
 {
     uint32_t m = 1u << f->hll_p;
     FOR_ROWS(if (!is_null(src, r) && EXEC_VEC_AT(src, exec_str_t, r).len == m) {
@@ -351,8 +347,8 @@ static void hll_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_
 /* ---- DISTINCT ---- */
 
 /* The rows whose (group, value) pair was not seen before, in order. */
-static uint32_t distinct_rows(exec_agg_state_t *st, const exec_vec_t *arg, const uint32_t *rows, uint32_t n,
-                              const uint32_t *gids, sl_arena_t *scratch, uint32_t **out)
+static uint32_t distinct_rows(exec_agg_state_t *st, const exec_vec_t *arg, const uint32_t *rows,
+                              uint32_t n, const uint32_t *gids, sl_arena_t *scratch, uint32_t **out)
 {
     uint32_t cap = n == 0 ? 1 : rows ? rows[n - 1] + 1 : n;
     exec_vec_t cols[2] = {exec_vec_new(scratch, exec_type_of(EXEC_TYPE_INT), cap), *arg};
@@ -376,8 +372,9 @@ static uint32_t distinct_rows(exec_agg_state_t *st, const exec_vec_t *arg, const
 
 /* ---- entry points ---- */
 
-static int update_rows(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *arg, const uint32_t *rows,
-                       uint32_t n, const uint32_t *gids, sl_arena_t *scratch, sl_error_t *err)
+static int update_rows(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *arg,
+                       const uint32_t *rows, uint32_t n, const uint32_t *gids, sl_arena_t *scratch,
+                       sl_error_t *err)
 {
     switch (f->kind) {
     case EXEC_AGG_COUNT_STAR: count_update(st, arg, true, rows, n, gids); return 0;
@@ -406,8 +403,8 @@ int exec_agg_update(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t 
 }
 
 /* Adds src sums (any of BIGINT, DOUBLE, DECIMAL) and ANDs isEmpty / adds counts. */
-static int sum_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *src, const uint32_t *rows,
-                     uint32_t n, const uint32_t *gids, sl_error_t *err)
+static int sum_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t *src,
+                     const uint32_t *rows, uint32_t n, const uint32_t *gids, sl_error_t *err)
 {
     bool ovf = false, avg = f->kind == EXEC_AGG_AVG;
     const uint8_t *snl = src[0].nulls;
@@ -415,7 +412,8 @@ static int sum_merge(const exec_agg_t *f, exec_agg_state_t *st, const exec_vec_t
     case EXEC_TYPE_BIGINT: {
         int64_t *s = st->v[0].data;
         const int64_t *x = src[0].data;
-        FOR_ROWS(if (!snl || !snl[r]) ovf |= __builtin_add_overflow(s[gids[r]], x[r], &s[gids[r]]););
+        FOR_ROWS(if (!snl || !snl[r]) ovf |=
+                 __builtin_add_overflow(s[gids[r]], x[r], &s[gids[r]]););
         break;
     }
     case EXEC_TYPE_DOUBLE: {
@@ -525,9 +523,10 @@ int exec_agg_finalize(const exec_agg_t *f, const exec_vec_t *buf, uint32_t n, ex
         *out = exec_vec_new(a, f->result_type, n);
         int64_t *o = out->data;
         for (uint32_t r = 0; r < n; r++)
-            o[r] = is_null(&buf[0], r) ? 0
-                                       : (int64_t)llround(exec_hll_estimate(
-                                             (const uint8_t *)EXEC_VEC_AT(&buf[0], exec_str_t, r).ptr, f->hll_p));
+            o[r] = is_null(&buf[0], r)
+                       ? 0
+                       : (int64_t)llround(exec_hll_estimate(
+                             (const uint8_t *)EXEC_VEC_AT(&buf[0], exec_str_t, r).ptr, f->hll_p));
         return 0;
     }
     default: copy_vec(&buf[0], n, out, a); return 0;

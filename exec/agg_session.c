@@ -26,7 +26,8 @@
 int agg_session_config(sl_arena_t *a, agg_config_t *cfg, int session_key, sl_error_t *err)
 {
     if (session_key < 0 || session_key >= cfg->nkeys)
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "session key %d is out of range", session_key);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "session key %d is out of range",
+                            session_key);
     if (!exec_type_equal(cfg->key_types[session_key], exec_type_window()))
         return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "session key %s must be a window",
                             cfg->key_names[session_key]);
@@ -68,7 +69,8 @@ exec_batch_t *agg_session_batch_entries(op_t *op)
     return e;
 }
 
-uint32_t *agg_session_groups(op_t *op, const exec_batch_t *e, uint32_t *ngroups, exec_batch_t **gkeys)
+uint32_t *agg_session_groups(op_t *op, const exec_batch_t *e, uint32_t *ngroups,
+                             exec_batch_t **gkeys)
 {
     const agg_config_t *cfg = op->node->config;
     sl_arena_t *scratch = op->ctx->ectx->arena;
@@ -99,8 +101,8 @@ static exec_vec_t times_vec(sl_arena_t *a, const int64_t *v, uint32_t n)
     return out;
 }
 
-exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t *group, exec_sessions_t *ss,
-                                sl_error_t *err)
+exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t *group,
+                                exec_sessions_t *ss, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     sl_arena_t *a = op->ctx->arena;
@@ -117,8 +119,8 @@ exec_batch_t *agg_session_merge(op_t *op, const exec_batch_t *e, const uint32_t 
     exec_agg_state_t *st = agg_states_new(cfg, a);
     for (int i = 0; i < cfg->naggs; i++) {
         exec_agg_state_resize(&cfg->aggs[i], &st[i], ss->n);
-        if (exec_agg_merge(&cfg->aggs[i], &st[i], &e->cols[AGG_SESSION_BUF(cfg) + cfg->buf_off[i]], ss->order,
-                           e->nrows, ss->sid, err) < 0)
+        if (exec_agg_merge(&cfg->aggs[i], &st[i], &e->cols[AGG_SESSION_BUF(cfg) + cfg->buf_off[i]],
+                           ss->order, e->nrows, ss->sid, err) < 0)
             return NULL;
     }
     exec_vec_t *bufs = agg_state_bufs(cfg, st, a);
@@ -155,7 +157,8 @@ int agg_session_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
     op->metrics->rows_in += exec_batch_count(b);
-    if (run->streaming && cfg->event_key >= 0 && op->wm.late_ms != INT64_MIN) b = agg_stream_drop_late(op, b);
+    if (run->streaming && cfg->event_key >= 0 && op->wm.late_ms != INT64_MIN)
+        b = agg_stream_drop_late(op, b);
     if (exec_batch_count(b) == 0) return 0;
     return agg_merge_batch(op, b, agg_group_ids(op, b, cfg->keys), err);
 }
@@ -175,6 +178,9 @@ int agg_session_finish_batch(op_t *op, sl_error_t *err)
 }
 
 const op_ops_t op_agg_session_ops = {
-    .name = "MergingSessions", .open = session_open, .push = agg_session_push,
-    .finish = agg_session_finish_batch, .explain = agg_explain,
+    .name = "MergingSessions",
+    .open = session_open,
+    .push = agg_session_push,
+    .finish = agg_session_finish_batch,
+    .explain = agg_explain,
 };

@@ -96,8 +96,8 @@ static int corrupt(sl_error_t *err)
 }
 
 /* Appends a stored session (key and value bytes) to an entries builder. */
-static int decode_entry(const agg_config_t *cfg, exec_builder_t *bld, const void *k, size_t kl, const void *v,
-                        size_t vl, sl_error_t *err)
+static int decode_entry(const agg_config_t *cfg, exec_builder_t *bld, const void *k, size_t kl,
+                        const void *v, size_t vl, sl_error_t *err)
 {
     if (vl < 8) return corrupt(err);
     uint32_t row = exec_builder_add_row(bld);
@@ -105,7 +105,8 @@ static int decode_entry(const agg_config_t *cfg, exec_builder_t *bld, const void
     if (exec_key_decode(k, kl, bld, row, 0, cfg->nkeys, &used, err) < 0) return -1;
     if (used != kl) return corrupt(err);
     exec_builder_set_bigint(bld, AGG_SESSION_END(cfg), row, get_be64(v));
-    return exec_row_decode((const char *)v + 8, vl - 8, bld, row, AGG_SESSION_BUF(cfg), cfg->nbuf, err);
+    return exec_row_decode((const char *)v + 8, vl - 8, bld, row, AGG_SESSION_BUF(cfg), cfg->nbuf,
+                           err);
 }
 
 static int *iota(sl_arena_t *a, int from, int n)
@@ -128,9 +129,10 @@ static exec_batch_t *gather_entries(op_t *op, uint32_t **group, uint32_t *nstore
     exec_batch_t *gkeys;
     uint32_t *fgroup = agg_session_groups(op, fresh, &ngroups, &gkeys);
     exec_builder_t bld;
-    exec_builder_init(&bld, scratch, AGG_SESSION_BUF(cfg) + cfg->nbuf, agg_session_entry_types(cfg, scratch),
-                      fresh->nrows * 2);
-    uint32_t *bound = SL_NEW_ARRAY(scratch, uint32_t, ngroups + 1); /* group g: rows bound[g]..bound[g+1] */
+    exec_builder_init(&bld, scratch, AGG_SESSION_BUF(cfg) + cfg->nbuf,
+                      agg_session_entry_types(cfg, scratch), fresh->nrows * 2);
+    uint32_t *bound =
+        SL_NEW_ARRAY(scratch, uint32_t, ngroups + 1); /* group g: rows bound[g]..bound[g+1] */
     int *cols = iota(scratch, 0, cfg->nkeys - 1);
     sl_buf_t prefix = SL_BUF_INIT;
     int rc = 0;
@@ -161,14 +163,16 @@ static exec_batch_t *gather_entries(op_t *op, uint32_t **group, uint32_t *nstore
 /* Deletes the stored sessions merged into a session that starts earlier,
  * then puts every session (Spark's putRows: replace rather than delete
  * where the start is kept). */
-static int save_sessions(op_t *op, const exec_batch_t *e, uint32_t nstored, const exec_sessions_t *ss,
-                         const exec_batch_t *s, sl_error_t *err)
+static int save_sessions(op_t *op, const exec_batch_t *e, uint32_t nstored,
+                         const exec_sessions_t *ss, const exec_batch_t *s, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
     sl_arena_t *scratch = op->ctx->ectx->arena;
-    int *kcols = iota(scratch, 0, cfg->nkeys), *vcols = iota(scratch, AGG_SESSION_BUF(cfg), cfg->nbuf);
-    const int64_t *start = e->cols[AGG_SESSION_START(cfg)].data, *end = s->cols[AGG_SESSION_END(cfg)].data;
+    int *kcols = iota(scratch, 0, cfg->nkeys),
+        *vcols = iota(scratch, AGG_SESSION_BUF(cfg), cfg->nbuf);
+    const int64_t *start = e->cols[AGG_SESSION_START(cfg)].data,
+                  *end = s->cols[AGG_SESSION_END(cfg)].data;
     sl_buf_t key = SL_BUF_INIT, val = SL_BUF_INIT;
     int rc = 0;
     for (uint32_t i = 0; i < nstored && rc == 0; i++) {
@@ -248,7 +252,8 @@ static int session_stream_finish(op_t *op, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
-    if (!run->streaming) return agg_session_finish_batch(op, err); /* a streaming plan run as a batch */
+    if (!run->streaming)
+        return agg_session_finish_batch(op, err); /* a streaming plan run as a batch */
     if (exec_ht_size(run->ht) > 0 && merge_batch(op, err) < 0) return -1;
     if (agg_stream_mode(op) == OUTPUT_COMPLETE) {
         if (scan_sessions(op, false, 0, err) < 0) return -1;
@@ -259,7 +264,12 @@ static int session_stream_finish(op_t *op, sl_error_t *err)
 }
 
 const op_ops_t op_agg_session_streaming_ops = {
-    .name = "sessionWindowStateStoreSaveExec", .stateful = 1, .open = agg_stream_open,
-    .push = agg_session_push, .finish = session_stream_finish, .close = agg_stream_close,
-    .explain = agg_explain, .wants_nodata_batch = session_wants_nodata_batch,
+    .name = "sessionWindowStateStoreSaveExec",
+    .stateful = 1,
+    .open = agg_stream_open,
+    .push = agg_session_push,
+    .finish = session_stream_finish,
+    .close = agg_stream_close,
+    .explain = agg_explain,
+    .wants_nodata_batch = session_wants_nodata_batch,
 };

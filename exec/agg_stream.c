@@ -67,7 +67,8 @@ static const char *make_value_schema(sl_arena_t *a, const agg_config_t *cfg)
 {
     sl_buf_t b = SL_BUF_INIT;
     for (int i = 0; i < cfg->naggs; i++) {
-        sl_buf_printf(&b, "%s%s AS %s: ", i ? "; " : "", cfg->call_text[i], cfg->spec.names[cfg->nkeys + i]);
+        sl_buf_printf(&b, "%s%s AS %s: ", i ? "; " : "", cfg->call_text[i],
+                      cfg->spec.names[cfg->nkeys + i]);
         exec_agg_format_buffer(&cfg->aggs[i], &b);
     }
     const char *s = sl_strdup(a, b.data ? b.data : "");
@@ -78,11 +79,13 @@ static const char *make_value_schema(sl_arena_t *a, const agg_config_t *cfg)
 int agg_stream_config(sl_arena_t *a, agg_config_t *cfg, int event_key, sl_error_t *err)
 {
     if (event_key >= cfg->nkeys || event_key < -1)
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "event-time key %d is out of range", event_key);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                            "event-time key %d is out of range", event_key);
     if (event_key >= 0) {
         exec_type_t t = cfg->key_types[event_key];
         if (t.id != EXEC_TYPE_TIMESTAMP && !is_window_type(t)) {
-            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "event-time key %s must be a timestamp or a window",
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                         "event-time key %s must be a timestamp or a window",
                          cfg->key_names[event_key]);
             return sl_error_detail(err, "It is of type %s.", exec_type_text(t, a));
         }
@@ -121,8 +124,13 @@ static int check_schema(op_t *op, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     const char *root = op->ctx->state_dir;
-    if (store_schema_check(root, op->node->op_id, NULL, cfg->key_schema, cfg->value_schema, err) >= 0) return 0;
-    return store_schema_check(root, op->node->op_id, NULL, cfg->key_schema, cfg->value_schema, err) < 0 ? -1 : 0;
+    if (store_schema_check(root, op->node->op_id, NULL, cfg->key_schema, cfg->value_schema, err) >=
+        0)
+        return 0;
+    return store_schema_check(root, op->node->op_id, NULL, cfg->key_schema, cfg->value_schema,
+                              err) < 0
+               ? -1
+               : 0;
 }
 
 int agg_stream_open(op_t *op, sl_error_t *err)
@@ -142,7 +150,8 @@ int agg_stream_open(op_t *op, sl_error_t *err)
 
 /* The event-time vector (µs) of the event key column: the TIMESTAMP itself
  * or the window's end. *outer gets the window struct's own null map. */
-static const exec_vec_t *event_vec(const agg_config_t *cfg, const exec_batch_t *b, const exec_vec_t **outer)
+static const exec_vec_t *event_vec(const agg_config_t *cfg, const exec_batch_t *b,
+                                   const exec_vec_t **outer)
 {
     const exec_vec_t *v = &b->cols[cfg->keys[cfg->event_key]];
     *outer = cfg->event_is_window ? v : NULL;
@@ -174,7 +183,8 @@ exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b)
 static bool filters_late(const op_t *op)
 {
     const agg_config_t *cfg = op->node->config;
-    return cfg->event_key >= 0 && agg_stream_mode(op) != OUTPUT_COMPLETE && op->wm.late_ms != INT64_MIN;
+    return cfg->event_key >= 0 && agg_stream_mode(op) != OUTPUT_COMPLETE &&
+           op->wm.late_ms != INT64_MIN;
 }
 
 int agg_stream_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
@@ -229,8 +239,8 @@ static exec_batch_t *load_stored(op_t *op, const sl_buf_t *kb, const size_t *off
 }
 
 /* Fresh buffers = stored (older) merged with this batch's (newer). */
-static exec_agg_state_t *merge_with_stored(op_t *op, const exec_batch_t *old, const uint32_t *gmap, uint32_t n,
-                                           sl_error_t *err)
+static exec_agg_state_t *merge_with_stored(op_t *op, const exec_batch_t *old, const uint32_t *gmap,
+                                           uint32_t n, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
@@ -241,15 +251,16 @@ static exec_agg_state_t *merge_with_stored(op_t *op, const exec_batch_t *old, co
     for (int i = 0; i < cfg->naggs; i++) {
         const exec_agg_t *f = &cfg->aggs[i];
         exec_agg_state_resize(f, &s[i], n);
-        if (exec_agg_merge(f, &s[i], &old->cols[cfg->buf_off[i]], NULL, old->nrows, gmap, err) < 0 ||
+        if (exec_agg_merge(f, &s[i], &old->cols[cfg->buf_off[i]], NULL, old->nrows, gmap, err) <
+                0 ||
             exec_agg_merge(f, &s[i], &now[cfg->buf_off[i]], NULL, n, ident, err) < 0)
             return NULL;
     }
     return s;
 }
 
-static int put_groups(op_t *op, const sl_buf_t *kb, const size_t *offs, exec_vec_t *bufs, uint32_t n,
-                      sl_error_t *err)
+static int put_groups(op_t *op, const sl_buf_t *kb, const size_t *offs, exec_vec_t *bufs,
+                      uint32_t n, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
@@ -261,8 +272,8 @@ static int put_groups(op_t *op, const sl_buf_t *kb, const size_t *offs, exec_vec
     for (uint32_t g = 0; g < n && rc == 0; g++) {
         sl_buf_clear(&val);
         exec_row_encode(&vb, g, cols, cfg->nbuf, &val);
-        rc = store_put(run->store, kb->data + offs[g], offs[g + 1] - offs[g], val.data ? val.data : "",
-                       val.len, err);
+        rc = store_put(run->store, kb->data + offs[g], offs[g + 1] - offs[g],
+                       val.data ? val.data : "", val.len, err);
     }
     sl_buf_free(&val);
     return rc;
@@ -351,13 +362,13 @@ static int scan_add(op_t *op, scan_out_t *so, const void *k, size_t kl, const vo
 
 /* Walks the keys in [lo, hi): with `evict`, only those whose event time is
  * at or before wm_us, deleting them; with `emit`, emitting their rows. */
-static int scan_state(op_t *op, const sl_buf_t *lo, const sl_buf_t *hi, bool evict, int64_t wm_us, bool emit,
-                      sl_error_t *err)
+static int scan_state(op_t *op, const sl_buf_t *lo, const sl_buf_t *hi, bool evict, int64_t wm_us,
+                      bool emit, sl_error_t *err)
 {
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
-    store_iter_t *it = store_iter_range(run->store, lo ? lo->data : NULL, lo ? lo->len : 0, hi ? hi->data : NULL,
-                                        hi ? hi->len : 0, err);
+    store_iter_t *it = store_iter_range(run->store, lo ? lo->data : NULL, lo ? lo->len : 0,
+                                        hi ? hi->data : NULL, hi ? hi->len : 0, err);
     if (!it) return -1;
     scan_out_t so = {.started = false};
     const void *k, *v;
@@ -384,7 +395,7 @@ static int evict(op_t *op, bool emit, sl_error_t *err)
     sl_buf_putc(&lo, 1);
     exec_value_t bound;
     if (cfg->event_is_window) {
-        sl_buf_putc(&hi, 1);                   /* window end <= wm implies start < wm */
+        sl_buf_putc(&hi, 1); /* window end <= wm implies start < wm */
         bound = exec_value_timestamp(wm_us);
     } else {
         bound = exec_value_timestamp(wm_us + 1); /* event time <= wm */
@@ -419,7 +430,8 @@ int agg_stream_finish(op_t *op, sl_error_t *err)
     if (!run->streaming) { /* a streaming plan run as a batch: FINAL */
         uint32_t n = cfg->nkeys ? exec_ht_size(run->ht) : run->st[0].n;
         if (cfg->nkeys == 0 && n == 0) {
-            for (int i = 0; i < cfg->naggs; i++) exec_agg_state_resize(&cfg->aggs[i], &run->st[i], 1);
+            for (int i = 0; i < cfg->naggs; i++)
+                exec_agg_state_resize(&cfg->aggs[i], &run->st[i], 1);
             n = 1; /* one row even without input */
         }
         if (n == 0) return 0;
@@ -443,7 +455,7 @@ int agg_stream_commit(op_t *op, sl_error_t *err)
     sl_error_t merr;
     if (store_maintenance(run->store, &merr) < 0)
         SL_WARN("exec", "state maintenance of operator %d partition %d failed: %s", op->node->op_id,
-               op->ctx->partition, merr.message);
+                op->ctx->partition, merr.message);
     return 0;
 }
 

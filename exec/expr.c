@@ -24,7 +24,8 @@ static exec_expr_t *node(sl_arena_t *a, exec_expr_kind_t kind, exec_type_t type,
     return e;
 }
 
-static exec_expr_t *node2(sl_arena_t *a, exec_expr_kind_t kind, exec_type_t type, exec_expr_t *l, exec_expr_t *r)
+static exec_expr_t *node2(sl_arena_t *a, exec_expr_kind_t kind, exec_type_t type, exec_expr_t *l,
+                          exec_expr_t *r)
 {
     exec_expr_t *e = node(a, kind, type, r ? 2 : 1);
     e->args[0] = l;
@@ -32,9 +33,15 @@ static exec_expr_t *node2(sl_arena_t *a, exec_expr_kind_t kind, exec_type_t type
     return e;
 }
 
-static exec_type_t T(exec_type_id_t id) { return exec_type_of(id); }
+static exec_type_t T(exec_type_id_t id)
+{
+    return exec_type_of(id);
+}
 
-static bool is(const exec_expr_t *e, exec_type_id_t id) { return e->type.id == id; }
+static bool is(const exec_expr_t *e, exec_type_id_t id)
+{
+    return e->type.id == id;
+}
 
 exec_expr_t *exec_expr_const(sl_arena_t *a, const exec_value_t *v)
 {
@@ -84,14 +91,18 @@ static const char *cmp_text(exec_cmp_op_t op)
     return t[op];
 }
 
-static exec_expr_t *no_operator(const char *op, const exec_expr_t *l, const exec_expr_t *r, sl_error_t *err)
+static exec_expr_t *no_operator(const char *op, const exec_expr_t *l, const exec_expr_t *r,
+                                sl_error_t *err)
 {
     if (l)
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s %s %s", exec_type_pg_name(l->type),
-                     op, exec_type_pg_name(r->type));
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s %s %s",
+                     exec_type_pg_name(l->type), op, exec_type_pg_name(r->type));
     else
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s %s", op, exec_type_pg_name(r->type));
-    sl_error_hint(err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s %s", op,
+                     exec_type_pg_name(r->type));
+    sl_error_hint(
+        err,
+        "No operator matches the given name and argument types. You might need to add explicit type casts.");
     return NULL;
 }
 
@@ -111,7 +122,8 @@ static exec_type_t dec_operand_type(const exec_expr_t *e)
     return exec_dec_type_of(e->type);
 }
 
-static exec_expr_t *arith_node(sl_arena_t *a, exec_arith_op_t op, exec_type_t t, exec_expr_t *l, exec_expr_t *r)
+static exec_expr_t *arith_node(sl_arena_t *a, exec_arith_op_t op, exec_type_t t, exec_expr_t *l,
+                               exec_expr_t *r)
 {
     exec_expr_t *e = node2(a, EXEC_EXPR_ARITH, t, l, r);
     e->op = op;
@@ -119,7 +131,8 @@ static exec_expr_t *arith_node(sl_arena_t *a, exec_arith_op_t op, exec_type_t t,
 }
 
 /* Numbers: Spark's result type, operands converted to the operand type the kernel expects. */
-static exec_expr_t *arith_numeric(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+static exec_expr_t *arith_numeric(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r,
+                                  sl_error_t *err)
 {
     exec_type_t lt = l->type, rt = r->type, ot, operand;
     if (lt.id == EXEC_TYPE_DOUBLE || rt.id == EXEC_TYPE_DOUBLE ||
@@ -130,7 +143,9 @@ static exec_expr_t *arith_numeric(sl_arena_t *a, exec_arith_op_t op, exec_expr_t
         if (!(l = coerce_to(a, l, dl, err)) || !(r = coerce_to(a, r, dr, err))) return NULL;
         return arith_node(a, op, exec_dec_result_type((exec_dec_op_t)op, dl, dr), l, r);
     } else {
-        ot = operand = (lt.id == EXEC_TYPE_BIGINT || rt.id == EXEC_TYPE_BIGINT) ? T(EXEC_TYPE_BIGINT) : T(EXEC_TYPE_INT);
+        ot = operand = (lt.id == EXEC_TYPE_BIGINT || rt.id == EXEC_TYPE_BIGINT)
+                           ? T(EXEC_TYPE_BIGINT)
+                           : T(EXEC_TYPE_INT);
     }
     if (!(l = coerce_to(a, l, operand, err)) || !(r = coerce_to(a, r, operand, err))) return NULL;
     return arith_node(a, op, ot, l, r);
@@ -142,19 +157,24 @@ static bool is_datetime(const exec_expr_t *e)
 }
 
 /* Date/time arithmetic; NULL with err unset when no rule applies. */
-static exec_expr_t *arith_time(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+static exec_expr_t *arith_time(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r,
+                               sl_error_t *err)
 {
     exec_type_t ts = T(EXEC_TYPE_TIMESTAMP), iv = T(EXEC_TYPE_INTERVAL);
     if (op != EXEC_OP_ADD && op != EXEC_OP_SUB) return NULL;
-    if (op == EXEC_OP_ADD && is(l, EXEC_TYPE_INTERVAL) && is_datetime(r)) return arith_time(a, op, r, l, err);
-    if (op == EXEC_OP_ADD && exec_type_is_integer(l->type) && is(r, EXEC_TYPE_DATE)) return arith_time(a, op, r, l, err);
-    if (is_datetime(l) && is(r, EXEC_TYPE_STRING) && r->kind == EXEC_EXPR_CONST && !(r = coerce_to(a, r, iv, err)))
+    if (op == EXEC_OP_ADD && is(l, EXEC_TYPE_INTERVAL) && is_datetime(r))
+        return arith_time(a, op, r, l, err);
+    if (op == EXEC_OP_ADD && exec_type_is_integer(l->type) && is(r, EXEC_TYPE_DATE))
+        return arith_time(a, op, r, l, err);
+    if (is_datetime(l) && is(r, EXEC_TYPE_STRING) && r->kind == EXEC_EXPR_CONST &&
+        !(r = coerce_to(a, r, iv, err)))
         return NULL;
     if (is(l, EXEC_TYPE_DATE) && exec_type_is_integer(r->type)) {
         if (!(r = coerce_to(a, r, T(EXEC_TYPE_INT), err))) return NULL;
         return arith_node(a, op, T(EXEC_TYPE_DATE), l, r);
     }
-    if (is(l, EXEC_TYPE_DATE) && is(r, EXEC_TYPE_DATE) && op == EXEC_OP_SUB) return arith_node(a, op, T(EXEC_TYPE_INT), l, r);
+    if (is(l, EXEC_TYPE_DATE) && is(r, EXEC_TYPE_DATE) && op == EXEC_OP_SUB)
+        return arith_node(a, op, T(EXEC_TYPE_INT), l, r);
     if (is_datetime(l) && is(r, EXEC_TYPE_INTERVAL)) {
         if (!(l = coerce_to(a, l, ts, err))) return NULL;
         return arith_node(a, op, ts, l, r);
@@ -175,18 +195,22 @@ static exec_expr_t *arith_concat(sl_arena_t *a, exec_expr_t *l, exec_expr_t *r, 
     return arith_node(a, EXEC_OP_CONCAT, s, l, r);
 }
 
-exec_expr_t *exec_expr_arith(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+exec_expr_t *exec_expr_arith(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r,
+                             sl_error_t *err)
 {
     if (op == EXEC_OP_CONCAT) return arith_concat(a, l, r, err);
     if (is(l, EXEC_TYPE_NULL) && is(r, EXEC_TYPE_NULL)) return const_null(a, T(EXEC_TYPE_INT));
     /* An untyped NULL or a string literal takes the other side's type. */
-    if ((is(l, EXEC_TYPE_NULL) || (is(l, EXEC_TYPE_STRING) && l->kind == EXEC_EXPR_CONST)) && !is(r, EXEC_TYPE_STRING) &&
-        (exec_type_is_numeric(r->type) || is(l, EXEC_TYPE_NULL)) && !(l = coerce_to(a, l, r->type, err)))
+    if ((is(l, EXEC_TYPE_NULL) || (is(l, EXEC_TYPE_STRING) && l->kind == EXEC_EXPR_CONST)) &&
+        !is(r, EXEC_TYPE_STRING) && (exec_type_is_numeric(r->type) || is(l, EXEC_TYPE_NULL)) &&
+        !(l = coerce_to(a, l, r->type, err)))
         return NULL;
-    if ((is(r, EXEC_TYPE_NULL) || (is(r, EXEC_TYPE_STRING) && r->kind == EXEC_EXPR_CONST)) && !is(l, EXEC_TYPE_STRING) &&
-        (exec_type_is_numeric(l->type) || is(r, EXEC_TYPE_NULL)) && !(r = coerce_to(a, r, l->type, err)))
+    if ((is(r, EXEC_TYPE_NULL) || (is(r, EXEC_TYPE_STRING) && r->kind == EXEC_EXPR_CONST)) &&
+        !is(l, EXEC_TYPE_STRING) && (exec_type_is_numeric(l->type) || is(r, EXEC_TYPE_NULL)) &&
+        !(r = coerce_to(a, r, l->type, err)))
         return NULL;
-    if (exec_type_is_numeric(l->type) && exec_type_is_numeric(r->type)) return arith_numeric(a, op, l, r, err);
+    if (exec_type_is_numeric(l->type) && exec_type_is_numeric(r->type))
+        return arith_numeric(a, op, l, r, err);
     sl_error_clear(err);
     exec_expr_t *e = arith_time(a, op, l, r, err);
     if (e || sl_error_isset(err)) return e;
@@ -196,14 +220,16 @@ exec_expr_t *exec_expr_arith(sl_arena_t *a, exec_arith_op_t op, exec_expr_t *l, 
 exec_expr_t *exec_expr_neg(sl_arena_t *a, exec_expr_t *x, sl_error_t *err)
 {
     if (is(x, EXEC_TYPE_NULL)) return const_null(a, T(EXEC_TYPE_INT));
-    if (!exec_type_is_numeric(x->type) && !is(x, EXEC_TYPE_INTERVAL)) return no_operator("-", NULL, x, err);
+    if (!exec_type_is_numeric(x->type) && !is(x, EXEC_TYPE_INTERVAL))
+        return no_operator("-", NULL, x, err);
     return node2(a, EXEC_EXPR_NEG, x->type, x, NULL);
 }
 
 /* ---- comparisons and logic -------------------------------------------------- */
 
 /* Coerces both sides to their common type; 42883 with `what` as the operator. */
-static bool unify2(sl_arena_t *a, const char *what, exec_expr_t **l, exec_expr_t **r, sl_error_t *err)
+static bool unify2(sl_arena_t *a, const char *what, exec_expr_t **l, exec_expr_t **r,
+                   sl_error_t *err)
 {
     exec_type_t t;
     if (exec_common_type((*l)->type, (*r)->type, NULL, &t, err)) {
@@ -214,7 +240,8 @@ static bool unify2(sl_arena_t *a, const char *what, exec_expr_t **l, exec_expr_t
     return (*l = coerce_to(a, *l, t, err)) && (*r = coerce_to(a, *r, t, err));
 }
 
-exec_expr_t *exec_expr_cmp(sl_arena_t *a, exec_cmp_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+exec_expr_t *exec_expr_cmp(sl_arena_t *a, exec_cmp_op_t op, exec_expr_t *l, exec_expr_t *r,
+                           sl_error_t *err)
 {
     if (!unify2(a, cmp_text(op), &l, &r, err)) return NULL;
     exec_expr_t *e = node2(a, EXEC_EXPR_CMP, T(EXEC_TYPE_BOOLEAN), l, r);
@@ -228,13 +255,13 @@ static exec_expr_t *boolean_arg(sl_arena_t *a, const char *what, exec_expr_t *x,
     if (is(x, EXEC_TYPE_BOOLEAN)) return x;
     if (is(x, EXEC_TYPE_NULL) || (is(x, EXEC_TYPE_STRING) && x->kind == EXEC_EXPR_CONST))
         return coerce_to(a, x, T(EXEC_TYPE_BOOLEAN), err);
-    sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of %s must be type boolean, not type %s", what,
-                 exec_type_pg_name(x->type));
+    sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of %s must be type boolean, not type %s",
+                 what, exec_type_pg_name(x->type));
     return NULL;
 }
 
-static exec_expr_t *logic(sl_arena_t *a, exec_expr_kind_t k, const char *what, exec_expr_t *l, exec_expr_t *r,
-                          sl_error_t *err)
+static exec_expr_t *logic(sl_arena_t *a, exec_expr_kind_t k, const char *what, exec_expr_t *l,
+                          exec_expr_t *r, sl_error_t *err)
 {
     if (!(l = boolean_arg(a, what, l, err))) return NULL;
     if (r && !(r = boolean_arg(a, what, r, err))) return NULL;
@@ -263,7 +290,8 @@ exec_expr_t *exec_expr_is_null(sl_arena_t *a, exec_expr_t *x, bool negated)
     return e;
 }
 
-exec_expr_t *exec_expr_distinct(sl_arena_t *a, exec_expr_t *l, exec_expr_t *r, bool negated, sl_error_t *err)
+exec_expr_t *exec_expr_distinct(sl_arena_t *a, exec_expr_t *l, exec_expr_t *r, bool negated,
+                                sl_error_t *err)
 {
     if (!unify2(a, negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", &l, &r, err)) return NULL;
     exec_expr_t *e = node2(a, EXEC_EXPR_DISTINCT, T(EXEC_TYPE_BOOLEAN), l, r);
@@ -272,7 +300,8 @@ exec_expr_t *exec_expr_distinct(sl_arena_t *a, exec_expr_t *l, exec_expr_t *r, b
 }
 
 /* The common type of several trees (context names the construct in errors). */
-static bool common_of(exec_expr_t *const *xs, int n, const char *context, exec_type_t *t, sl_error_t *err)
+static bool common_of(exec_expr_t *const *xs, int n, const char *context, exec_type_t *t,
+                      sl_error_t *err)
 {
     *t = T(EXEC_TYPE_NULL);
     for (int i = 0; i < n; i++)
@@ -280,8 +309,8 @@ static bool common_of(exec_expr_t *const *xs, int n, const char *context, exec_t
     return true;
 }
 
-exec_expr_t *exec_expr_in(sl_arena_t *a, exec_expr_t *x, exec_expr_t *const *list, int n, bool negated,
-                          sl_error_t *err)
+exec_expr_t *exec_expr_in(sl_arena_t *a, exec_expr_t *x, exec_expr_t *const *list, int n,
+                          bool negated, sl_error_t *err)
 {
     exec_expr_t **all = SL_NEW_ARRAY(a, exec_expr_t *, n + 1);
     all[0] = x;
@@ -308,8 +337,8 @@ exec_expr_t *exec_expr_in(sl_arena_t *a, exec_expr_t *x, exec_expr_t *const *lis
     return negated ? exec_expr_not(a, acc, err) : acc;
 }
 
-exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, exec_expr_t *hi, bool negated,
-                               sl_error_t *err)
+exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, exec_expr_t *hi,
+                               bool negated, sl_error_t *err)
 {
     exec_expr_t *ge = exec_expr_cmp(a, EXEC_CMP_GE, x, lo, err);
     exec_expr_t *le = ge ? exec_expr_cmp(a, EXEC_CMP_LE, x, hi, err) : NULL;
@@ -323,7 +352,8 @@ static int like_escape(const exec_expr_t *esc, sl_error_t *err)
 {
     if (!esc) return '\\';
     if (esc->kind != EXEC_EXPR_CONST || !(is(esc, EXEC_TYPE_STRING) || is(esc, EXEC_TYPE_NULL)))
-        return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "ESCAPE must be a constant string"), -2;
+        return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "ESCAPE must be a constant string"),
+               -2;
     if (esc->value.is_null || esc->value.u.str.len == 0) return 0;
     if (esc->value.u.str.len > 1) {
         sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "invalid escape string");
@@ -332,24 +362,29 @@ static int like_escape(const exec_expr_t *esc, sl_error_t *err)
     return (unsigned char)esc->value.u.str.ptr[0];
 }
 
-exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern, exec_expr_t *escape, bool ilike,
-                            bool negated, sl_error_t *err)
+exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern,
+                            exec_expr_t *escape, bool ilike, bool negated, sl_error_t *err)
 {
     const char *op = ilike ? "~~*" : "~~";
-    if (!(is(x, EXEC_TYPE_STRING) || is(x, EXEC_TYPE_NULL)) || !(is(pattern, EXEC_TYPE_STRING) || is(pattern, EXEC_TYPE_NULL)))
+    if (!(is(x, EXEC_TYPE_STRING) || is(x, EXEC_TYPE_NULL)) ||
+        !(is(pattern, EXEC_TYPE_STRING) || is(pattern, EXEC_TYPE_NULL)))
         return no_operator(op, x, pattern, err);
     int esc = like_escape(escape, err);
     if (esc < -1) return NULL;
-    if (!(x = coerce_to(a, x, T(EXEC_TYPE_STRING), err)) || !(pattern = coerce_to(a, pattern, T(EXEC_TYPE_STRING), err)))
+    if (!(x = coerce_to(a, x, T(EXEC_TYPE_STRING), err)) ||
+        !(pattern = coerce_to(a, pattern, T(EXEC_TYPE_STRING), err)))
         return NULL;
-    if (escape && escape->value.is_null) return const_null(a, T(EXEC_TYPE_BOOLEAN)); /* ESCAPE NULL */
-    exec_expr_t *e = node2(a, ilike ? EXEC_EXPR_ILIKE : EXEC_EXPR_LIKE, T(EXEC_TYPE_BOOLEAN), x, pattern);
+    if (escape && escape->value.is_null)
+        return const_null(a, T(EXEC_TYPE_BOOLEAN)); /* ESCAPE NULL */
+    exec_expr_t *e =
+        node2(a, ilike ? EXEC_EXPR_ILIKE : EXEC_EXPR_LIKE, T(EXEC_TYPE_BOOLEAN), x, pattern);
     e->op = esc;
     e->negated = negated;
     if (pattern->kind == EXEC_EXPR_CONST && !pattern->value.is_null) {
         exec_str_t p = pattern->value.u.str;
         if (exec_like_bad_escape(p.ptr, p.len, esc))
-            return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character"),
+            return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE,
+                                "LIKE pattern must not end with escape character"),
                    NULL;
         e->aux = (void *)exec_like_compile(a, p.ptr, p.len, esc, ilike);
     }
@@ -358,8 +393,8 @@ exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern,
 
 /* ---- CASE, CAST, COALESCE ------------------------------------------------------- */
 
-exec_expr_t *exec_expr_case(sl_arena_t *a, exec_expr_t *operand, exec_expr_t *const *whens, exec_expr_t *const *thens,
-                            int n, exec_expr_t *els, sl_error_t *err)
+exec_expr_t *exec_expr_case(sl_arena_t *a, exec_expr_t *operand, exec_expr_t *const *whens,
+                            exec_expr_t *const *thens, int n, exec_expr_t *els, sl_error_t *err)
 {
     exec_expr_t *e = node(a, EXEC_EXPR_CASE, T(EXEC_TYPE_NULL), 2 * n + 1);
     for (int i = 0; i < n; i++) {
@@ -371,7 +406,8 @@ exec_expr_t *exec_expr_case(sl_arena_t *a, exec_expr_t *operand, exec_expr_t *co
     e->args[2 * n] = els ? els : const_null(a, T(EXEC_TYPE_NULL));
     exec_type_t t = T(EXEC_TYPE_NULL);
     for (int i = 0; i <= n; i++)
-        if (exec_common_type(t, e->args[i == n ? 2 * n : 2 * i + 1]->type, "CASE", &t, err)) return NULL;
+        if (exec_common_type(t, e->args[i == n ? 2 * n : 2 * i + 1]->type, "CASE", &t, err))
+            return NULL;
     for (int i = 0; i <= n; i++) {
         int k = i == n ? 2 * n : 2 * i + 1;
         if (!(e->args[k] = coerce_to(a, e->args[k], t, err))) return NULL;
@@ -384,8 +420,8 @@ exec_expr_t *exec_expr_cast(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_err
 {
     if (exec_type_equal(x->type, t)) return x;
     if (!exec_cast_allowed(x->type, t)) {
-        sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s", exec_type_pg_name(x->type),
-                     exec_type_pg_name(t));
+        sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s",
+                     exec_type_pg_name(x->type), exec_type_pg_name(t));
         return NULL;
     }
     return coerce_to(a, x, t, err);
@@ -408,8 +444,8 @@ exec_expr_t *exec_expr_cast_binary(sl_arena_t *a, exec_expr_t *x, sl_error_t *er
 exec_expr_t *exec_expr_coerce(sl_arena_t *a, exec_expr_t *x, exec_type_t t, sl_error_t *err)
 {
     if (!exec_cast_implicit(x->type, t)) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "expression is of type %s, not %s", exec_type_pg_name(x->type),
-                     exec_type_pg_name(t));
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "expression is of type %s, not %s",
+                     exec_type_pg_name(x->type), exec_type_pg_name(t));
         sl_error_hint(err, "You will need to rewrite or cast the expression.");
         return NULL;
     }
@@ -429,8 +465,9 @@ exec_expr_t *exec_expr_coalesce(sl_arena_t *a, exec_expr_t *const *args, int n, 
 exec_expr_t *exec_expr_field(sl_arena_t *a, exec_expr_t *x, int field, sl_error_t *err)
 {
     if (!is(x, EXEC_TYPE_STRUCT)) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "column notation .%d applied to type %s, which is not a composite type",
-                     field, exec_type_pg_name(x->type));
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "column notation .%d applied to type %s, which is not a composite type", field,
+                     exec_type_pg_name(x->type));
         return NULL;
     }
     if (field < 0 || field >= x->type.nfields) {
@@ -442,13 +479,15 @@ exec_expr_t *exec_expr_field(sl_arena_t *a, exec_expr_t *x, int field, sl_error_
     return e;
 }
 
-exec_expr_t *exec_expr_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names, int n, sl_error_t *err)
+exec_expr_t *exec_expr_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names,
+                              int n, sl_error_t *err)
 {
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, n ? n : 1);
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (!strcasecmp(names[i], names[j])) {
-                sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, "duplicate struct field name \"%s\"", names[i]);
+                sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, "duplicate struct field name \"%s\"",
+                             names[i]);
                 return NULL;
             }
         types[i] = args[i]->type;
@@ -461,21 +500,24 @@ exec_expr_t *exec_expr_struct(sl_arena_t *a, exec_expr_t *const *args, const cha
 /* ---- function calls ------------------------------------------------------------ */
 
 /* struct(a, b): field names from the arguments' column names (Spark: colN otherwise). */
-static exec_expr_t *call_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names, int n,
-                                sl_error_t *err)
+static exec_expr_t *call_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names,
+                                int n, sl_error_t *err)
 {
     const char **nm = SL_NEW_ARRAY(a, const char *, n ? n : 1);
     for (int i = 0; i < n; i++)
-        nm[i] = names && names[i] ? names[i] : args[i]->kind == EXEC_EXPR_COLUMN && args[i]->name ? args[i]->name
-                                                                                                 : sl_printf(a, "col%d", i + 1);
+        nm[i] = names && names[i]                                    ? names[i]
+                : args[i]->kind == EXEC_EXPR_COLUMN && args[i]->name ? args[i]->name
+                                                                     : sl_printf(a, "col%d", i + 1);
     return exec_expr_struct(a, args, nm, n, err);
 }
 
 /* named_struct('a', x, 'b', y) */
-static exec_expr_t *call_named_struct(sl_arena_t *a, exec_expr_t *const *args, int n, sl_error_t *err)
+static exec_expr_t *call_named_struct(sl_arena_t *a, exec_expr_t *const *args, int n,
+                                      sl_error_t *err)
 {
     if (n == 0 || n % 2) {
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function named_struct expects an even number of arguments");
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION,
+                     "function named_struct expects an even number of arguments");
         sl_error_hint(err, "Accepted: named_struct(name1, value1, name2, value2, ...).");
         return NULL;
     }
@@ -484,7 +526,8 @@ static exec_expr_t *call_named_struct(sl_arena_t *a, exec_expr_t *const *args, i
     for (int i = 0; i < n / 2; i++) {
         const exec_expr_t *k = args[2 * i];
         if (k->kind != EXEC_EXPR_CONST || !is(k, EXEC_TYPE_STRING) || k->value.is_null) {
-            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "named_struct field names must be constant strings");
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                         "named_struct field names must be constant strings");
             return NULL;
         }
         nm[i] = sl_strndup(a, k->value.u.str.ptr, k->value.u.str.len);
@@ -494,7 +537,8 @@ static exec_expr_t *call_named_struct(sl_arena_t *a, exec_expr_t *const *args, i
 }
 
 static exec_expr_t *call_builtin_node(sl_arena_t *a, const char *name, exec_expr_t *const *args,
-                                      const char *const *names, int n, sl_error_t *err, bool *handled)
+                                      const char *const *names, int n, sl_error_t *err,
+                                      bool *handled)
 {
     *handled = true;
     if (!strcasecmp(name, "coalesce")) {
@@ -510,8 +554,8 @@ static exec_expr_t *call_builtin_node(sl_arena_t *a, const char *name, exec_expr
     return NULL;
 }
 
-exec_expr_t *exec_expr_call(sl_arena_t *a, const char *name, exec_expr_t *const *args, const char *const *names, int n,
-                            sl_error_t *err)
+exec_expr_t *exec_expr_call(sl_arena_t *a, const char *name, exec_expr_t *const *args,
+                            const char *const *names, int n, sl_error_t *err)
 {
     bool handled;
     exec_expr_t *e = call_builtin_node(a, name, args, names, n, err, &handled);
@@ -634,10 +678,13 @@ void exec_expr_format(const exec_expr_t *e, sl_buf_t *buf)
     case EXEC_EXPR_CMP: format_binary(e, cmp_text(e->op), buf); break;
     case EXEC_EXPR_AND: format_binary(e, "AND", buf); break;
     case EXEC_EXPR_OR: format_binary(e, "OR", buf); break;
-    case EXEC_EXPR_DISTINCT: format_binary(e, e->negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", buf); break;
+    case EXEC_EXPR_DISTINCT:
+        format_binary(e, e->negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", buf);
+        break;
     case EXEC_EXPR_LIKE:
     case EXEC_EXPR_ILIKE: {
-        const char *w = e->kind == EXEC_EXPR_LIKE ? (e->negated ? "NOT LIKE" : "LIKE") : (e->negated ? "NOT ILIKE" : "ILIKE");
+        const char *w = e->kind == EXEC_EXPR_LIKE ? (e->negated ? "NOT LIKE" : "LIKE")
+                                                  : (e->negated ? "NOT ILIKE" : "ILIKE");
         format_binary(e, w, buf);
         break;
     }
@@ -674,7 +721,9 @@ void exec_expr_format(const exec_expr_t *e, sl_buf_t *buf)
     case EXEC_EXPR_COALESCE:
     case EXEC_EXPR_STRUCT:
     case EXEC_EXPR_CALL:
-        sl_buf_puts(buf, e->kind == EXEC_EXPR_COALESCE ? "coalesce" : e->kind == EXEC_EXPR_STRUCT ? "struct" : e->name);
+        sl_buf_puts(buf, e->kind == EXEC_EXPR_COALESCE ? "coalesce"
+                         : e->kind == EXEC_EXPR_STRUCT ? "struct"
+                                                       : e->name);
         sl_buf_putc(buf, '(');
         format_list(e, 0, buf);
         sl_buf_putc(buf, ')');

@@ -44,34 +44,43 @@
 #include "model/value.h"
 
 typedef enum exec_expr_kind {
-    EXEC_EXPR_CONST,        /* value */
-    EXEC_EXPR_COLUMN,       /* column: input column index */
-    EXEC_EXPR_ARITH,        /* op: exec_arith_op_t; args[0], args[1] */
-    EXEC_EXPR_NEG,          /* -args[0] */
-    EXEC_EXPR_CMP,          /* op: exec_cmp_op_t; args[0], args[1] (same type) */
-    EXEC_EXPR_AND,          /* args[0] AND args[1] */
-    EXEC_EXPR_OR,           /* args[0] OR args[1] */
-    EXEC_EXPR_NOT,          /* NOT args[0] */
-    EXEC_EXPR_IS_NULL,      /* args[0] IS NULL (negated: IS NOT NULL) */
-    EXEC_EXPR_DISTINCT,     /* args[0] IS DISTINCT FROM args[1] (negated: IS NOT DISTINCT FROM) */
-    EXEC_EXPR_IN,           /* args[0] IN (args[1..]) (negated: NOT IN); all of one type */
-    EXEC_EXPR_LIKE,         /* args[0] LIKE args[1] (negated: NOT LIKE; op = escape byte, 0 none) */
-    EXEC_EXPR_ILIKE,        /* case-insensitive LIKE; same layout */
-    EXEC_EXPR_CASE,         /* args: when1, then1, ..., whenN, thenN, else (nargs = 2N + 1) */
-    EXEC_EXPR_CAST,         /* CAST(args[0] AS type) */
-    EXEC_EXPR_COALESCE,     /* args[0..n) */
-    EXEC_EXPR_FIELD,        /* args[0].field `column` (a struct field index) */
-    EXEC_EXPR_STRUCT,       /* struct of args (field names in type) */
-    EXEC_EXPR_CALL,         /* func(args); aux = data the function's bind step prepared */
+    EXEC_EXPR_CONST,    /* value */
+    EXEC_EXPR_COLUMN,   /* column: input column index */
+    EXEC_EXPR_ARITH,    /* op: exec_arith_op_t; args[0], args[1] */
+    EXEC_EXPR_NEG,      /* -args[0] */
+    EXEC_EXPR_CMP,      /* op: exec_cmp_op_t; args[0], args[1] (same type) */
+    EXEC_EXPR_AND,      /* args[0] AND args[1] */
+    EXEC_EXPR_OR,       /* args[0] OR args[1] */
+    EXEC_EXPR_NOT,      /* NOT args[0] */
+    EXEC_EXPR_IS_NULL,  /* args[0] IS NULL (negated: IS NOT NULL) */
+    EXEC_EXPR_DISTINCT, /* args[0] IS DISTINCT FROM args[1] (negated: IS NOT DISTINCT FROM) */
+    EXEC_EXPR_IN,       /* args[0] IN (args[1..]) (negated: NOT IN); all of one type */
+    EXEC_EXPR_LIKE,     /* args[0] LIKE args[1] (negated: NOT LIKE; op = escape byte, 0 none) */
+    EXEC_EXPR_ILIKE,    /* case-insensitive LIKE; same layout */
+    EXEC_EXPR_CASE,     /* args: when1, then1, ..., whenN, thenN, else (nargs = 2N + 1) */
+    EXEC_EXPR_CAST,     /* CAST(args[0] AS type) */
+    EXEC_EXPR_COALESCE, /* args[0..n) */
+    EXEC_EXPR_FIELD,    /* args[0].field `column` (a struct field index) */
+    EXEC_EXPR_STRUCT,   /* struct of args (field names in type) */
+    EXEC_EXPR_CALL,     /* func(args); aux = data the function's bind step prepared */
 } exec_expr_kind_t;
 
 typedef enum exec_arith_op {
-    EXEC_OP_ADD, EXEC_OP_SUB, EXEC_OP_MUL, EXEC_OP_DIV, EXEC_OP_MOD,
-    EXEC_OP_CONCAT,  /* || */
+    EXEC_OP_ADD,
+    EXEC_OP_SUB,
+    EXEC_OP_MUL,
+    EXEC_OP_DIV,
+    EXEC_OP_MOD,
+    EXEC_OP_CONCAT, /* || */
 } exec_arith_op_t;
 
 typedef enum exec_cmp_op {
-    EXEC_CMP_EQ, EXEC_CMP_NE, EXEC_CMP_LT, EXEC_CMP_LE, EXEC_CMP_GT, EXEC_CMP_GE,
+    EXEC_CMP_EQ,
+    EXEC_CMP_NE,
+    EXEC_CMP_LT,
+    EXEC_CMP_LE,
+    EXEC_CMP_GT,
+    EXEC_CMP_GE,
 } exec_cmp_op_t;
 
 struct exec_func;
@@ -82,17 +91,17 @@ typedef struct exec_expr exec_expr_t;
  * column use, EXPLAIN). */
 struct exec_expr {
     exec_expr_kind_t kind;
-    exec_type_t type;              /* result type */
-    int op;                        /* ARITH/CMP operator; LIKE escape byte */
-    bool negated;                  /* IS NOT NULL, IS NOT DISTINCT FROM, NOT IN, NOT LIKE */
+    exec_type_t type; /* result type */
+    int op;           /* ARITH/CMP operator; LIKE escape byte */
+    bool negated;     /* IS NOT NULL, IS NOT DISTINCT FROM, NOT IN, NOT LIKE */
     int nargs;
-    exec_expr_t **args;            /* operands, see exec_expr_kind_t */
-    exec_value_t value;            /* CONST */
-    int column;                    /* COLUMN: input column; FIELD: field index */
-    const char *name;              /* COLUMN: display name (may be NULL); CALL: function name */
-    const struct exec_func *func;  /* CALL: catalogue entry */
-    void *aux;                     /* CALL: bound data; private */
-    uint32_t const_args;           /* CALL: bit i set = args[i] consumed at bind, not evaluated */
+    exec_expr_t **args;           /* operands, see exec_expr_kind_t */
+    exec_value_t value;           /* CONST */
+    int column;                   /* COLUMN: input column; FIELD: field index */
+    const char *name;             /* COLUMN: display name (may be NULL); CALL: function name */
+    const struct exec_func *func; /* CALL: catalogue entry */
+    void *aux;                    /* CALL: bound data; private */
+    uint32_t const_args;          /* CALL: bit i set = args[i] consumed at bind, not evaluated */
 };
 
 /* ---- constructors: trees live in `a`; NULL + err on a type error ---- */
@@ -123,8 +132,8 @@ exec_expr_t *exec_expr_distinct(sl_arena_t *a, exec_expr_t *l, exec_expr_t *r, b
 /* x [NOT] IN (list). All constants: a hash set when the list is long;
  * otherwise an OR of equalities. SQL NULL rules (x NOT IN (1, NULL) is
  * never true). */
-exec_expr_t *exec_expr_in(sl_arena_t *a, exec_expr_t *x, exec_expr_t *const *list, int n, bool negated,
-                          sl_error_t *err);
+exec_expr_t *exec_expr_in(sl_arena_t *a, exec_expr_t *x, exec_expr_t *const *list, int n,
+                          bool negated, sl_error_t *err);
 /* x [NOT] BETWEEN lo AND hi, as x >= lo AND x <= hi. */
 exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, exec_expr_t *hi,
                                bool negated, sl_error_t *err);
@@ -137,8 +146,8 @@ exec_expr_t *exec_expr_between(sl_arena_t *a, exec_expr_t *x, exec_expr_t *lo, e
  * escape is 22025 "LIKE pattern must not end with escape character" (at
  * construction for a constant pattern, at evaluation for a column). A NULL
  * escape makes the result NULL. */
-exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern, exec_expr_t *escape,
-                            bool ilike, bool negated, sl_error_t *err);
+exec_expr_t *exec_expr_like(sl_arena_t *a, exec_expr_t *x, exec_expr_t *pattern,
+                            exec_expr_t *escape, bool ilike, bool negated, sl_error_t *err);
 /* CASE [operand] WHEN w1 THEN t1 ... [ELSE e] END. With an operand, each
  * wi is compared with it (operand = wi; the operand is re-evaluated per
  * WHEN). els may be NULL (ELSE NULL). Results are coerced to their common type. */
@@ -161,8 +170,8 @@ exec_expr_t *exec_expr_coalesce(sl_arena_t *a, exec_expr_t *const *args, int n, 
 /* x.field for a STRUCT x; 42703 when out of range. */
 exec_expr_t *exec_expr_field(sl_arena_t *a, exec_expr_t *x, int field, sl_error_t *err);
 /* A struct of the args with the given field names (copied). */
-exec_expr_t *exec_expr_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names, int n,
-                              sl_error_t *err);
+exec_expr_t *exec_expr_struct(sl_arena_t *a, exec_expr_t *const *args, const char *const *names,
+                              int n, sl_error_t *err);
 /* A call of a scalar function from the catalogue (func.h), by name
  * (case-insensitive). `names` (may be NULL) gives each argument's column
  * name, for struct(a, b). coalesce() builds a COALESCE node. Aggregates
@@ -194,12 +203,12 @@ typedef struct exec_prog exec_prog_t;
 
 /* What evaluation needs from its caller. One per thread. */
 typedef struct exec_ctx {
-    sl_arena_t *arena;           /* scratch for steps and results; the caller resets it
+    sl_arena_t *arena;          /* scratch for steps and results; the caller resets it
                                     between batches (results live until then) */
-    int64_t batch_timestamp_ms;  /* the micro-batch's pinned batchTimestampMs:
+    int64_t batch_timestamp_ms; /* the micro-batch's pinned batchTimestampMs:
                                     current_timestamp() returns it, so a replayed batch
                                     sees the same value */
-    const atomic_int *cancel;    /* nonzero = stop (57014); NULL = never. Checked when a
+    const atomic_int *cancel;   /* nonzero = stop (57014); NULL = never. Checked when a
                                     batch starts and inside pg_sleep() */
 } exec_ctx_t;
 

@@ -40,12 +40,12 @@ static inline int cmp3_iv(exec_interval_t x, exec_interval_t y)
 
 /* SQL tests of two doubles without a three-way compare: IEEE comparisons
  * plus the NaN rules (NaN equals NaN and sorts above every number). */
-#define DBL_TEST(op, x, y)                                                                  \
-    ((op) == EXEC_CMP_EQ ? ((x) == (y)) | (((x) != (x)) & ((y) != (y)))                    \
-     : (op) == EXEC_CMP_NE ? !(((x) == (y)) | (((x) != (x)) & ((y) != (y))))               \
-     : (op) == EXEC_CMP_LT ? ((x) < (y)) | (((x) == (x)) & ((y) != (y)))                   \
-     : (op) == EXEC_CMP_LE ? ((x) <= (y)) | ((y) != (y))                                   \
-     : (op) == EXEC_CMP_GT ? ((x) > (y)) | (((x) != (x)) & ((y) == (y)))                   \
+#define DBL_TEST(op, x, y)                                                   \
+    ((op) == EXEC_CMP_EQ   ? ((x) == (y)) | (((x) != (x)) & ((y) != (y)))    \
+     : (op) == EXEC_CMP_NE ? !(((x) == (y)) | (((x) != (x)) & ((y) != (y)))) \
+     : (op) == EXEC_CMP_LT ? ((x) < (y)) | (((x) == (x)) & ((y) != (y)))     \
+     : (op) == EXEC_CMP_LE ? ((x) <= (y)) | ((y) != (y))                     \
+     : (op) == EXEC_CMP_GT ? ((x) > (y)) | (((x) != (x)) & ((y) == (y)))     \
                            : ((x) >= (y)) | ((x) != (x)))
 
 /* String equality tests lengths (and shared pointers, common for constants
@@ -60,116 +60,126 @@ static inline int str_eq(exec_str_t x, exec_str_t y)
     return d == 0;
 }
 
-#define STR_TEST(op, x, y)                                                                  \
-    ((op) == EXEC_CMP_EQ ? str_eq(x, y) : (op) == EXEC_CMP_NE ? !str_eq(x, y) : CMP_TEST(op, cmp3_str(x, y)))
+#define STR_TEST(op, x, y)                 \
+    ((op) == EXEC_CMP_EQ   ? str_eq(x, y)  \
+     : (op) == EXEC_CMP_NE ? !str_eq(x, y) \
+                           : CMP_TEST(op, cmp3_str(x, y)))
 
 #define NUM_TEST(op, x, y) CMP_TEST(op, CMP3_NUM(x, y))
 #define IV_TEST(op, x, y) CMP_TEST(op, cmp3_iv(x, y))
 
-#define CMP_TEST(op, c)                                                                     \
-    ((op) == EXEC_CMP_EQ ? (c) == 0 : (op) == EXEC_CMP_NE ? (c) != 0 : (op) == EXEC_CMP_LT ? (c) < 0 \
-     : (op) == EXEC_CMP_LE ? (c) <= 0 : (op) == EXEC_CMP_GT ? (c) > 0 : (c) >= 0)
+#define CMP_TEST(op, c)               \
+    ((op) == EXEC_CMP_EQ   ? (c) == 0 \
+     : (op) == EXEC_CMP_NE ? (c) != 0 \
+     : (op) == EXEC_CMP_LT ? (c) < 0  \
+     : (op) == EXEC_CMP_LE ? (c) <= 0 \
+     : (op) == EXEC_CMP_GT ? (c) > 0  \
+                           : (c) >= 0)
 
-#define OPS(T, LOOP)                                                                        \
-    switch (st->op) {                                                                       \
-    case EXEC_CMP_EQ: LOOP(T, EXEC_CMP_EQ); break;                                          \
-    case EXEC_CMP_NE: LOOP(T, EXEC_CMP_NE); break;                                          \
-    case EXEC_CMP_LT: LOOP(T, EXEC_CMP_LT); break;                                          \
-    case EXEC_CMP_LE: LOOP(T, EXEC_CMP_LE); break;                                          \
-    case EXEC_CMP_GT: LOOP(T, EXEC_CMP_GT); break;                                          \
-    default: LOOP(T, EXEC_CMP_GE); break;                                                   \
+#define OPS(T, LOOP)                               \
+    switch (st->op) {                              \
+    case EXEC_CMP_EQ: LOOP(T, EXEC_CMP_EQ); break; \
+    case EXEC_CMP_NE: LOOP(T, EXEC_CMP_NE); break; \
+    case EXEC_CMP_LT: LOOP(T, EXEC_CMP_LT); break; \
+    case EXEC_CMP_LE: LOOP(T, EXEC_CMP_LE); break; \
+    case EXEC_CMP_GT: LOOP(T, EXEC_CMP_GT); break; \
+    default: LOOP(T, EXEC_CMP_GE); break;          \
     }
 
-#define CMP_SETUP                                                                           \
-    const exec_vec_t *va = st->in[0] >= 0 ? &ev->regs[st->in[0]] : NULL;                    \
-    const exec_vec_t *vb = st->in[1] >= 0 ? &ev->regs[st->in[1]] : NULL;                    \
-    const exec_sel_t *s = &ev->sels[st->sel];                                               \
-    uint8_t *nl = exec_nulls_or(ev, va ? va->nulls : NULL, vb ? vb->nulls : NULL);          \
+#define CMP_SETUP                                                                  \
+    const exec_vec_t *va = st->in[0] >= 0 ? &ev->regs[st->in[0]] : NULL;           \
+    const exec_vec_t *vb = st->in[1] >= 0 ? &ev->regs[st->in[1]] : NULL;           \
+    const exec_sel_t *s = &ev->sels[st->sel];                                      \
+    uint8_t *nl = exec_nulls_or(ev, va ? va->nulls : NULL, vb ? vb->nulls : NULL); \
     (void)err
 
 /* A comparison family for one C type: value kernel cmpv_NAME, filter
  * kernel cmpf_NAME, distinct kernel dist_NAME. CHECKED types (those whose
  * cells may not be read under a NULL) skip NULL rows. */
-#define CMP_FAMILY(NAME, T, CMP3, CHECKED)                                                  \
-    static int cmpv_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)         \
-    {                                                                                       \
-        CMP_SETUP;                                                                          \
-        exec_vec_t *o = exec_step_out(st, ev);                                              \
-        o->nulls = nl;                                                                      \
-        uint8_t *out = o->data;                                                             \
-        const uint8_t *skip = (CHECKED) ? nl : NULL;                                        \
-        (void)skip;                                                                         \
-        OPS(T, VLOOP_##NAME)                                                                \
-        return 0;                                                                           \
-    }                                                                                       \
-    static int cmpf_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)         \
-    {                                                                                       \
-        CMP_SETUP;                                                                          \
-        uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;                                    \
-        OPS(T, FLOOP_##NAME)                                                                \
-        ev->sels[st->sel_out].idx = idx;                                                    \
-        ev->sels[st->sel_out].n = m;                                                        \
-        return 0;                                                                           \
-    }                                                                                       \
-    static int dist_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)         \
-    {                                                                                       \
-        (void)err;                                                                          \
-        const exec_vec_t *va = &ev->regs[st->in[0]], *vb = &ev->regs[st->in[1]];            \
-        exec_vec_t *o = exec_step_out(st, ev);                                              \
-        const T *A = va->data, *B = vb->data;                                               \
-        uint8_t *out = o->data, neg = (uint8_t)st->op;                                      \
-        const uint8_t *an = va->nulls, *bn = vb->nulls;                                     \
-        FOR_SEL(&ev->sels[st->sel], {                                                       \
-            int x = an && an[i], y = bn && bn[i];                                           \
-            out[i] = (uint8_t)(((x | y) ? x != y : CMP3(A[i], B[i]) != 0) ^ neg);           \
-        });                                                                                 \
-        return 0;                                                                           \
+#define CMP_FAMILY(NAME, T, CMP3, CHECKED)                                          \
+    static int cmpv_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err) \
+    {                                                                               \
+        CMP_SETUP;                                                                  \
+        exec_vec_t *o = exec_step_out(st, ev);                                      \
+        o->nulls = nl;                                                              \
+        uint8_t *out = o->data;                                                     \
+        const uint8_t *skip = (CHECKED) ? nl : NULL;                                \
+        (void)skip;                                                                 \
+        OPS(T, VLOOP_##NAME)                                                        \
+        return 0;                                                                   \
+    }                                                                               \
+    static int cmpf_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err) \
+    {                                                                               \
+        CMP_SETUP;                                                                  \
+        uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;                            \
+        OPS(T, FLOOP_##NAME)                                                        \
+        ev->sels[st->sel_out].idx = idx;                                            \
+        ev->sels[st->sel_out].n = m;                                                \
+        return 0;                                                                   \
+    }                                                                               \
+    static int dist_##NAME(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err) \
+    {                                                                               \
+        (void)err;                                                                  \
+        const exec_vec_t *va = &ev->regs[st->in[0]], *vb = &ev->regs[st->in[1]];    \
+        exec_vec_t *o = exec_step_out(st, ev);                                      \
+        const T *A = va->data, *B = vb->data;                                       \
+        uint8_t *out = o->data, neg = (uint8_t)st->op;                              \
+        const uint8_t *an = va->nulls, *bn = vb->nulls;                             \
+        FOR_SEL(&ev->sels[st->sel], {                                               \
+            int x = an && an[i], y = bn && bn[i];                                   \
+            out[i] = (uint8_t)(((x | y) ? x != y : CMP3(A[i], B[i]) != 0) ^ neg);   \
+        });                                                                         \
+        return 0;                                                                   \
     }
 
 /* Loop bodies. Value: out[i] = test. Filter: idx[m] = i; m += test (and not NULL). */
 #define V_EXPR(OP, TEST, X, Y) out[i] = (uint8_t)TEST(OP, X, Y)
-#define F_EXPR(OP, TEST, X, Y) idx[m] = i; m += TEST(OP, X, Y)
-#define F_EXPR_NL(OP, TEST, X, Y) idx[m] = i; m += TEST(OP, X, Y) & !nl[i]
+#define F_EXPR(OP, TEST, X, Y) \
+    idx[m] = i;                \
+    m += TEST(OP, X, Y)
+#define F_EXPR_NL(OP, TEST, X, Y) \
+    idx[m] = i;                   \
+    m += TEST(OP, X, Y) & !nl[i]
 
 /* value loop over one (type, op) */
-#define VLOOP(T, OP, TEST)                                                                  \
-    do {                                                                                    \
-        if (st->shape == EXEC_SHAPE_VV) {                                                   \
-            const T *A_ = va->data, *B_ = vb->data;                                         \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], B_[i]));                         \
-        } else if (st->shape == EXEC_SHAPE_VC) {                                            \
-            const T *A_ = va->data;                                                         \
-            const T kb_ = STEP_CONST(T, st);                                                \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], kb_));                           \
-        } else {                                                                            \
-            const T ka_ = STEP_CONST(T, st);                                                \
-            const T *B_ = vb->data;                                                         \
-            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, ka_, B_[i]));                           \
-        }                                                                                   \
+#define VLOOP(T, OP, TEST)                                          \
+    do {                                                            \
+        if (st->shape == EXEC_SHAPE_VV) {                           \
+            const T *A_ = va->data, *B_ = vb->data;                 \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], B_[i])); \
+        } else if (st->shape == EXEC_SHAPE_VC) {                    \
+            const T *A_ = va->data;                                 \
+            const T kb_ = STEP_CONST(T, st);                        \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, A_[i], kb_));   \
+        } else {                                                    \
+            const T ka_ = STEP_CONST(T, st);                        \
+            const T *B_ = vb->data;                                 \
+            FOR_SEL_VALID(s, skip, V_EXPR(OP, TEST, ka_, B_[i]));   \
+        }                                                           \
     } while (0)
 
 /* filter loop over one (type, op) with operands X, Y */
-#define FLOOP_XY(OP, TEST, CHECKED, X, Y)                                                   \
-    do {                                                                                    \
-        if (!nl) FOR_SEL(s, F_EXPR(OP, TEST, X, Y));                                        \
-        else if (CHECKED) FOR_SEL_VALID(s, nl, F_EXPR(OP, TEST, X, Y));                     \
-        else FOR_SEL(s, F_EXPR_NL(OP, TEST, X, Y));                                         \
+#define FLOOP_XY(OP, TEST, CHECKED, X, Y)                               \
+    do {                                                                \
+        if (!nl) FOR_SEL(s, F_EXPR(OP, TEST, X, Y));                    \
+        else if (CHECKED) FOR_SEL_VALID(s, nl, F_EXPR(OP, TEST, X, Y)); \
+        else FOR_SEL(s, F_EXPR_NL(OP, TEST, X, Y));                     \
     } while (0)
 
-#define FLOOP(T, OP, TEST, CHECKED)                                                         \
-    do {                                                                                    \
-        if (st->shape == EXEC_SHAPE_VV) {                                                   \
-            const T *A_ = va->data, *B_ = vb->data;                                         \
-            FLOOP_XY(OP, TEST, CHECKED, A_[i], B_[i]);                                      \
-        } else if (st->shape == EXEC_SHAPE_VC) {                                            \
-            const T *A_ = va->data;                                                         \
-            const T kb_ = STEP_CONST(T, st);                                                \
-            FLOOP_XY(OP, TEST, CHECKED, A_[i], kb_);                                        \
-        } else {                                                                            \
-            const T ka_ = STEP_CONST(T, st);                                                \
-            const T *B_ = vb->data;                                                         \
-            FLOOP_XY(OP, TEST, CHECKED, ka_, B_[i]);                                        \
-        }                                                                                   \
+#define FLOOP(T, OP, TEST, CHECKED)                    \
+    do {                                               \
+        if (st->shape == EXEC_SHAPE_VV) {              \
+            const T *A_ = va->data, *B_ = vb->data;    \
+            FLOOP_XY(OP, TEST, CHECKED, A_[i], B_[i]); \
+        } else if (st->shape == EXEC_SHAPE_VC) {       \
+            const T *A_ = va->data;                    \
+            const T kb_ = STEP_CONST(T, st);           \
+            FLOOP_XY(OP, TEST, CHECKED, A_[i], kb_);   \
+        } else {                                       \
+            const T ka_ = STEP_CONST(T, st);           \
+            const T *B_ = vb->data;                    \
+            FLOOP_XY(OP, TEST, CHECKED, ka_, B_[i]);   \
+        }                                              \
     } while (0)
 
 #define VLOOP_bool(T, OP) VLOOP(T, OP, NUM_TEST)
@@ -215,12 +225,14 @@ static int cmp3_cell(const exec_vec_t *a, const exec_vec_t *b, uint32_t i)
 {
     if (a->type.id == EXEC_TYPE_STRUCT) return cmp3_fields(a, b, i);
     size_t w = exec_type_width(a->type);
-    const char *x = (const char *)a->data + (size_t)i * w, *y = (const char *)b->data + (size_t)i * w;
+    const char *x = (const char *)a->data + (size_t)i * w,
+               *y = (const char *)b->data + (size_t)i * w;
     switch (a->type.id) {
     case EXEC_TYPE_DOUBLE: return cmp3_double(*(const double *)x, *(const double *)y);
     case EXEC_TYPE_STRING:
     case EXEC_TYPE_BINARY: return cmp3_str(*(const exec_str_t *)x, *(const exec_str_t *)y);
-    case EXEC_TYPE_INTERVAL: return cmp3_iv(*(const exec_interval_t *)x, *(const exec_interval_t *)y);
+    case EXEC_TYPE_INTERVAL:
+        return cmp3_iv(*(const exec_interval_t *)x, *(const exec_interval_t *)y);
     case EXEC_TYPE_BOOLEAN: return CMP3_NUM(*(const uint8_t *)x, *(const uint8_t *)y);
     case EXEC_TYPE_INT:
     case EXEC_TYPE_DATE: return CMP3_NUM(*(const int32_t *)x, *(const int32_t *)y);
@@ -312,11 +324,11 @@ exec_step_fn exec_distinct_kernel(exec_type_t t)
  * the list is long enough for hashing to beat a scan. */
 typedef struct in_set {
     exec_type_t type;
-    const exec_value_t *vals;  /* non-NULL values */
+    const exec_value_t *vals; /* non-NULL values */
     int n;
-    bool has_null;             /* the list held a NULL: a miss is NULL, not false */
-    int32_t *slots;            /* cap entries: index into vals, or -1; NULL = scan */
-    uint32_t mask;             /* cap - 1 */
+    bool has_null;  /* the list held a NULL: a miss is NULL, not false */
+    int32_t *slots; /* cap entries: index into vals, or -1; NULL = scan */
+    uint32_t mask;  /* cap - 1 */
 } in_set_t;
 
 #define IN_HASH_MIN 8
@@ -331,7 +343,8 @@ const void *exec_in_set_build(sl_arena_t *a, exec_type_t t, const exec_value_t *
     set->vals = keep;
     for (int i = 0; i < n; i++) {
         if (vals[i].is_null || vals[i].type.id == EXEC_TYPE_NULL) set->has_null = true;
-        else if (!in_contains(set, &vals[i].u) || t.id == EXEC_TYPE_STRUCT) keep[set->n++] = vals[i];
+        else if (!in_contains(set, &vals[i].u) || t.id == EXEC_TYPE_STRUCT)
+            keep[set->n++] = vals[i];
     }
     if (set->n < IN_HASH_MIN || t.id == EXEC_TYPE_STRUCT) return set;
     uint32_t cap = 16;

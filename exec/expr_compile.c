@@ -10,7 +10,7 @@
 
 typedef struct cc {
     sl_arena_t *a;
-    exec_str_t *strs;       /* distinct string constants of the program (interned) */
+    exec_str_t *strs; /* distinct string constants of the program (interned) */
     int nstrs, capstrs;
     exec_step_t *steps;
     int nsteps, cap;
@@ -39,7 +39,10 @@ static int add_step(cc_t *c, exec_step_fn fn, const char *name, int sel)
 
 #define STEP(i) (&c->steps[i])
 
-static int new_reg(cc_t *c) { return c->nregs++; }
+static int new_reg(cc_t *c)
+{
+    return c->nregs++;
+}
 
 /* Equal string constants of one program share one pointer, so a string
  * produced by a constant branch and compared with an equal literal is
@@ -48,19 +51,24 @@ static exec_value_t intern(cc_t *c, exec_value_t v)
 {
     if (v.is_null || (v.type.id != EXEC_TYPE_STRING && v.type.id != EXEC_TYPE_BINARY)) return v;
     for (int i = 0; i < c->nstrs; i++)
-        if (c->strs[i].len == v.u.str.len && (!v.u.str.len || !memcmp(c->strs[i].ptr, v.u.str.ptr, v.u.str.len))) {
+        if (c->strs[i].len == v.u.str.len &&
+            (!v.u.str.len || !memcmp(c->strs[i].ptr, v.u.str.ptr, v.u.str.len))) {
             v.u.str.ptr = c->strs[i].ptr;
             return v;
         }
     if (c->nstrs == c->capstrs) {
         int nc = c->capstrs ? 2 * c->capstrs : 8;
-        c->strs = sl_arena_realloc(c->a, c->strs, sizeof(exec_str_t) * (size_t)c->capstrs, sizeof(exec_str_t) * (size_t)nc);
+        c->strs = sl_arena_realloc(c->a, c->strs, sizeof(exec_str_t) * (size_t)c->capstrs,
+                                   sizeof(exec_str_t) * (size_t)nc);
         c->capstrs = nc;
     }
     c->strs[c->nstrs++] = v.u.str;
     return v;
 }
-static int new_sel(cc_t *c) { return c->nsels++; }
+static int new_sel(cc_t *c)
+{
+    return c->nsels++;
+}
 
 /* A step writing a fresh register of type t. */
 static int reg_step(cc_t *c, exec_step_fn fn, const char *name, int sel, exec_type_t t)
@@ -121,9 +129,12 @@ static int binary(cc_t *c, const exec_expr_t *e, kernel_pick_fn pick, int sel)
     exec_step_fn fn;
     exec_shape_t shape = EXEC_SHAPE_VV;
     if (r->kind == EXEC_EXPR_CONST && (fn = pick(e, EXEC_SHAPE_VC, &name))) shape = EXEC_SHAPE_VC;
-    else if (l->kind == EXEC_EXPR_CONST && (fn = pick(e, EXEC_SHAPE_CV, &name))) shape = EXEC_SHAPE_CV;
+    else if (l->kind == EXEC_EXPR_CONST && (fn = pick(e, EXEC_SHAPE_CV, &name)))
+        shape = EXEC_SHAPE_CV;
     else fn = pick(e, EXEC_SHAPE_VV, &name);
-    if (!fn) return sl_error_set(c->err, SL_ERR_INTERNAL_ERROR, "no kernel for %s", exec_type_pg_name(l->type));
+    if (!fn)
+        return sl_error_set(c->err, SL_ERR_INTERNAL_ERROR, "no kernel for %s",
+                            exec_type_pg_name(l->type));
     int a = shape == EXEC_SHAPE_CV ? -1 : cv(c, l, sel);
     int b = shape == EXEC_SHAPE_VC ? -1 : cv(c, r, sel);
     if ((shape != EXEC_SHAPE_CV && a < 0) || (shape != EXEC_SHAPE_VC && b < 0)) return -1;
@@ -140,7 +151,8 @@ static int binary(cc_t *c, const exec_expr_t *e, kernel_pick_fn pick, int sel)
 
 static int binary_value(cc_t *c, const exec_expr_t *e, kernel_pick_fn pick, int sel)
 {
-    if (is_null_const(e->args[0]) || is_null_const(e->args[1])) return broadcast_null(c, e->type, sel);
+    if (is_null_const(e->args[0]) || is_null_const(e->args[1]))
+        return broadcast_null(c, e->type, sel);
     int s = binary(c, e, pick, sel);
     if (s < 0) return -1;
     STEP(s)->out = new_reg(c);
@@ -165,12 +177,13 @@ static int logic_value(cc_t *c, const exec_expr_t *e, int sel)
     bool and = e->kind == EXEC_EXPR_AND;
     int l = cv(c, e->args[0], sel);
     if (l < 0) return -1;
-    int s = add_step(c, and ? exec_k_sel_not_false : exec_k_sel_not_true, and ? "sel_not_false" : "sel_not_true", sel);
+    int s = add_step(c, and? exec_k_sel_not_false : exec_k_sel_not_true,
+                     and? "sel_not_false" : "sel_not_true", sel);
     STEP(s)->in[0] = l;
     int undecided = STEP(s)->sel_out = new_sel(c);
     int r = cv(c, e->args[1], undecided);
     if (r < 0) return -1;
-    s = reg_step(c, and ? exec_k_and : exec_k_or, and ? "and" : "or", sel, e->type);
+    s = reg_step(c, and? exec_k_and : exec_k_or, and? "and" : "or", sel, e->type);
     STEP(s)->in[0] = l;
     STEP(s)->in[1] = r;
     STEP(s)->op = undecided;
@@ -254,7 +267,8 @@ static int coalesce_value(cc_t *c, const exec_expr_t *e, int sel)
 static int cast_value(cc_t *c, const exec_expr_t *e, int sel)
 {
     exec_cast_aux_t *ca = SL_NEW(c->a, exec_cast_aux_t);
-    ca->fn = e->op == EXEC_CAST_OWN_BYTES ? exec_cast_bytes_kernel() : exec_cast_kernel(e->args[0]->type, e->type);
+    ca->fn = e->op == EXEC_CAST_OWN_BYTES ? exec_cast_bytes_kernel()
+                                          : exec_cast_kernel(e->args[0]->type, e->type);
     if (!ca->fn) return sl_error_set(c->err, SL_ERR_INTERNAL_ERROR, "no cast kernel");
     int x = cv(c, e->args[0], sel);
     if (x < 0) return -1;
@@ -376,7 +390,8 @@ static int sel_from_value(cc_t *c, const exec_expr_t *e, int sel, bool want_true
 {
     int v = cv(c, e, sel);
     if (v < 0) return -1;
-    int s = add_step(c, want_true ? exec_k_sel_true : exec_k_sel_false, want_true ? "sel_true" : "sel_false", sel);
+    int s = add_step(c, want_true ? exec_k_sel_true : exec_k_sel_false,
+                     want_true ? "sel_true" : "sel_false", sel);
     STEP(s)->in[0] = v;
     return STEP(s)->sel_out = new_sel(c);
 }
@@ -400,7 +415,8 @@ static int filter_or(cc_t *c, const exec_expr_t *e, int sel)
     return STEP(s)->sel_out = new_sel(c);
 }
 
-static const exec_cmp_op_t negated_cmp[] = {EXEC_CMP_NE, EXEC_CMP_EQ, EXEC_CMP_GE, EXEC_CMP_GT, EXEC_CMP_LE, EXEC_CMP_LT};
+static const exec_cmp_op_t negated_cmp[] = {EXEC_CMP_NE, EXEC_CMP_EQ, EXEC_CMP_GE,
+                                            EXEC_CMP_GT, EXEC_CMP_LE, EXEC_CMP_LT};
 
 /* NOT x in filter form: comparisons flip, De Morgan through AND/OR. */
 static int filter_not(cc_t *c, const exec_expr_t *e, int sel)
@@ -462,8 +478,12 @@ static int eval_const(sl_arena_t *a, const exec_expr_t *e, exec_value_t *out, sl
     cc_t c = {.a = tmp, .nsels = 1, .err = err};
     int r = cv(&c, e, 0), rc = -1;
     if (r >= 0) {
-        exec_prog_t p = {.type = e->type, .steps = c.steps, .nsteps = c.nsteps, .result = r,
-                         .nregs = c.nregs, .nsels = c.nsels};
+        exec_prog_t p = {.type = e->type,
+                         .steps = c.steps,
+                         .nsteps = c.nsteps,
+                         .result = r,
+                         .nregs = c.nregs,
+                         .nsels = c.nsels};
         exec_ctx_t ctx = {.arena = tmp};
         exec_batch_t *b = exec_batch_new(tmp, 0, NULL, 1);
         exec_vec_t v;
@@ -513,7 +533,12 @@ exec_prog_t *exec_expr_compile(sl_arena_t *a, const exec_expr_t *e, sl_error_t *
     p->steps = c.steps;
     p->nsteps = c.nsteps;
     if (e->type.id == EXEC_TYPE_BOOLEAN) {
-        cc_t f = {.a = a, .nsels = 1, .nregs = c.nregs, .err = err, .strs = c.strs, .nstrs = c.nstrs,
+        cc_t f = {.a = a,
+                  .nsels = 1,
+                  .nregs = c.nregs,
+                  .err = err,
+                  .strs = c.strs,
+                  .nstrs = c.nstrs,
                   .capstrs = c.capstrs};
         if ((p->fresult = cf(&f, e, 0)) < 0) return NULL;
         p->fsteps = f.steps;
@@ -537,7 +562,8 @@ static void dump_steps(const exec_step_t *steps, int n, sl_buf_t *buf)
         for (int k = 0; k < 2; k++)
             if (st->in[k] >= 0) sl_buf_printf(buf, " r%d", st->in[k]);
         if (st->in[0] < 0 && st->in[1] >= 0) sl_buf_puts(buf, " const");
-        if (st->in[0] >= 0 && st->in[1] < 0 && st->shape == EXEC_SHAPE_VC) sl_buf_puts(buf, " const");
+        if (st->in[0] >= 0 && st->in[1] < 0 && st->shape == EXEC_SHAPE_VC)
+            sl_buf_puts(buf, " const");
         sl_buf_printf(buf, " [s%d]\n", st->sel);
     }
 }

@@ -59,7 +59,8 @@ int exec_k_load(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 {
     const exec_batch_t *b = ev->batch;
     if (st->op < 0 || st->op >= b->ncols || b->cols[st->op].type.id != st->type.id)
-        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "expression reads column %d (%s) of a %d-column batch", st->op,
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR,
+                            "expression reads column %d (%s) of a %d-column batch", st->op,
                             exec_type_pg_name(st->type), b->ncols);
     ev->regs[st->out] = b->cols[st->op];
     return 0;
@@ -113,17 +114,17 @@ int exec_k_broadcast(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 /* ---- selections -------------------------------------------------------- */
 
 /* sel_out = rows of the step's selection where EXPR (over data d and null map nl). */
-#define SEL_WHERE(EXPR_NULLS, EXPR_NONULLS)                                                 \
-    do {                                                                                    \
-        const exec_vec_t *v = &ev->regs[st->in[0]];                                         \
-        const uint8_t *d = v->data, *nl = v->nulls;                                         \
-        exec_sel_t *s = sel_of(st, ev);                                                     \
-        uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;                                    \
-        if (nl) FOR_SEL(s, idx[m] = i; m += (EXPR_NULLS));                                  \
-        else FOR_SEL(s, idx[m] = i; m += (EXPR_NONULLS));                                   \
-        set_sel(ev, st->sel_out, idx, m);                                                   \
-        (void)err;                                                                          \
-        return 0;                                                                           \
+#define SEL_WHERE(EXPR_NULLS, EXPR_NONULLS)                \
+    do {                                                   \
+        const exec_vec_t *v = &ev->regs[st->in[0]];        \
+        const uint8_t *d = v->data, *nl = v->nulls;        \
+        exec_sel_t *s = sel_of(st, ev);                    \
+        uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;   \
+        if (nl) FOR_SEL(s, idx[m] = i; m += (EXPR_NULLS)); \
+        else FOR_SEL(s, idx[m] = i; m += (EXPR_NONULLS));  \
+        set_sel(ev, st->sel_out, idx, m);                  \
+        (void)err;                                         \
+        return 0;                                          \
     } while (0)
 
 /* A NULL-typed register has no data: every row is NULL. */
@@ -228,14 +229,13 @@ static int logic_combine(const exec_step_t *st, exec_eval_t *ev, bool and)
     tv_t l = tv_of(&ev->regs[st->in[0]]), r = tv_of(&ev->regs[st->in[1]]);
     uint8_t *d = o->data, *nl = NULL;
     if (l.all_null || r.all_null || l.nl || r.nl) nl = o->nulls = exec_nulls_copy(ev, NULL);
-    int decisive = and ? 0 : 1;
-    FOR_SEL(sel_of(st, ev), int a = tv_get(&l, i); int res;
-            if (a == decisive) res = decisive;
-            else {
-                int b = tv_get(&r, i);
-                res = b == decisive ? decisive : (a == 2 || b == 2) ? 2 : !decisive;
-            }
-            d[i] = res == 1; if (nl) nl[i] = res == 2);
+    int decisive = and? 0 : 1;
+    FOR_SEL(
+        sel_of(st, ev), int a = tv_get(&l, i); int res; if (a == decisive) res = decisive; else {
+            int b = tv_get(&r, i);
+            res = b == decisive ? decisive : (a == 2 || b == 2) ? 2 : !decisive;
+        } d[i] = res == 1;
+        if (nl) nl[i] = res == 2);
     return 0;
 }
 
@@ -298,7 +298,8 @@ static void copy_cell(exec_vec_t *dst, const exec_vec_t *src, uint32_t i)
     dst->nulls[i] = null;
     if (null) return;
     if (dst->type.id == EXEC_TYPE_STRUCT) {
-        for (int f = 0; f < dst->type.nfields; f++) copy_cell(&dst->children[f], &src->children[f], i);
+        for (int f = 0; f < dst->type.nfields; f++)
+            copy_cell(&dst->children[f], &src->children[f], i);
         return;
     }
     size_t w = exec_type_width(dst->type);
@@ -313,8 +314,8 @@ int exec_k_scatter(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
     exec_sel_t *s = sel_of(st, ev);
     size_t w = exec_type_width(dst->type);
     if (!src->nulls && dst->type.id != EXEC_TYPE_STRUCT && src->type.id != EXEC_TYPE_NULL) {
-        FOR_SEL(s, dst->nulls[i] = 0;
-                memcpy((char *)dst->data + (size_t)i * w, (const char *)src->data + (size_t)i * w, w));
+        FOR_SEL(s, dst->nulls[i] = 0; memcpy((char *)dst->data + (size_t)i * w,
+                                             (const char *)src->data + (size_t)i * w, w));
         return 0;
     }
     FOR_SEL(s, copy_cell(dst, src, i));
@@ -354,7 +355,8 @@ int exec_k_coalesce_take(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err
     exec_sel_t *s = sel_of(st, ev);
     uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;
     bool none = src->type.id == EXEC_TYPE_NULL;
-    FOR_SEL(s, if (none || (src->nulls && src->nulls[i])) idx[m++] = i; else copy_cell(dst, src, i));
+    FOR_SEL(s, if (none || (src->nulls && src->nulls[i])) idx[m++] = i;
+            else copy_cell(dst, src, i));
     set_sel(ev, st->sel_out, idx, m);
     return 0;
 }
@@ -401,8 +403,8 @@ int exec_k_struct(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
 
 /* For strict functions: the result's NULL map (a private copy) and the rows
  * with no NULL argument. */
-static void strict_rows(const exec_step_t *st, exec_eval_t *ev, const exec_vec_t **args, exec_vec_t *o,
-                        const uint32_t **rows, uint32_t *n)
+static void strict_rows(const exec_step_t *st, exec_eval_t *ev, const exec_vec_t **args,
+                        exec_vec_t *o, const uint32_t **rows, uint32_t *n)
 {
     exec_sel_t *s = sel_of(st, ev);
     *rows = s->idx;
@@ -412,7 +414,8 @@ static void strict_rows(const exec_step_t *st, exec_eval_t *ev, const exec_vec_t
     if (!any) return;
     o->nulls = exec_nulls_copy(ev, NULL);
     uint32_t *idx = exec_sel_alloc(ev, s->n), m = 0;
-    FOR_SEL(s, uint8_t null = 0; for (int a = 0; a < st->nin; a++) null |= args[a] && args[a]->nulls && args[a]->nulls[i];
+    FOR_SEL(s, uint8_t null = 0; for (int a = 0; a < st->nin; a++) null |=
+                                 args[a] && args[a]->nulls && args[a]->nulls[i];
             o->nulls[i] = null; if (!null) idx[m++] = i);
     *rows = idx;
     *n = m;
@@ -424,8 +427,13 @@ int exec_k_call(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err)
     const exec_vec_t **args = SL_NEW_ARRAY(ev->a, const exec_vec_t *, st->nin ? st->nin : 1);
     for (int a = 0; a < st->nin; a++) args[a] = st->ins[a] >= 0 ? &ev->regs[st->ins[a]] : NULL;
     exec_vec_t *o = exec_step_out(st, ev);
-    exec_fcall_t call = {.args = args, .nargs = st->nin, .out = o, .cap = ev->nrows, .aux = ca->aux,
-                         .ctx = ev->ctx, .arena = ev->a};
+    exec_fcall_t call = {.args = args,
+                         .nargs = st->nin,
+                         .out = o,
+                         .cap = ev->nrows,
+                         .aux = ca->aux,
+                         .ctx = ev->ctx,
+                         .arena = ev->a};
     if (ca->func->flags & EXEC_FUNC_STRICT) {
         strict_rows(st, ev, args, o, &call.rows, &call.nrows);
     } else {
@@ -444,7 +452,8 @@ static int run(const exec_step_t *steps, int n, exec_eval_t *ev, sl_error_t *err
     return 0;
 }
 
-static int start(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b, exec_eval_t *ev, sl_error_t *err)
+static int start(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b, exec_eval_t *ev,
+                 sl_error_t *err)
 {
     if (ctx->cancel && atomic_load(ctx->cancel))
         return sl_error_set(err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
@@ -459,7 +468,8 @@ static int start(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b, e
     return 0;
 }
 
-int exec_prog_eval(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b, exec_vec_t *out, sl_error_t *err)
+int exec_prog_eval(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b, exec_vec_t *out,
+                   sl_error_t *err)
 {
     exec_eval_t ev;
     if (start(p, ctx, b, &ev, err) || run(p->steps, p->nsteps, &ev, err)) return -1;
@@ -470,7 +480,8 @@ int exec_prog_eval(const exec_prog_t *p, exec_ctx_t *ctx, const exec_batch_t *b,
 int exec_prog_filter(const exec_prog_t *p, exec_ctx_t *ctx, exec_batch_t *b, sl_error_t *err)
 {
     if (p->type.id != EXEC_TYPE_BOOLEAN)
-        return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of WHERE must be type boolean, not type %s",
+        return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                            "argument of WHERE must be type boolean, not type %s",
                             exec_type_pg_name(p->type));
     exec_eval_t ev;
     if (start(p, ctx, b, &ev, err) || run(p->fsteps, p->nfsteps, &ev, err)) return -1;
@@ -478,7 +489,8 @@ int exec_prog_filter(const exec_prog_t *p, exec_ctx_t *ctx, exec_batch_t *b, sl_
     if (s->n == exec_batch_count(b)) return 0; /* every row passed (a subset of equal size) */
     uint32_t *sel = sl_alloc(b->arena, sizeof(uint32_t) * (s->n ? s->n : 1));
     if (s->idx) memcpy(sel, s->idx, sizeof(uint32_t) * s->n);
-    else for (uint32_t i = 0; i < s->n; i++) sel[i] = i;
+    else
+        for (uint32_t i = 0; i < s->n; i++) sel[i] = i;
     b->sel = sel;
     b->nsel = s->n;
     return 0;

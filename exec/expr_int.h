@@ -26,12 +26,12 @@ typedef struct exec_sel {
 } exec_sel_t;
 
 typedef struct exec_eval {
-    exec_vec_t *regs;            /* nregs */
-    exec_sel_t *sels;            /* nsels */
-    uint32_t nrows;              /* physical rows of the batch */
+    exec_vec_t *regs; /* nregs */
+    exec_sel_t *sels; /* nsels */
+    uint32_t nrows;   /* physical rows of the batch */
     const exec_batch_t *batch;
     exec_ctx_t *ctx;
-    sl_arena_t *a;               /* ctx->arena */
+    sl_arena_t *a; /* ctx->arena */
 } exec_eval_t;
 
 typedef struct exec_step exec_step_t;
@@ -42,28 +42,28 @@ typedef enum { EXEC_SHAPE_VV, EXEC_SHAPE_VC, EXEC_SHAPE_CV } exec_shape_t;
 
 struct exec_step {
     exec_step_fn fn;
-    const char *name;       /* kernel name, for exec_prog_dump */
-    int out;                /* register written, or -1 */
-    int sel;                /* selection the step runs under */
-    int sel_out, sel_out2;  /* selections written, or -1 */
-    int in[2];              /* operand registers; -1 = the constant k */
-    int nin;                /* variadic operands (calls, IN, struct) */
-    const int *ins;         /* nin registers (-1 = not evaluated) */
-    exec_shape_t shape;     /* binary kernels */
-    exec_type_t type;       /* type of register `out` */
-    int op;                 /* comparison / arithmetic operator */
-    exec_value_t k;         /* constant operand */
-    const void *aux;        /* kernel data */
+    const char *name;      /* kernel name, for exec_prog_dump */
+    int out;               /* register written, or -1 */
+    int sel;               /* selection the step runs under */
+    int sel_out, sel_out2; /* selections written, or -1 */
+    int in[2];             /* operand registers; -1 = the constant k */
+    int nin;               /* variadic operands (calls, IN, struct) */
+    const int *ins;        /* nin registers (-1 = not evaluated) */
+    exec_shape_t shape;    /* binary kernels */
+    exec_type_t type;      /* type of register `out` */
+    int op;                /* comparison / arithmetic operator */
+    exec_value_t k;        /* constant operand */
+    const void *aux;       /* kernel data */
 };
 
 struct exec_prog {
     exec_type_t type;
-    exec_step_t *steps;     /* value program */
+    exec_step_t *steps; /* value program */
     int nsteps;
-    int result;             /* register holding the value */
-    exec_step_t *fsteps;    /* filter program (BOOLEAN programs), or NULL */
+    int result;          /* register holding the value */
+    exec_step_t *fsteps; /* filter program (BOOLEAN programs), or NULL */
     int nfsteps;
-    int fresult;            /* selection holding the rows that pass */
+    int fresult; /* selection holding the rows that pass */
     int nregs, nsels;
 };
 
@@ -73,25 +73,29 @@ struct exec_prog {
  * kernels that can fail (overflow, division) or that dereference cells
  * (strings) use it; the others compute garbage under NULLs harmlessly in
  * the tight loop. */
-#define FOR_SEL(s, ...)                                                                     \
-    do {                                                                                    \
-        const uint32_t *ix_ = (s)->idx;                                                     \
-        uint32_t n_ = (s)->n;                                                               \
-        if (!ix_) {                                                                         \
-            for (uint32_t i = 0; i < n_; i++) { __VA_ARGS__; }                              \
-        } else {                                                                            \
-            for (uint32_t k_ = 0; k_ < n_; k_++) {                                          \
-                uint32_t i = ix_[k_];                                                       \
-                __VA_ARGS__;                                                                \
-            }                                                                               \
-        }                                                                                   \
+#define FOR_SEL(s, ...)                            \
+    do {                                           \
+        const uint32_t *ix_ = (s)->idx;            \
+        uint32_t n_ = (s)->n;                      \
+        if (!ix_) {                                \
+            for (uint32_t i = 0; i < n_; i++) {    \
+                __VA_ARGS__;                       \
+            }                                      \
+        } else {                                   \
+            for (uint32_t k_ = 0; k_ < n_; k_++) { \
+                uint32_t i = ix_[k_];              \
+                __VA_ARGS__;                       \
+            }                                      \
+        }                                          \
     } while (0)
 
-#define FOR_SEL_VALID(s, nl, ...)                                                           \
-    do {                                                                                    \
-        const uint8_t *nl__ = (nl);                                                         \
-        if (!nl__) FOR_SEL(s, __VA_ARGS__);                                                 \
-        else FOR_SEL(s, if (!nl__[i]) { __VA_ARGS__; });                                    \
+#define FOR_SEL_VALID(s, nl, ...)                   \
+    do {                                            \
+        const uint8_t *nl__ = (nl);                 \
+        if (!nl__) FOR_SEL(s, __VA_ARGS__);         \
+        else                                        \
+            FOR_SEL(                                \
+                s, if (!nl__[i]) { __VA_ARGS__; }); \
     } while (0)
 
 /* The constant operand of a step as a C value of type T. */
@@ -169,7 +173,7 @@ typedef struct exec_cast_aux {
 
 /* Data of a LIKE step with a pattern computed per row. */
 typedef struct exec_like_dyn_aux {
-    int escape;  /* escape byte, 0 = none */
+    int escape; /* escape byte, 0 = none */
     bool ilike;
 } exec_like_dyn_aux_t;
 

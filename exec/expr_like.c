@@ -64,7 +64,8 @@ exec_str_t exec_str_case(sl_arena_t *a, exec_str_t s, bool upper)
     for (uint32_t i = 0; i < s.len;) {
         unsigned char c = p[i];
         if (c < 0x80) {
-            o[i++] = (char)(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c) : (c >= 'A' && c <= 'Z' ? c + 32 : c));
+            o[i++] = (char)(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c)
+                                  : (c >= 'A' && c <= 'Z' ? c + 32 : c));
         } else if ((c & 0xe0) == 0xc0 && i + 1 < s.len && (p[i + 1] & 0xc0) == 0x80) {
             fold2(p + i, o + i, upper);
             i += 2;
@@ -81,7 +82,11 @@ exec_str_t exec_str_case(sl_arena_t *a, exec_str_t s, bool upper)
 
 static inline size_t utf8_len(unsigned char c)
 {
-    return c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+    return c < 0x80             ? 1
+           : (c & 0xe0) == 0xc0 ? 2
+           : (c & 0xf0) == 0xe0 ? 3
+           : (c & 0xf8) == 0xf0 ? 4
+                                : 1;
 }
 
 bool exec_like_match(const char *s, size_t n, const char *p, size_t pn, int escape, bool ilike)
@@ -131,7 +136,7 @@ typedef enum { LIKE_EXACT, LIKE_PREFIX, LIKE_SUFFIX, LIKE_CONTAINS, LIKE_GENERAL
 
 typedef struct like_pat {
     like_kind_t kind;
-    const char *lit;   /* unescaped literal (EXACT..CONTAINS), else the (folded) pattern */
+    const char *lit; /* unescaped literal (EXACT..CONTAINS), else the (folded) pattern */
     size_t len;
     int escape;
     bool ilike;
@@ -163,14 +168,18 @@ const void *exec_like_compile(sl_arena_t *a, const char *pat, size_t n, int esca
     char *lit = sl_alloc(a, n + 1);
     size_t lead = 0, trail = 0;
     while (lead < n && pat[lead] == '%') lead++;
-    while (trail < n - lead && pat[n - 1 - trail] == '%' && !(escape && n - trail >= 2 && (unsigned char)pat[n - 2 - trail] == escape))
+    while (trail < n - lead && pat[n - 1 - trail] == '%' &&
+           !(escape && n - trail >= 2 && (unsigned char)pat[n - 2 - trail] == escape))
         trail++;
     lp->kind = LIKE_GENERAL;
     lp->lit = pat;
     lp->len = n;
     size_t len;
     if (lead <= 1 && trail <= 1 && literal_part(pat + lead, n - lead - trail, escape, lit, &len)) {
-        lp->kind = lead && trail ? LIKE_CONTAINS : lead ? LIKE_SUFFIX : trail ? LIKE_PREFIX : LIKE_EXACT;
+        lp->kind = lead && trail ? LIKE_CONTAINS
+                   : lead        ? LIKE_SUFFIX
+                   : trail       ? LIKE_PREFIX
+                                 : LIKE_EXACT;
         lp->lit = lit;
         lp->len = len;
     }
@@ -198,9 +207,9 @@ int exec_like_const_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *e
     const exec_str_t *S = x->data;
     uint8_t *out = o->data, neg = (uint8_t)st->op;
     if (lp->ilike)
-        FOR_SEL_VALID(&ev->sels[st->sel], x->nulls, out[i] = match_pat(lp, exec_str_case(ev->a, S[i], false)) ^ neg);
-    else
-        FOR_SEL_VALID(&ev->sels[st->sel], x->nulls, out[i] = match_pat(lp, S[i]) ^ neg);
+        FOR_SEL_VALID(&ev->sels[st->sel], x->nulls,
+                      out[i] = match_pat(lp, exec_str_case(ev->a, S[i], false)) ^ neg);
+    else FOR_SEL_VALID(&ev->sels[st->sel], x->nulls, out[i] = match_pat(lp, S[i]) ^ neg);
     return 0;
 }
 
@@ -222,6 +231,8 @@ int exec_like_dyn_kernel(const exec_step_t *st, exec_eval_t *ev, sl_error_t *err
         }
         out[i] = exec_like_match(s.ptr, s.len, pt.ptr, pt.len, la->escape, false) ^ neg;
     });
-    if (bad) return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character");
+    if (bad)
+        return sl_error_set(err, SL_ERR_INVALID_ESCAPE_SEQUENCE,
+                            "LIKE pattern must not end with escape character");
     return 0;
 }

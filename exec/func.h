@@ -36,55 +36,55 @@
 #include "exec/expr.h"
 #include "model/types.h"
 
-
 typedef enum exec_func_kind {
     EXEC_FUNC_SCALAR,
-    EXEC_FUNC_AGGREGATE,  /* reserved: computed by the aggregate operator */
+    EXEC_FUNC_AGGREGATE, /* reserved: computed by the aggregate operator */
 } exec_func_kind_t;
 
 /* Flags of a catalogue entry. */
-#define EXEC_FUNC_STRICT 1u    /* NULL in any evaluated argument gives NULL (the kernel sees only
+#define EXEC_FUNC_STRICT \
+    1u                        /* NULL in any evaluated argument gives NULL (the kernel sees only
                                   rows without NULL arguments) */
-#define EXEC_FUNC_VOLATILE 2u  /* never folded at compile time (current_timestamp, pg_sleep) */
+#define EXEC_FUNC_VOLATILE 2u /* never folded at compile time (current_timestamp, pg_sleep) */
 
 /* What a kernel gets for one batch. */
 typedef struct exec_fcall {
-    const exec_vec_t *const *args;  /* one vector per argument; NULL for const_args */
+    const exec_vec_t *const *args; /* one vector per argument; NULL for const_args */
     int nargs;
-    exec_vec_t *out;                /* allocated with the result type over nrows rows; set
+    exec_vec_t *out;      /* allocated with the result type over nrows rows; set
                                        out->nulls (exec_vec_make_nulls) to return NULLs */
-    const uint32_t *rows;           /* rows to compute (NULL: rows 0..nrows-1) */
-    uint32_t nrows;                 /* entries in rows, or the row count */
-    uint32_t cap;                   /* physical rows of every vector */
-    const void *aux;                /* what bind prepared */
-    struct exec_ctx *ctx;           /* current_timestamp, cancel flag */
-    sl_arena_t *arena;              /* for result strings (ctx->arena) */
+    const uint32_t *rows; /* rows to compute (NULL: rows 0..nrows-1) */
+    uint32_t nrows;       /* entries in rows, or the row count */
+    uint32_t cap;         /* physical rows of every vector */
+    const void *aux;      /* what bind prepared */
+    struct exec_ctx *ctx; /* current_timestamp, cancel flag */
+    sl_arena_t *arena;    /* for result strings (ctx->arena) */
 } exec_fcall_t;
 
 typedef int (*exec_func_kernel_t)(const exec_fcall_t *c, sl_error_t *err);
 
 /* What bind sees and fills. */
 typedef struct exec_bind {
-    sl_arena_t *arena;             /* the tree's arena (for aux and casts) */
+    sl_arena_t *arena; /* the tree's arena (for aux and casts) */
     const struct exec_func *func;
     int nargs;
-    exec_expr_t **args;            /* may be replaced by coerced trees */
-    const char *const *names;      /* argument column names, or NULL */
-    bool check_only;               /* exec_func_lookup: args are typed placeholders; skip
+    exec_expr_t **args;        /* may be replaced by coerced trees */
+    const char *const *names;  /* argument column names, or NULL */
+    bool check_only;           /* exec_func_lookup: args are typed placeholders; skip
                                       checks that need constant values */
-    exec_type_t type;              /* out: result type */
-    void *aux;                     /* out: kernel data */
-    uint32_t const_args;           /* out: bit i = args[i] was consumed here (not evaluated) */
-    exec_func_kernel_t kernel;     /* out: the kernel (preset to the entry's) */
+    exec_type_t type;          /* out: result type */
+    void *aux;                 /* out: kernel data */
+    uint32_t const_args;       /* out: bit i = args[i] was consumed here (not evaluated) */
+    exec_func_kernel_t kernel; /* out: the kernel (preset to the entry's) */
 } exec_bind_t;
 
 typedef struct exec_func {
-    const char *name;              /* lowercase */
+    const char *name; /* lowercase */
     exec_func_kind_t kind;
-    int8_t min_args, max_args;     /* max_args -1: any number */
-    unsigned flags;                /* EXEC_FUNC_* */
-    const char *signatures;        /* for hints: "lower(string)" ("; " between forms) */
-    int (*bind)(exec_bind_t *b, sl_error_t *err);  /* NULL for reserved names */
+    int8_t min_args, max_args; /* max_args -1: any number */
+    unsigned flags;            /* EXEC_FUNC_* */
+    const char *signatures;    /* for hints: "lower(string)" ("; " between forms) */
+    int (*bind)(exec_bind_t *b, sl_error_t *err); /* NULL for reserved names */
     exec_func_kernel_t kernel;
 } exec_func_t;
 
@@ -107,17 +107,17 @@ int exec_func_lookup(sl_arena_t *a, const char *name, int argc, const exec_type_
                      const exec_func_t **out, exec_type_t *ret, sl_error_t *err);
 /* Fills err with 42883 `function name(types) does not exist` and the hint
  * listing f's signatures (f may be NULL for an unknown name). */
-int exec_func_no_match(const exec_func_t *f, const char *name, int argc, const exec_type_t *argtypes,
-                       sl_error_t *err);
+int exec_func_no_match(const exec_func_t *f, const char *name, int argc,
+                       const exec_type_t *argtypes, sl_error_t *err);
 /* Runs the catalogue's bind step (used by exec_expr_call). */
 int exec_func_bind(exec_bind_t *b, sl_error_t *err);
 
 /* ---- time windows (Spark's TimeWindow) ---- */
 
 typedef struct exec_window_spec {
-    int64_t size_us;   /* window length, > 0 */
-    int64_t slide_us;  /* 0 < slide <= size (tumbling: slide == size) */
-    int64_t start_us;  /* offset of window starts from the epoch, 0 <= start < slide */
+    int64_t size_us;  /* window length, > 0 */
+    int64_t slide_us; /* 0 < slide <= size (tumbling: slide == size) */
+    int64_t start_us; /* offset of window starts from the epoch, 0 <= start < slide */
 } exec_window_spec_t;
 
 /* Reads window(ts, size[, slide[, start]])'s constant arguments (INTERVAL

@@ -20,8 +20,19 @@
 #include "model/text_io.h"
 
 typedef enum {
-    XF_YEAR, XF_YEAROFWEEK, XF_QUARTER, XF_MONTH, XF_WEEK, XF_DAY, XF_DOW, XF_DOW_ISO, XF_DOY,
-    XF_HOUR, XF_MINUTE, XF_SECOND, XF_NULL
+    XF_YEAR,
+    XF_YEAROFWEEK,
+    XF_QUARTER,
+    XF_MONTH,
+    XF_WEEK,
+    XF_DAY,
+    XF_DOW,
+    XF_DOW_ISO,
+    XF_DOY,
+    XF_HOUR,
+    XF_MINUTE,
+    XF_SECOND,
+    XF_NULL
 } xfield_t;
 
 static int field_of(const char *s, size_t n)
@@ -30,16 +41,19 @@ static int field_of(const char *s, size_t n)
         const char *name;
         xfield_t f;
     } names[] = {
-        {"year", XF_YEAR},       {"y", XF_YEAR},          {"years", XF_YEAR},        {"yr", XF_YEAR},
-        {"yrs", XF_YEAR},        {"yearofweek", XF_YEAROFWEEK},                      {"quarter", XF_QUARTER},
-        {"qtr", XF_QUARTER},     {"month", XF_MONTH},     {"mon", XF_MONTH},         {"mons", XF_MONTH},
-        {"months", XF_MONTH},    {"week", XF_WEEK},       {"w", XF_WEEK},            {"weeks", XF_WEEK},
-        {"day", XF_DAY},         {"d", XF_DAY},           {"days", XF_DAY},          {"dayofweek", XF_DOW},
-        {"dow", XF_DOW},         {"dayofweek_iso", XF_DOW_ISO},                      {"dow_iso", XF_DOW_ISO},
-        {"doy", XF_DOY},         {"hour", XF_HOUR},       {"h", XF_HOUR},            {"hours", XF_HOUR},
-        {"hr", XF_HOUR},         {"hrs", XF_HOUR},        {"minute", XF_MINUTE},     {"m", XF_MINUTE},
-        {"min", XF_MINUTE},      {"mins", XF_MINUTE},     {"minutes", XF_MINUTE},    {"second", XF_SECOND},
-        {"s", XF_SECOND},        {"sec", XF_SECOND},      {"seconds", XF_SECOND},    {"secs", XF_SECOND},
+        {"year", XF_YEAR},       {"y", XF_YEAR},        {"years", XF_YEAR},
+        {"yr", XF_YEAR},         {"yrs", XF_YEAR},      {"yearofweek", XF_YEAROFWEEK},
+        {"quarter", XF_QUARTER}, {"qtr", XF_QUARTER},   {"month", XF_MONTH},
+        {"mon", XF_MONTH},       {"mons", XF_MONTH},    {"months", XF_MONTH},
+        {"week", XF_WEEK},       {"w", XF_WEEK},        {"weeks", XF_WEEK},
+        {"day", XF_DAY},         {"d", XF_DAY},         {"days", XF_DAY},
+        {"dayofweek", XF_DOW},   {"dow", XF_DOW},       {"dayofweek_iso", XF_DOW_ISO},
+        {"dow_iso", XF_DOW_ISO}, {"doy", XF_DOY},       {"hour", XF_HOUR},
+        {"h", XF_HOUR},          {"hours", XF_HOUR},    {"hr", XF_HOUR},
+        {"hrs", XF_HOUR},        {"minute", XF_MINUTE}, {"m", XF_MINUTE},
+        {"min", XF_MINUTE},      {"mins", XF_MINUTE},   {"minutes", XF_MINUTE},
+        {"second", XF_SECOND},   {"s", XF_SECOND},      {"sec", XF_SECOND},
+        {"seconds", XF_SECOND},  {"secs", XF_SECOND},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i].name) == n && !strncasecmp(names[i].name, s, n)) return (int)names[i].f;
@@ -57,9 +71,11 @@ int exec_bind_extract(exec_bind_t *b, sl_error_t *err)
     int *field = SL_NEW(b->arena, int);
     *field = b->check_only ? XF_YEAR : !s ? XF_NULL : field_of(s, n);
     if (*field < 0) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "extract field \"%.*s\" is not supported", (int)n, s);
-        return sl_error_hint(err, "Fields: YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK (DOW), "
-                                  "DAYOFWEEK_ISO (DOW_ISO), DOY, HOUR, MINUTE, SECOND.");
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "extract field \"%.*s\" is not supported",
+                     (int)n, s);
+        return sl_error_hint(
+            err, "Fields: YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK (DOW), "
+                 "DAYOFWEEK_ISO (DOW_ISO), DOY, HOUR, MINUTE, SECOND.");
     }
     exec_bind_consume(b, 0);
     b->aux = field;
@@ -90,7 +106,7 @@ static int32_t date_field(int64_t days, int f)
     case XF_QUARTER: return (m - 1) / 3 + 1;
     case XF_MONTH: return m;
     case XF_DAY: return d;
-    case XF_DOW: return (int32_t)exec_floor_mod(days + 4, 7) + 1;     /* 1970-01-01 was a Thursday */
+    case XF_DOW: return (int32_t)exec_floor_mod(days + 4, 7) + 1; /* 1970-01-01 was a Thursday */
     case XF_DOW_ISO: return (int32_t)exec_floor_mod(days + 3, 7) + 1;
     default: return (int32_t)(days - exec_days_from_civil(y, 1, 1) + 1); /* XF_DOY */
     }

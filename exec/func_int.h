@@ -8,14 +8,14 @@
 #include "exec/func.h"
 
 /* Runs BODY with `i` bound to each row a kernel must compute. */
-#define FOR_ROWS(c, ...)                                                                    \
-    do {                                                                                    \
-        const uint32_t *rx_ = (c)->rows;                                                    \
-        uint32_t rn_ = (c)->nrows;                                                          \
-        for (uint32_t k_ = 0; k_ < rn_; k_++) {                                             \
-            uint32_t i = rx_ ? rx_[k_] : k_;                                                \
-            __VA_ARGS__;                                                                    \
-        }                                                                                   \
+#define FOR_ROWS(c, ...)                        \
+    do {                                        \
+        const uint32_t *rx_ = (c)->rows;        \
+        uint32_t rn_ = (c)->nrows;              \
+        for (uint32_t k_ = 0; k_ < rn_; k_++) { \
+            uint32_t i = rx_ ? rx_[k_] : k_;    \
+            __VA_ARGS__;                        \
+        }                                       \
     } while (0)
 
 /* Cell i of argument a as C type T. */
@@ -24,7 +24,10 @@
 
 /* ---- UTF-8 positions ---- */
 
-static inline bool exec_utf8_is_cont(unsigned char c) { return (c & 0xc0) == 0x80; }
+static inline bool exec_utf8_is_cont(unsigned char c)
+{
+    return (c & 0xc0) == 0x80;
+}
 
 /* Characters in s (continuation bytes are not counted). */
 static inline int64_t exec_utf8_count(exec_str_t s)
@@ -60,8 +63,8 @@ void exec_bind_consume(exec_bind_t *b, int i);
 
 /* ---- catalogue entries ---- */
 
-#define DECLARE_FUNC(name)                                                                  \
-    int exec_bind_##name(exec_bind_t *b, sl_error_t *err);                                  \
+#define DECLARE_FUNC(name)                                 \
+    int exec_bind_##name(exec_bind_t *b, sl_error_t *err); \
     int exec_fn_##name(const exec_fcall_t *c, sl_error_t *err)
 
 DECLARE_FUNC(lower);

@@ -18,7 +18,9 @@ int exec_bind_from_json(exec_bind_t *b, sl_error_t *err)
 {
     const char *schema;
     size_t n;
-    if (exec_bind_arg(b, 0, string_type, false, err) || exec_bind_const_string(b, 1, &schema, &n, err)) return -1;
+    if (exec_bind_arg(b, 0, string_type, false, err) ||
+        exec_bind_const_string(b, 1, &schema, &n, err))
+        return -1;
     if (b->nargs == 3 && b->args[2]->type.id != EXEC_TYPE_STRING) return exec_bind_mismatch(b, err);
     exec_bind_consume(b, 1);
     if (b->nargs == 3) exec_bind_consume(b, 2); /* options: the defaults are the only mode */
@@ -27,11 +29,13 @@ int exec_bind_from_json(exec_bind_t *b, sl_error_t *err)
         return 0;
     }
     if (!schema)
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "the schema of from_json must not be NULL");
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                            "the schema of from_json must not be NULL");
     /* 'a INT, b STRING' or 'STRUCT<a: INT, b: STRING>' */
     sl_error_t first;
     if (!exec_schema_parse(schema, n, b->arena, &b->type, &first)) return 0;
-    if (!exec_type_parse(schema, n, b->arena, &b->type, err) && b->type.id == EXEC_TYPE_STRUCT) return 0;
+    if (!exec_type_parse(schema, n, b->arena, &b->type, err) && b->type.id == EXEC_TYPE_STRUCT)
+        return 0;
     sl_error_copy(err, &first);
     return -1;
 }
@@ -75,7 +79,8 @@ int exec_fn_to_json(const exec_fcall_t *c, sl_error_t *err)
         sl_json_t j;
         sl_json_init(&j, &buf, false);
         exec_json_write_cell(&j, c->args[0], i, true);
-        OUT(c, exec_str_t, i) = (exec_str_t){(uint32_t)buf.len, sl_strndup(c->arena, buf.data, buf.len)};
+        OUT(c, exec_str_t, i) =
+            (exec_str_t){(uint32_t)buf.len, sl_strndup(c->arena, buf.data, buf.len)};
     });
     sl_buf_free(&buf);
     return 0;
@@ -102,7 +107,8 @@ static int sleep_checked(double secs, const exec_ctx_t *ctx, sl_error_t *err)
     end.tv_nsec = (long)((until - (double)end.tv_sec) * 1e9);
     for (;;) {
         if (ctx->cancel && atomic_load(ctx->cancel))
-            return sl_error_set(err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
+            return sl_error_set(err, SL_ERR_QUERY_CANCELED,
+                                "canceling statement due to user request");
         clock_gettime(CLOCK_MONOTONIC, &now);
         double left = (double)(end.tv_sec - now.tv_sec) + (end.tv_nsec - now.tv_nsec) / 1e9;
         if (left <= 0) return 0;
@@ -130,7 +136,8 @@ int exec_bind_version(exec_bind_t *b, sl_error_t *err)
 int exec_fn_version(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
-    static const char text[] = "sluice " SL_VERSION " (PostgreSQL 15.0 wire protocol), streaming SQL server";
+    static const char text[] =
+        "sluice " SL_VERSION " (PostgreSQL 15.0 wire protocol), streaming SQL server";
     FOR_ROWS(c, OUT(c, exec_str_t, i) = (exec_str_t){sizeof text - 1, text});
     return 0;
 }

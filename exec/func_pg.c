@@ -45,8 +45,8 @@ static int bind_args(exec_bind_t *b, const char *kinds, sl_error_t *err)
     for (int i = 0; i < b->nargs; i++) {
         char k = (size_t)i < nk ? kinds[i] : 't';
         int rc = k == 'o' || k == 'i' ? bind_oid_arg(b, i, err)
-                 : k == 'b'            ? exec_bind_arg(b, i, bool_type, true, err)
-                                       : exec_bind_arg(b, i, string_type, true, err);
+                 : k == 'b'           ? exec_bind_arg(b, i, bool_type, true, err)
+                                      : exec_bind_arg(b, i, string_type, true, err);
         if (rc) return -1;
     }
     return 0;
@@ -260,8 +260,9 @@ int exec_fn_pg_encoding_to_char(const exec_fcall_t *c, sl_error_t *err)
     (void)err;
     FOR_ROWS(c, {
         int64_t e = ARG(c, 0, int64_t, i);
-        OUT(c, exec_str_t, i) = e == 6 ? (exec_str_t){4, "UTF8"} : e == 0 ? (exec_str_t){9, "SQL_ASCII"}
-                                                                          : (exec_str_t){0, ""};
+        OUT(c, exec_str_t, i) = e == 6   ? (exec_str_t){4, "UTF8"}
+                                : e == 0 ? (exec_str_t){9, "SQL_ASCII"}
+                                         : (exec_str_t){0, ""};
     });
     return 0;
 }
@@ -312,9 +313,9 @@ int exec_fn_quote_ident(const exec_fcall_t *c, sl_error_t *err)
 
 /* What bind prepares: the pattern compiled once when it is a constant. */
 typedef struct regex_aux {
-    int flags;        /* REG_* for regcomp */
-    int negate;       /* !~ and !~* */
-    int compiled;     /* re holds the constant pattern */
+    int flags;    /* REG_* for regcomp */
+    int negate;   /* !~ and !~* */
+    int compiled; /* re holds the constant pattern */
     regex_t re;
 } regex_aux_t;
 
@@ -334,7 +335,8 @@ static int regex_compile(regex_t *re, const char *p, size_t n, int flags, sl_err
     char msg[128];
     regerror(rc, re, msg, sizeof msg);
     regfree(re);
-    return sl_error_set(err, SL_ERR_INVALID_REGULAR_EXPRESSION, "invalid regular expression: %s", msg);
+    return sl_error_set(err, SL_ERR_INVALID_REGULAR_EXPRESSION, "invalid regular expression: %s",
+                        msg);
 }
 
 int exec_bind_regex(exec_bind_t *b, sl_error_t *err)
@@ -349,8 +351,8 @@ int exec_bind_regex(exec_bind_t *b, sl_error_t *err)
     b->aux = aux;
     const exec_expr_t *p = b->args[1];
     if (p->kind != EXEC_EXPR_CONST || p->value.is_null) return 0;
-    if (regex_compile(&aux->re, p->value.u.str.ptr ? p->value.u.str.ptr : "", p->value.u.str.len, aux->flags,
-                      err) < 0)
+    if (regex_compile(&aux->re, p->value.u.str.ptr ? p->value.u.str.ptr : "", p->value.u.str.len,
+                      aux->flags, err) < 0)
         return -1;
     aux->compiled = 1;
     sl_arena_on_reset(b->arena, regex_free_cb, aux);
@@ -406,8 +408,10 @@ static int array_element(exec_str_t s, uint32_t *i, sl_buf_t *out)
     for (k += quoted; k < s.len; k++) {
         char ch = s.ptr[k];
         if (quoted && ch == '\\' && k + 1 < s.len) ch = s.ptr[++k];
-        else if (quoted && ch == '"') { k++; break; }
-        else if (!quoted && (ch == ',' || ch == '}')) break;
+        else if (quoted && ch == '"') {
+            k++;
+            break;
+        } else if (!quoted && (ch == ',' || ch == '}')) break;
         sl_buf_putc(out, ch);
     }
     *i = k;
@@ -470,7 +474,8 @@ static bool array_contains(exec_str_t s, exec_str_t v, sl_buf_t *buf)
     uint32_t k = 1;
     while (k < s.len && s.ptr[k] != '}') {
         sl_buf_clear(buf);
-        if (array_element(s, &k, buf) && buf->len == v.len && !memcmp(buf->data, v.ptr, v.len)) return true;
+        if (array_element(s, &k, buf) && buf->len == v.len && !memcmp(buf->data, v.ptr, v.len))
+            return true;
         if (k < s.len && s.ptr[k] == ',') k++;
     }
     return false;
@@ -480,7 +485,8 @@ int exec_fn_array_contains(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
     sl_buf_t buf = SL_BUF_INIT;
-    FOR_ROWS(c, OUT(c, bool, i) = array_contains(ARG(c, 0, exec_str_t, i), ARG(c, 1, exec_str_t, i), &buf));
+    FOR_ROWS(c, OUT(c, bool, i) =
+                    array_contains(ARG(c, 0, exec_str_t, i), ARG(c, 1, exec_str_t, i), &buf));
     sl_buf_free(&buf);
     return 0;
 }
@@ -616,7 +622,8 @@ int exec_fn_replace(const exec_fcall_t *c, sl_error_t *err)
     (void)err;
     sl_buf_t buf = SL_BUF_INIT;
     FOR_ROWS(c, {
-        exec_str_t s = ARG(c, 0, exec_str_t, i), from = ARG(c, 1, exec_str_t, i), to = ARG(c, 2, exec_str_t, i);
+        exec_str_t s = ARG(c, 0, exec_str_t, i), from = ARG(c, 1, exec_str_t, i),
+                   to = ARG(c, 2, exec_str_t, i);
         sl_buf_clear(&buf);
         for (uint32_t k = 0; k < s.len;) {
             if (from.len && k + from.len <= s.len && !memcmp(s.ptr + k, from.ptr, from.len)) {
@@ -686,7 +693,8 @@ static const char *result_type(const exec_func_t *f, sl_arena_t *a)
     const exec_func_t *found;
     exec_type_t ret;
     sl_error_t ignored = {0};
-    if (f->kind != EXEC_FUNC_SCALAR || exec_func_lookup(a, f->name, n, types, &found, &ret, &ignored) < 0)
+    if (f->kind != EXEC_FUNC_SCALAR ||
+        exec_func_lookup(a, f->name, n, types, &found, &ret, &ignored) < 0)
         return NULL;
     return exec_type_pg_name(ret);
 }

@@ -18,7 +18,9 @@ static const exec_type_t string_type = {.id = EXEC_TYPE_STRING};
 
 int exec_bind_position(exec_bind_t *b, sl_error_t *err)
 {
-    if (exec_bind_arg(b, 0, string_type, false, err) || exec_bind_arg(b, 1, string_type, false, err)) return -1;
+    if (exec_bind_arg(b, 0, string_type, false, err) ||
+        exec_bind_arg(b, 1, string_type, false, err))
+        return -1;
     if (b->nargs == 3) {
         if (!exec_type_is_integer(b->args[2]->type) && exec_bind_type(b, 2) != EXEC_TYPE_NULL)
             return exec_bind_mismatch(b, err);
@@ -36,7 +38,8 @@ static int32_t position_of(exec_str_t sub, exec_str_t s, int32_t start)
     uint32_t from = exec_utf8_offset(s, start - 1);
     const char *hit = from < s.len ? memmem(s.ptr + from, s.len - from, sub.ptr, sub.len) : NULL;
     if (!hit) return 0;
-    return (int32_t)(start + exec_utf8_count((exec_str_t){(uint32_t)(hit - (s.ptr + from)), s.ptr + from}));
+    return (int32_t)(start +
+                     exec_utf8_count((exec_str_t){(uint32_t)(hit - (s.ptr + from)), s.ptr + from}));
 }
 
 int exec_fn_position(const exec_fcall_t *c, sl_error_t *err)
@@ -44,7 +47,7 @@ int exec_fn_position(const exec_fcall_t *c, sl_error_t *err)
     (void)err;
     bool has_start = c->nargs == 3;
     FOR_ROWS(c, OUT(c, int32_t, i) = position_of(ARG(c, 0, exec_str_t, i), ARG(c, 1, exec_str_t, i),
-                                                   has_start ? ARG(c, 2, int32_t, i) : 1));
+                                                 has_start ? ARG(c, 2, int32_t, i) : 1));
     return 0;
 }
 
@@ -60,10 +63,22 @@ static int bind_strings(exec_bind_t *b, sl_error_t *err)
     return 0;
 }
 
-int exec_bind_trim(exec_bind_t *b, sl_error_t *err) { return bind_strings(b, err); }
-int exec_bind_btrim(exec_bind_t *b, sl_error_t *err) { return bind_strings(b, err); }
-int exec_bind_ltrim(exec_bind_t *b, sl_error_t *err) { return bind_strings(b, err); }
-int exec_bind_rtrim(exec_bind_t *b, sl_error_t *err) { return bind_strings(b, err); }
+int exec_bind_trim(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_strings(b, err);
+}
+int exec_bind_btrim(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_strings(b, err);
+}
+int exec_bind_ltrim(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_strings(b, err);
+}
+int exec_bind_rtrim(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_strings(b, err);
+}
 
 /* Bytes of the UTF-8 character starting at p[0] (within n bytes). */
 static uint32_t char_len(const char *p, uint32_t n)
@@ -112,8 +127,9 @@ static exec_str_t trim_set(exec_str_t s, exec_str_t set, int sides)
 static int trim_kernel(const exec_fcall_t *c, int str, int set, int sides)
 {
     const exec_str_t space = {1, " "};
-    FOR_ROWS(c, OUT(c, exec_str_t, i) =
-                    trim_set(ARG(c, str, exec_str_t, i), set < 0 ? space : ARG(c, set, exec_str_t, i), sides));
+    FOR_ROWS(c,
+             OUT(c, exec_str_t, i) = trim_set(ARG(c, str, exec_str_t, i),
+                                              set < 0 ? space : ARG(c, set, exec_str_t, i), sides));
     return 0;
 }
 

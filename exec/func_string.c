@@ -17,8 +17,14 @@ static int bind_one_string(exec_bind_t *b, sl_error_t *err)
     return 0;
 }
 
-int exec_bind_lower(exec_bind_t *b, sl_error_t *err) { return bind_one_string(b, err); }
-int exec_bind_upper(exec_bind_t *b, sl_error_t *err) { return bind_one_string(b, err); }
+int exec_bind_lower(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_one_string(b, err);
+}
+int exec_bind_upper(exec_bind_t *b, sl_error_t *err)
+{
+    return bind_one_string(b, err);
+}
 
 static int fold_kernel(const exec_fcall_t *c, bool upper)
 {
@@ -45,7 +51,8 @@ int exec_bind_substring(exec_bind_t *b, sl_error_t *err)
     static const exec_type_t int_type = {.id = EXEC_TYPE_INT};
     if (exec_bind_arg(b, 0, string_type, false, err)) return -1;
     for (int i = 1; i < b->nargs; i++) {
-        if (!exec_type_is_integer(b->args[i]->type) && exec_bind_type(b, i) != EXEC_TYPE_NULL) return exec_bind_mismatch(b, err);
+        if (!exec_type_is_integer(b->args[i]->type) && exec_bind_type(b, i) != EXEC_TYPE_NULL)
+            return exec_bind_mismatch(b, err);
         if (exec_bind_arg(b, i, int_type, true, err)) return -1;
     }
     b->type = string_type;
@@ -63,7 +70,10 @@ static exec_str_t substring_sql(exec_str_t s, int64_t pos, int64_t len)
     exec_str_t r = {0, ""};
     if (start >= end) return r;
     uint32_t from = exec_utf8_offset(s, start);
-    uint32_t to = end == INT64_MAX ? s.len : from + exec_utf8_offset((exec_str_t){s.len - from, s.ptr + from}, end - start);
+    uint32_t to =
+        end == INT64_MAX
+            ? s.len
+            : from + exec_utf8_offset((exec_str_t){s.len - from, s.ptr + from}, end - start);
     r.ptr = s.ptr + from;
     r.len = to - from;
     return r;
@@ -73,8 +83,9 @@ int exec_fn_substring(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
     bool has_len = c->nargs == 3;
-    FOR_ROWS(c, OUT(c, exec_str_t, i) = substring_sql(ARG(c, 0, exec_str_t, i), ARG(c, 1, int32_t, i),
-                                                       has_len ? ARG(c, 2, int32_t, i) : INT64_MAX));
+    FOR_ROWS(c,
+             OUT(c, exec_str_t, i) = substring_sql(ARG(c, 0, exec_str_t, i), ARG(c, 1, int32_t, i),
+                                                   has_len ? ARG(c, 2, int32_t, i) : INT64_MAX));
     return 0;
 }
 
@@ -116,7 +127,8 @@ int exec_fn_concat(const exec_fcall_t *c, sl_error_t *err)
 
 int exec_bind_length(exec_bind_t *b, sl_error_t *err)
 {
-    if (exec_bind_type(b, 0) != EXEC_TYPE_BINARY && exec_bind_arg(b, 0, string_type, false, err)) return -1;
+    if (exec_bind_type(b, 0) != EXEC_TYPE_BINARY && exec_bind_arg(b, 0, string_type, false, err))
+        return -1;
     b->type = exec_type_of(EXEC_TYPE_INT);
     return 0;
 }
@@ -124,7 +136,8 @@ int exec_bind_length(exec_bind_t *b, sl_error_t *err)
 int exec_fn_length(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
-    if (c->args[0]->type.id == EXEC_TYPE_BINARY) FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)ARG(c, 0, exec_str_t, i).len);
+    if (c->args[0]->type.id == EXEC_TYPE_BINARY)
+        FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)ARG(c, 0, exec_str_t, i).len);
     else FOR_ROWS(c, OUT(c, int32_t, i) = (int32_t)exec_utf8_count(ARG(c, 0, exec_str_t, i)));
     return 0;
 }

@@ -21,16 +21,16 @@ typedef struct ht_slot {
 struct exec_ht {
     int nkeys;
     exec_type_t *types;
-    exec_builder_t keys;   /* generic layout: key columns, row = id */
-    exec_vec_t ikeys;      /* inline layout: the key column (heap data and null map) */
-    uint32_t icap;         /* inline layout: rows ikeys has room for */
-    uint32_t n;            /* keys in the table (rows of `keys`) */
-    uint32_t cap;          /* slots, a power of two, >= 16 */
-    int shift;             /* 64 - log2(cap): slot = hash >> shift */
-    bool inline_key;       /* single INT/DATE (4 bytes) or BIGINT/TIMESTAMP (8 bytes) key */
-    bool narrow;           /* inline key of 4 bytes */
-    uint32_t null_id;      /* inline: id of the NULL key, or EXEC_HT_NONE */
-    ht_slot_t *slots;      /* heap; freed when the arena resets */
+    exec_builder_t keys; /* generic layout: key columns, row = id */
+    exec_vec_t ikeys;    /* inline layout: the key column (heap data and null map) */
+    uint32_t icap;       /* inline layout: rows ikeys has room for */
+    uint32_t n;          /* keys in the table (rows of `keys`) */
+    uint32_t cap;        /* slots, a power of two, >= 16 */
+    int shift;           /* 64 - log2(cap): slot = hash >> shift */
+    bool inline_key;     /* single INT/DATE (4 bytes) or BIGINT/TIMESTAMP (8 bytes) key */
+    bool narrow;         /* inline key of 4 bytes */
+    uint32_t null_id;    /* inline: id of the NULL key, or EXEC_HT_NONE */
+    ht_slot_t *slots;    /* heap; freed when the arena resets */
 };
 
 /* ---- slots ---- */
@@ -154,7 +154,8 @@ static bool keys_equal(const exec_ht_t *ht, uint32_t id, const exec_batch_t *b, 
 static uint32_t add_key(exec_ht_t *ht, const exec_batch_t *b, const int *cols, uint32_t row)
 {
     uint32_t id = exec_builder_add_row(&ht->keys);
-    for (int c = 0; c < ht->nkeys; c++) exec_builder_copy_cell(&ht->keys, c, id, &b->cols[cols[c]], row);
+    for (int c = 0; c < ht->nkeys; c++)
+        exec_builder_copy_cell(&ht->keys, c, id, &b->cols[cols[c]], row);
     ht->n++;
     return id;
 }
@@ -208,10 +209,8 @@ static uint32_t inline_add_row(exec_ht_t *ht)
 static uint32_t inline_insert(exec_ht_t *ht, ht_slot_t *sl, int64_t x, uint64_t h)
 {
     uint32_t id = inline_add_row(ht);
-    if (ht->narrow)
-        EXEC_VEC_AT(&ht->ikeys, int32_t, id) = (int32_t)x;
-    else
-        EXEC_VEC_AT(&ht->ikeys, int64_t, id) = x;
+    if (ht->narrow) EXEC_VEC_AT(&ht->ikeys, int32_t, id) = (int32_t)x;
+    else EXEC_VEC_AT(&ht->ikeys, int64_t, id) = x;
     sl->word = (uint64_t)x;
     sl->hi = (uint32_t)(h >> 32);
     sl->id1 = id + 1;
@@ -264,15 +263,16 @@ static void inline_run(exec_ht_t *ht, const exec_batch_t *b, int col, const uint
     }
     for (uint32_t k = 0; k < n; k++) {
         uint32_t row = exec_batch_row(b, k);
-        ids[row] = exec_vec_is_null(v, row) ? inline_null(ht, insert)
-                                            : inline_find(ht, inline_value(v, row, narrow), hashes[row], insert);
+        ids[row] = exec_vec_is_null(v, row)
+                       ? inline_null(ht, insert)
+                       : inline_find(ht, inline_value(v, row, narrow), hashes[row], insert);
     }
 }
 
 /* ---- public ---- */
 
-uint32_t exec_ht_upsert(exec_ht_t *ht, const exec_batch_t *b, const int *cols, const uint64_t *hashes,
-                        uint32_t *ids)
+uint32_t exec_ht_upsert(exec_ht_t *ht, const exec_batch_t *b, const int *cols,
+                        const uint64_t *hashes, uint32_t *ids)
 {
     if (ht->inline_key) {
         inline_run(ht, b, cols[0], hashes, ids, true);
@@ -286,8 +286,8 @@ uint32_t exec_ht_upsert(exec_ht_t *ht, const exec_batch_t *b, const int *cols, c
     return ht->n;
 }
 
-void exec_ht_probe(const exec_ht_t *ht, const exec_batch_t *b, const int *cols, const uint64_t *hashes,
-                   uint32_t *ids)
+void exec_ht_probe(const exec_ht_t *ht, const exec_batch_t *b, const int *cols,
+                   const uint64_t *hashes, uint32_t *ids)
 {
     /* Probing never inserts, so the casts below never lead to a write. */
     exec_ht_t *t = (exec_ht_t *)ht;
@@ -326,5 +326,6 @@ size_t exec_ht_memory(const exec_ht_t *ht)
 {
     size_t per_key = 0;
     for (int c = 0; c < ht->nkeys; c++) per_key += exec_type_width(ht->types[c]) + 1;
-    return (size_t)ht->cap * sizeof(ht_slot_t) + (size_t)(ht->inline_key ? ht->icap : ht->keys.cap) * per_key;
+    return (size_t)ht->cap * sizeof(ht_slot_t) +
+           (size_t)(ht->inline_key ? ht->icap : ht->keys.cap) * per_key;
 }

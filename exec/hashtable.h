@@ -56,14 +56,14 @@ exec_ht_t *exec_ht_new(sl_arena_t *a, int nkeys, const exec_type_t *types, uint3
  * row and have b->nrows entries; rows not present are left alone).
  * Returns the number of keys in the table afterwards; new keys got the ids
  * from the previous count up, in row order. */
-uint32_t exec_ht_upsert(exec_ht_t *ht, const exec_batch_t *b, const int *cols, const uint64_t *hashes,
-                        uint32_t *ids);
+uint32_t exec_ht_upsert(exec_ht_t *ht, const exec_batch_t *b, const int *cols,
+                        const uint64_t *hashes, uint32_t *ids);
 
 /* Like exec_ht_upsert without inserting: ids[row] = the key's id or
  * EXEC_HT_NONE. Does not change the table (safe from several threads at
  * once when nobody inserts). */
-void exec_ht_probe(const exec_ht_t *ht, const exec_batch_t *b, const int *cols, const uint64_t *hashes,
-                   uint32_t *ids);
+void exec_ht_probe(const exec_ht_t *ht, const exec_batch_t *b, const int *cols,
+                   const uint64_t *hashes, uint32_t *ids);
 
 /* Keys in the table. */
 uint32_t exec_ht_size(const exec_ht_t *ht);

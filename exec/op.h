@@ -57,19 +57,18 @@
 typedef struct op op_t;
 typedef struct exec_pnode exec_pnode_t;
 
-
 /* Counters of one operator instance (one task); the runner sums the tasks
  * of an operator into Spark's StateOperatorProgress. */
 typedef struct op_metrics {
     int64_t rows_in, rows_out;
-    int64_t num_rows_total;          /* state rows after commit */
+    int64_t num_rows_total; /* state rows after commit */
     int64_t num_rows_updated;
     int64_t num_rows_removed;
     int64_t num_rows_dropped_by_watermark;
     int64_t memory_used_bytes;
     int64_t all_updates_time_ms, all_removals_time_ms, commit_time_ms;
     int64_t num_state_store_instances;
-    int ncustom;                     /* custom metrics (name -> value), sorted by name */
+    int ncustom; /* custom metrics (name -> value), sorted by name */
     const char *custom_names[32];
     int64_t custom_values[32];
     /* event time seen by a WATERMARK node (ms): for eventTime{} and the next watermark */
@@ -79,34 +78,34 @@ typedef struct op_metrics {
 
 /* The input watermarks of a stateful operator in one micro-batch (ms). */
 typedef struct op_wm {
-    int64_t late_ms;             /* rows with event time <= this are late; INT64_MIN = none */
-    int64_t evict_ms;            /* state at or before this is final; INT64_MIN = none */
+    int64_t late_ms;  /* rows with event time <= this are late; INT64_MIN = none */
+    int64_t evict_ms; /* state at or before this is final; INT64_MIN = none */
 } op_wm_t;
 
 /* What an operator instance knows of its task. */
 typedef struct op_ctx {
-    sl_arena_t *arena;           /* task memory; lives until the micro-batch ends */
-    exec_ctx_t *ectx;            /* expression context of this task (scratch reset per push) */
-    int64_t batch_id;            /* micro-batch id; 0 for ad-hoc SELECT */
-    int task;                    /* this task's number within its stage (0..ntasks-1) */
-    int partition;               /* the partition this task works on: the shuffle partition
+    sl_arena_t *arena;               /* task memory; lives until the micro-batch ends */
+    exec_ctx_t *ectx;                /* expression context of this task (scratch reset per push) */
+    int64_t batch_id;                /* micro-batch id; 0 for ad-hoc SELECT */
+    int task;                        /* this task's number within its stage (0..ntasks-1) */
+    int partition;                   /* the partition this task works on: the shuffle partition
                                     in a stage over exchanges, the input's partition else */
-    int npartitions;             /* partitions of exchanges (the query's shuffle partitions) */
-    const op_wm_t *wm;           /* per op_id (exec_pnode_t.op_id, 0 .. stateful nodes - 1):
+    int npartitions;                 /* partitions of exchanges (the query's shuffle partitions) */
+    const op_wm_t *wm;               /* per op_id (exec_pnode_t.op_id, 0 .. stateful nodes - 1):
                                     the input watermarks of each stateful node; NULL = none */
-    output_mode_t mode;            /* output mode of the query (batch SELECT: COMPLETE) */
-    const char *state_dir;       /* <checkpoint>/state, or NULL in batch mode */
-    const char *state_provider;  /* "memory" | "rocksdb" */
-    int is_replay;               /* re-running a batch logged before a crash */
-    void *run;                   /* the execution this task belongs to (exec/stage.h) */
+    output_mode_t mode;              /* output mode of the query (batch SELECT: COMPLETE) */
+    const char *state_dir;           /* <checkpoint>/state, or NULL in batch mode */
+    const char *state_provider;      /* "memory" | "rocksdb" */
+    int is_replay;                   /* re-running a batch logged before a crash */
+    void *run;                       /* the execution this task belongs to (exec/stage.h) */
     struct exec_store_cache *stores; /* state stores kept open across batches (exec/store_cache.h),
                                         NULL: open and close per batch */
 } op_ctx_t;
 
 typedef struct op_ops {
-    const char *name;  /* EXPLAIN name; stateful ones use Spark's operatorName
+    const char *name; /* EXPLAIN name; stateful ones use Spark's operatorName
                           ("stateStoreSave", "dedupe", "symmetricHashJoin", ...) */
-    int stateful;      /* 1: needs an exchange in front and a state directory */
+    int stateful;     /* 1: needs an exchange in front and a state directory */
     int (*open)(op_t *op, sl_error_t *err);
     int (*push)(op_t *op, int input, exec_batch_t *b, sl_error_t *err);
     int (*finish)(op_t *op, sl_error_t *err);
@@ -128,14 +127,14 @@ typedef struct op_ops {
 /* A physical plan node. */
 struct exec_pnode {
     const op_ops_t *ops;
-    int ncols;                   /* output columns */
+    int ncols; /* output columns */
     const char **names;
     exec_type_t *types;
-    int nchildren;               /* 0 (INPUT), 1, or 2 (joins, union arms use a list below) */
+    int nchildren; /* 0 (INPUT), 1, or 2 (joins, union arms use a list below) */
     exec_pnode_t *children[2];
-    int op_id;                   /* stateful operators: state/<op_id>; else -1 */
-    int id;                      /* node number, unique in the plan (metrics index) */
-    void *config;                /* the operator's own configuration */
+    int op_id;    /* stateful operators: state/<op_id>; else -1 */
+    int id;       /* node number, unique in the plan (metrics index) */
+    void *config; /* the operator's own configuration */
 };
 
 /* An operator instance in a task. */
@@ -143,11 +142,11 @@ struct op {
     const op_ops_t *ops;
     const exec_pnode_t *node;
     op_ctx_t *ctx;
-    op_t *parent;                /* receives op_emit(); NULL at a stage root */
-    int parent_input;            /* which input of the parent this feeds */
-    op_metrics_t *metrics;       /* this instance's counters */
-    op_wm_t wm;                  /* stateful nodes: ctx->wm[node->op_id]; else none */
-    void *state;                 /* the operator's private data */
+    op_t *parent;          /* receives op_emit(); NULL at a stage root */
+    int parent_input;      /* which input of the parent this feeds */
+    op_metrics_t *metrics; /* this instance's counters */
+    op_wm_t wm;            /* stateful nodes: ctx->wm[node->op_id]; else none */
+    void *state;           /* the operator's private data */
 };
 
 /* Hands a batch to the parent. */

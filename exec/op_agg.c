@@ -62,8 +62,8 @@ int agg_merge_batch(op_t *op, const exec_batch_t *b, const uint32_t *gids, sl_er
     const agg_config_t *cfg = op->node->config;
     agg_run_t *run = op->state;
     for (int i = 0; i < cfg->naggs; i++)
-        if (exec_agg_merge(&cfg->aggs[i], &run->st[i], &b->cols[cfg->nkeys + cfg->buf_off[i]], b->sel,
-                           exec_batch_count(b), gids, err) < 0)
+        if (exec_agg_merge(&cfg->aggs[i], &run->st[i], &b->cols[cfg->nkeys + cfg->buf_off[i]],
+                           b->sel, exec_batch_count(b), gids, err) < 0)
             return -1;
     return 0;
 }
@@ -192,18 +192,26 @@ void agg_explain(const exec_pnode_t *node, sl_buf_t *out)
     if (cfg->event_key >= 0)
         sl_buf_printf(out, " event-time=%s (late rows dropped, state evicted by watermark)",
                       cfg->key_names[cfg->event_key]);
-    else
-        sl_buf_puts(out, " (no event-time key: state is never evicted)");
+    else sl_buf_puts(out, " (no event-time key: state is never evicted)");
 }
 
 const op_ops_t op_agg_ops = {
-    .name = "HashAggregate", .open = agg_open, .push = agg_push, .finish = agg_finish,
-    .close = agg_close, .explain = agg_explain,
+    .name = "HashAggregate",
+    .open = agg_open,
+    .push = agg_push,
+    .finish = agg_finish,
+    .close = agg_close,
+    .explain = agg_explain,
 };
 
 const op_ops_t op_agg_streaming_ops = {
-    .name = "stateStoreSave", .stateful = 1, .open = agg_stream_open, .push = agg_stream_push,
-    .finish = agg_stream_finish, .close = agg_stream_close, .explain = agg_explain,
+    .name = "stateStoreSave",
+    .stateful = 1,
+    .open = agg_stream_open,
+    .push = agg_stream_push,
+    .finish = agg_stream_finish,
+    .close = agg_stream_close,
+    .explain = agg_explain,
     .wants_nodata_batch = agg_stream_wants_nodata_batch,
 };
 
@@ -211,7 +219,8 @@ const op_ops_t op_agg_streaming_ops = {
 
 static int bad_index(const char *what, int i, sl_error_t *err)
 {
-    return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "aggregation %s %d is out of range", what, i);
+    return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "aggregation %s %d is out of range",
+                        what, i);
 }
 
 /* Resolves the calls against the argument types. */
@@ -228,17 +237,20 @@ static int resolve_calls(sl_arena_t *a, agg_config_t *cfg, const exec_pnode_t *c
         if (c->arg >= child->ncols || c->arg < -1) return bad_index("argument column", c->arg, err);
         exec_type_t t = c->arg >= 0 ? child->types[c->arg] : exec_type_of(EXEC_TYPE_NULL);
         exec_agg_opts_t o = {c->ignore_nulls != 0, c->relative_sd};
-        if (exec_agg_lookup(c->func, c->distinct != 0, c->arg < 0, t, &o, &cfg->aggs[i], err) < 0) return -1;
+        if (exec_agg_lookup(c->func, c->distinct != 0, c->arg < 0, t, &o, &cfg->aggs[i], err) < 0)
+            return -1;
         cfg->args[i] = c->arg;
         cfg->buf_off[i] = cfg->nbuf;
         cfg->nbuf += cfg->aggs[i].nbuf;
-        cfg->call_text[i] = c->arg < 0 ? sl_printf(a, "%s(*)", cfg->aggs[i].name)
-                                       : sl_printf(a, "%s(%s%s)", cfg->aggs[i].name,
-                                                   c->distinct ? "DISTINCT " : "", child->names[c->arg]);
+        cfg->call_text[i] = c->arg < 0
+                                ? sl_printf(a, "%s(*)", cfg->aggs[i].name)
+                                : sl_printf(a, "%s(%s%s)", cfg->aggs[i].name,
+                                            c->distinct ? "DISTINCT " : "", child->names[c->arg]);
     }
     cfg->buf_types = SL_NEW_ARRAY(a, exec_type_t, cfg->nbuf + 1);
     for (int i = 0; i < cfg->naggs; i++)
-        for (int j = 0; j < cfg->aggs[i].nbuf; j++) cfg->buf_types[cfg->buf_off[i] + j] = cfg->aggs[i].buf_types[j];
+        for (int j = 0; j < cfg->aggs[i].nbuf; j++)
+            cfg->buf_types[cfg->buf_off[i] + j] = cfg->aggs[i].buf_types[j];
     return 0;
 }
 
@@ -261,8 +273,8 @@ static void copy_spec(sl_arena_t *a, agg_config_t *cfg, const op_agg_spec_t *spe
 }
 
 /* Checks and records the keys (input columns `cols` of `child`). */
-static int set_keys(sl_arena_t *a, agg_config_t *cfg, const exec_pnode_t *child, const int *cols, int n,
-                    sl_error_t *err)
+static int set_keys(sl_arena_t *a, agg_config_t *cfg, const exec_pnode_t *child, const int *cols,
+                    int n, sl_error_t *err)
 {
     cfg->nkeys = n;
     cfg->keys = SL_NEW_ARRAY(a, int, n + 1);
@@ -322,7 +334,8 @@ exec_pnode_t *op_agg_plan_phase(sl_arena_t *a, exec_pnode_t *child, op_agg_phase
         if (cfg->aggs[i].distinct && phase != OP_AGG_BATCH) {
             sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
                          "%s cannot be computed in partial aggregation", cfg->call_text[i]);
-            sl_error_hint(err, "Aggregate a DISTINCT call in one phase, after an exchange on the group key.");
+            sl_error_hint(
+                err, "Aggregate a DISTINCT call in one phase, after an exchange on the group key.");
             return NULL;
         }
     return make_node(a, child, cfg);
@@ -339,7 +352,8 @@ exec_pnode_t *op_agg_plan_merge(sl_arena_t *a, exec_pnode_t *child, const exec_p
     cfg->keys = SL_NEW_ARRAY(a, int, pc->nkeys + 1);
     for (int k = 0; k < pc->nkeys; k++) cfg->keys[k] = k;
     if (child->ncols != pc->nkeys + pc->nbuf) {
-        sl_error_set(err, SL_ERR_INTERNAL_ERROR, "final aggregation over a child that is not a partial one");
+        sl_error_set(err, SL_ERR_INTERNAL_ERROR,
+                     "final aggregation over a child that is not a partial one");
         return NULL;
     }
     bool sessions = phase == OP_AGG_SESSION || phase == OP_AGG_SESSION_STREAMING;
@@ -367,9 +381,12 @@ static exec_pnode_t *plan_sessions(sl_arena_t *a, exec_pnode_t *child, const op_
                                    int npartitions, int streaming, sl_error_t *err)
 {
     if (has_distinct(spec)) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "count(DISTINCT) and other DISTINCT aggregates are not supported with session_window");
-        sl_error_hint(err, "Sessions merge partial aggregates, which DISTINCT cannot; use approx_count_distinct().");
+        sl_error_set(
+            err, SL_ERR_FEATURE_NOT_SUPPORTED,
+            "count(DISTINCT) and other DISTINCT aggregates are not supported with session_window");
+        sl_error_hint(
+            err,
+            "Sessions merge partial aggregates, which DISTINCT cannot; use approx_count_distinct().");
         return NULL;
     }
     exec_pnode_t *p = op_agg_plan_phase(a, child, OP_AGG_PARTIAL, spec, err);
@@ -377,7 +394,8 @@ static exec_pnode_t *plan_sessions(sl_arena_t *a, exec_pnode_t *child, const op_
     int *keys = SL_NEW_ARRAY(a, int, spec->nkeys), n = 0;
     for (int k = 0; k < spec->nkeys; k++)
         if (k != spec->session_key) keys[n++] = k;
-    exec_pnode_t *x = op_exchange_plan(a, p, keys, n, n == 0 || npartitions < 1 ? 1 : npartitions, 0);
+    exec_pnode_t *x =
+        op_exchange_plan(a, p, keys, n, n == 0 || npartitions < 1 ? 1 : npartitions, 0);
     return op_agg_plan_merge(a, x, p, streaming ? OP_AGG_SESSION_STREAMING : OP_AGG_SESSION, err);
 }
 
@@ -389,7 +407,8 @@ exec_pnode_t *op_agg_plan(sl_arena_t *a, exec_pnode_t *child, const op_agg_spec_
     if (streaming && has_distinct(spec)) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
                      "count(DISTINCT) and other DISTINCT aggregates are not supported on streams");
-        sl_error_hint(err, "Use approx_count_distinct(), which keeps a mergeable sketch per group.");
+        sl_error_hint(err,
+                      "Use approx_count_distinct(), which keeps a mergeable sketch per group.");
         return NULL;
     }
     if (has_distinct(spec)) {

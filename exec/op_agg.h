@@ -54,31 +54,31 @@ typedef enum op_agg_phase {
 
 /* One aggregate call as the planner gives it. */
 typedef struct op_agg_call {
-    const char *func;      /* count, sum, avg, min, max, first, last, approx_count_distinct */
-    int distinct;          /* f(DISTINCT x): batch plans only */
-    int arg;               /* input column of the argument; -1 for count(*) */
-    int ignore_nulls;      /* first/last IGNORE NULLS (default 0: Spark's) */
-    double relative_sd;    /* approx_count_distinct; 0 = 0.05 */
+    const char *func;   /* count, sum, avg, min, max, first, last, approx_count_distinct */
+    int distinct;       /* f(DISTINCT x): batch plans only */
+    int arg;            /* input column of the argument; -1 for count(*) */
+    int ignore_nulls;   /* first/last IGNORE NULLS (default 0: Spark's) */
+    double relative_sd; /* approx_count_distinct; 0 = 0.05 */
 } op_agg_call_t;
 
 /* An aggregation as the planner describes it (everything is copied). */
 typedef struct op_agg_spec {
     int nkeys;
-    const int *keys;           /* input columns of the group key, in output order */
+    const int *keys; /* input columns of the group key, in output order */
     int ncalls;
     const op_agg_call_t *calls;
-    const char *const *names;  /* nkeys + ncalls output column names */
-    int event_key;             /* streaming: index INTO keys[] of the event-time key (a
+    const char *const *names; /* nkeys + ncalls output column names */
+    int event_key;            /* streaming: index INTO keys[] of the event-time key (a
                                   TIMESTAMP column or a window STRUCT<start, end>), or -1 */
-    int session_key;           /* index INTO keys[] of a session window key (a window
+    int session_key;          /* index INTO keys[] of a session window key (a window
                                   STRUCT holding each row's initial session), or -1 */
-    output_mode_t mode;          /* streaming: output mode; 0 = the query's (ctx->mode) */
-    int op_id;                 /* streaming: state operator id (state/<op_id>/...) */
+    output_mode_t mode;       /* streaming: output mode; 0 = the query's (ctx->mode) */
+    int op_id;                /* streaming: state operator id (state/<op_id>/...) */
 } op_agg_spec_t;
 
-extern const op_ops_t op_agg_ops;            /* "HashAggregate": BATCH, PARTIAL, FINAL */
-extern const op_ops_t op_agg_streaming_ops;  /* "stateStoreSave": STREAMING (stateful) */
-extern const op_ops_t op_agg_session_ops;    /* "MergingSessions": SESSION */
+extern const op_ops_t op_agg_ops;                   /* "HashAggregate": BATCH, PARTIAL, FINAL */
+extern const op_ops_t op_agg_streaming_ops;         /* "stateStoreSave": STREAMING (stateful) */
+extern const op_ops_t op_agg_session_ops;           /* "MergingSessions": SESSION */
 extern const op_ops_t op_agg_session_streaming_ops; /* "sessionWindowStateStoreSaveExec":
                                                        SESSION_STREAMING (stateful) */
 

@@ -10,8 +10,8 @@
 extern const op_ops_t op_filter_ops, op_project_ops, op_watermark_ops;
 
 typedef struct op_watermark_config {
-    int column;        /* TIMESTAMP column of the child */
-    int64_t delay_ms;  /* watermark = max(event time) - delay */
+    int column;       /* TIMESTAMP column of the child */
+    int64_t delay_ms; /* watermark = max(event time) - delay */
 } op_watermark_config_t;
 
 /* FILTER child WHERE pred (a BOOLEAN expression over the child's columns). */

@@ -33,20 +33,20 @@
 
 typedef struct dd_config {
     int nkeys;
-    int *keys;             /* state key order: evict key first */
+    int *keys; /* state key order: evict key first */
     int *orig_keys;
     int time_col, time_field;
-    int evict_key;         /* index into orig_keys, -1 */
-    int key_time_field;    /* of the evict key column */
+    int evict_key;      /* index into orig_keys, -1 */
+    int key_time_field; /* of the evict key column */
     int within_watermark;
     int64_t delay_ms;
     const char *key_schema, *value_schema;
 } dd_config_t;
 
 typedef struct dd_state {
-    exec_ht_t *ht;         /* batch mode */
-    store_t *store;        /* streaming */
-    sl_buf_t key;          /* encoder (heap; freed in close) */
+    exec_ht_t *ht;  /* batch mode */
+    store_t *store; /* streaming */
+    sl_buf_t key;   /* encoder (heap; freed in close) */
     int64_t dropped_dups;
 } dd_state_t;
 
@@ -77,7 +77,8 @@ static void dd_close(op_t *op)
 static bool dd_late(op_t *op, const exec_batch_t *b, uint32_t row, int64_t *us, bool *has_time)
 {
     const dd_config_t *cfg = op->node->config;
-    *has_time = cfg->time_col >= 0 && op_join_event_time(&b->cols[cfg->time_col], cfg->time_field, row, us);
+    *has_time =
+        cfg->time_col >= 0 && op_join_event_time(&b->cols[cfg->time_col], cfg->time_field, row, us);
     if (!*has_time || !op_join_at_or_before(*us, op->wm.late_ms)) return false;
     op->metrics->num_rows_dropped_by_watermark++;
     return true;
@@ -203,7 +204,8 @@ static void dd_explain(const exec_pnode_t *node, sl_buf_t *out)
         sl_buf_printf(out, " within watermark on %s delay %lld ms", node->names[cfg->time_col],
                       (long long)cfg->delay_ms);
     else if (cfg->evict_key >= 0)
-        sl_buf_printf(out, " state evicted by %s <= watermark", node->names[cfg->orig_keys[cfg->evict_key]]);
+        sl_buf_printf(out, " state evicted by %s <= watermark",
+                      node->names[cfg->orig_keys[cfg->evict_key]]);
 }
 
 /* Always, as Spark: the next batch's late-row bound moves up too. */
@@ -214,30 +216,44 @@ static int dd_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
 }
 
 const op_ops_t op_dedup_ops = {
-    .name = "dedupe", .stateful = 1, .open = dd_open, .push = dd_push, .finish = dd_finish,
-    .close = dd_close, .explain = dd_explain, .wants_nodata_batch = dd_wants_nodata_batch,
+    .name = "dedupe",
+    .stateful = 1,
+    .open = dd_open,
+    .push = dd_push,
+    .finish = dd_finish,
+    .close = dd_close,
+    .explain = dd_explain,
+    .wants_nodata_batch = dd_wants_nodata_batch,
 };
 
 const op_ops_t op_dedup_within_wm_ops = {
-    .name = "dedupeWithinWatermark", .stateful = 1, .open = dd_open, .push = dd_push,
-    .finish = dd_finish, .close = dd_close, .explain = dd_explain,
+    .name = "dedupeWithinWatermark",
+    .stateful = 1,
+    .open = dd_open,
+    .push = dd_push,
+    .finish = dd_finish,
+    .close = dd_close,
+    .explain = dd_explain,
     .wants_nodata_batch = dd_wants_nodata_batch,
 };
 
 static int dd_check(const exec_pnode_t *child, const op_dedup_spec_t *sp, dd_config_t *cfg,
                     sl_error_t *err)
 {
-    if (sp->nkeys < 1) return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "DISTINCT ON needs a key");
+    if (sp->nkeys < 1)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "DISTINCT ON needs a key");
     for (int i = 0; i < sp->nkeys; i++)
         if (sp->keys[i] < 0 || sp->keys[i] >= child->ncols)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "DISTINCT ON key %d names no column", i + 1);
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                                "DISTINCT ON key %d names no column", i + 1);
     if (sp->evict_key >= sp->nkeys || (sp->within_watermark && sp->time_col < 0))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                             "deduplication eviction needs an event-time column");
     cfg->time_field = -1;
     if (sp->time_col >= child->ncols) cfg->time_field = -2;
     else if (sp->time_col >= 0) cfg->time_field = op_join_time_field(child->types[sp->time_col]);
-    cfg->key_time_field = sp->evict_key >= 0 ? op_join_key_time_field(child->types[sp->keys[sp->evict_key]]) : -1;
+    cfg->key_time_field =
+        sp->evict_key >= 0 ? op_join_key_time_field(child->types[sp->keys[sp->evict_key]]) : -1;
     if (cfg->time_field == -2 || cfg->key_time_field == -2)
         return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                             "event-time column of a deduplication must be a timestamp or a window");

@@ -20,17 +20,17 @@
 extern const op_ops_t op_dedup_ops, op_dedup_within_wm_ops;
 
 typedef struct op_dedup_spec {
-    int nkeys;              /* >= 1 */
-    const int *keys;        /* DISTINCT ON columns of the child (copied) */
-    int time_col;           /* the child's watermarked event-time column (TIMESTAMP or window)
+    int nkeys;            /* >= 1 */
+    const int *keys;      /* DISTINCT ON columns of the child (copied) */
+    int time_col;         /* the child's watermarked event-time column (TIMESTAMP or window)
                                when the input has a watermark, else -1: rows with time <=
                                op->wm.late_ms are dropped and counted */
-    int evict_key;          /* dropDuplicates: index into keys of the event-time key column;
+    int evict_key;        /* dropDuplicates: index into keys of the event-time key column;
                                state of keys whose time <= op->wm.evict_ms is evicted;
                                -1 = no eviction (state grows with the keys) */
-    int within_watermark;   /* 1: dropDuplicatesWithinWatermark (needs time_col) */
-    int64_t delay_ms;       /* within watermark: a key expires at first event time + delay */
-    int op_id;              /* state/<op_id>/ (streaming) */
+    int within_watermark; /* 1: dropDuplicatesWithinWatermark (needs time_col) */
+    int64_t delay_ms;     /* within watermark: a key expires at first event time + delay */
+    int op_id;            /* state/<op_id>/ (streaming) */
 } op_dedup_spec_t;
 
 /* DEDUPLICATE over child. Errors: 22023 for a key index out of range, an

@@ -16,8 +16,8 @@
 
 typedef struct exchange_state {
     exchange_buf_t *buf;
-    int task;                 /* slot of this task in buf */
-    exec_batch_t ***out;      /* per partition: batches copied so far */
+    int task;            /* slot of this task in buf */
+    exec_batch_t ***out; /* per partition: batches copied so far */
     int *nout, *capout;
 } exchange_state_t;
 
@@ -26,7 +26,8 @@ static void add_output(op_t *op, int p, exec_batch_t *b)
     exchange_state_t *st = op->state;
     if (st->nout[p] == st->capout[p]) {
         int cap = st->capout[p] ? st->capout[p] * 2 : 4;
-        st->out[p] = sl_arena_realloc(op->ctx->arena, st->out[p], sizeof(exec_batch_t *) * (size_t)st->capout[p],
+        st->out[p] = sl_arena_realloc(op->ctx->arena, st->out[p],
+                                      sizeof(exec_batch_t *) * (size_t)st->capout[p],
                                       sizeof(exec_batch_t *) * (size_t)cap);
         st->capout[p] = cap;
     }
@@ -122,8 +123,12 @@ static void exchange_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_exchange_ops = {
-    .name = "Exchange", .open = exchange_open, .push = exchange_push,
-    .finish = exchange_finish, .close = exchange_close, .explain = exchange_explain,
+    .name = "Exchange",
+    .open = exchange_open,
+    .push = exchange_push,
+    .finish = exchange_finish,
+    .close = exchange_close,
+    .explain = exchange_explain,
 };
 
 exec_pnode_t *op_exchange_plan(sl_arena_t *a, exec_pnode_t *child, const int *keys, int nkeys,

@@ -8,10 +8,10 @@
 #include "exec/op.h"
 
 typedef struct op_exchange_config {
-    int nkeys;          /* key columns of the child; 0 with npartitions 1 = gather */
+    int nkeys; /* key columns of the child; 0 with npartitions 1 = gather */
     const int *keys;
-    int npartitions;    /* partitions of the consuming stage */
-    int broadcast;      /* 1: every consumer task reads all rows (join build sides) */
+    int npartitions; /* partitions of the consuming stage */
+    int broadcast;   /* 1: every consumer task reads all rows (join build sides) */
 } op_exchange_config_t;
 
 extern const op_ops_t op_exchange_ops;

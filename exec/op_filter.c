@@ -46,8 +46,12 @@ static void filter_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_filter_ops = {
-    .name = "Filter", .open = filter_open, .push = filter_push, .finish = filter_finish,
-    .close = filter_close, .explain = filter_explain,
+    .name = "Filter",
+    .open = filter_open,
+    .push = filter_push,
+    .finish = filter_finish,
+    .close = filter_close,
+    .explain = filter_explain,
 };
 
 exec_pnode_t *op_filter_plan(sl_arena_t *a, exec_pnode_t *child, const exec_expr_t *pred,

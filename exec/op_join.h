@@ -43,10 +43,10 @@
 
 typedef enum op_join_type {
     OP_JOIN_INNER = 1,
-    OP_JOIN_LEFT,   /* LEFT OUTER: every left row at least once */
-    OP_JOIN_RIGHT,  /* RIGHT OUTER */
-    OP_JOIN_FULL,   /* FULL OUTER */
-    OP_JOIN_CROSS,  /* nested-loop only: INNER without a predicate */
+    OP_JOIN_LEFT,  /* LEFT OUTER: every left row at least once */
+    OP_JOIN_RIGHT, /* RIGHT OUTER */
+    OP_JOIN_FULL,  /* FULL OUTER */
+    OP_JOIN_CROSS, /* nested-loop only: INNER without a predicate */
 } op_join_type_t;
 
 extern const op_ops_t op_hash_join_ops, op_nl_join_ops, op_stream_join_ops;
@@ -61,8 +61,8 @@ const char *op_join_type_name(op_join_type_t t);
  * BOOLEAN; 0A000 for a shape the header essay rules out. */
 exec_pnode_t *op_hash_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *build,
                                 const int *probe_keys, const int *build_keys, int nkeys,
-                                op_join_type_t type, int probe_is_left,
-                                const exec_expr_t *residual, sl_error_t *err);
+                                op_join_type_t type, int probe_is_left, const exec_expr_t *residual,
+                                sl_error_t *err);
 
 /* NESTED-LOOP JOIN of probe (children[0]) with build (children[1], a
  * broadcast exchange): every pair for which pred (NULL for CROSS) is true.
@@ -100,20 +100,20 @@ exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *
  * left rows, RIGHT: right rows, FULL: both; INNER evicts silently). Then
  * commits every store. Append mode only (the planner checks). */
 typedef struct op_stream_join_spec {
-    op_join_type_t type;           /* INNER, LEFT, RIGHT or FULL */
-    int nkeys;                     /* >= 1 */
-    const int *left_keys;          /* key columns of the left child (copied) */
-    const int *right_keys;         /* key columns of the right child, same types */
-    const exec_expr_t *residual;   /* BOOLEAN over left ++ right, or NULL */
-    int left_time, right_time;     /* event-time column of each side (TIMESTAMP, or a window
+    op_join_type_t type;         /* INNER, LEFT, RIGHT or FULL */
+    int nkeys;                   /* >= 1 */
+    const int *left_keys;        /* key columns of the left child (copied) */
+    const int *right_keys;       /* key columns of the right child, same types */
+    const exec_expr_t *residual; /* BOOLEAN over left ++ right, or NULL */
+    int left_time, right_time;   /* event-time column of each side (TIMESTAMP, or a window
                                       STRUCT whose end counts) for late rows; -1 = none */
-    int evict_key;                 /* index into the key lists of a watermarked key column
+    int evict_key;               /* index into the key lists of a watermarked key column
                                       (TIMESTAMP or window): key-based eviction; -1 = none */
-    int left_has_bound;            /* value-based eviction of left rows (needs left_time) */
-    int64_t left_bound_ms;         /* left state watermark = op->wm.evict_ms + left_bound_ms */
-    int right_has_bound;           /* the same for the right side */
+    int left_has_bound;          /* value-based eviction of left rows (needs left_time) */
+    int64_t left_bound_ms;       /* left state watermark = op->wm.evict_ms + left_bound_ms */
+    int right_has_bound;         /* the same for the right side */
     int64_t right_bound_ms;
-    int op_id;                     /* state/<op_id>/ */
+    int op_id; /* state/<op_id>/ */
 } op_stream_join_spec_t;
 
 /* STREAM-STREAM JOIN. Errors: 42804 for key type mismatches, a residual

@@ -34,22 +34,22 @@ typedef struct hj_config {
     int nkeys;
     int *probe_keys, *build_keys;
     int probe_is_left;
-    int partitioned;          /* both children hash exchanges; join in finish() */
-    int probe_preserved;      /* emit unmatched probe rows */
-    int build_preserved;      /* emit unmatched build rows in finish() */
+    int partitioned;     /* both children hash exchanges; join in finish() */
+    int probe_preserved; /* emit unmatched probe rows */
+    int build_preserved; /* emit unmatched build rows in finish() */
     const exec_expr_t *residual;
-    exec_prog_t *prog;        /* compiled residual, or NULL */
+    exec_prog_t *prog; /* compiled residual, or NULL */
 } hj_config_t;
 
 typedef struct hj_state {
-    exec_batch_t *build;      /* every build row, no selection */
+    exec_batch_t *build; /* every build row, no selection */
     op_join_ht_t ht;
-    uint8_t *build_matched;   /* per build row, when the build side is preserved */
-    op_join_emit_t emit;      /* side a = probe, side b = build */
-    exec_builder_t build_buf; /* PARTITIONED: build rows so far */
-    exec_batch_t **probe_bufs;/* PARTITIONED: copies of the probe batches */
+    uint8_t *build_matched;    /* per build row, when the build side is preserved */
+    op_join_emit_t emit;       /* side a = probe, side b = build */
+    exec_builder_t build_buf;  /* PARTITIONED: build rows so far */
+    exec_batch_t **probe_bufs; /* PARTITIONED: copies of the probe batches */
     int nprobe, capprobe;
-    sl_arena_t *tmp;          /* finish(): per-probe-batch temporaries */
+    sl_arena_t *tmp; /* finish(): per-probe-batch temporaries */
 } hj_state_t;
 
 const char *op_join_type_name(op_join_type_t t)
@@ -70,7 +70,8 @@ static void hj_prepare_build(op_t *op, hj_state_t *st)
     const hj_config_t *cfg = op->node->config;
     op_join_ht_build(&st->ht, op->ctx->arena, st->build, cfg->build_keys, cfg->nkeys);
     if (cfg->build_preserved)
-        st->build_matched = SL_NEW_ARRAY(op->ctx->arena, uint8_t, st->build->nrows ? st->build->nrows : 1);
+        st->build_matched =
+            SL_NEW_ARRAY(op->ctx->arena, uint8_t, st->build->nrows ? st->build->nrows : 1);
     st->emit.b = st->build;
     st->emit.b_matched = st->build_matched;
 }
@@ -184,8 +185,12 @@ static void hj_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_hash_join_ops = {
-    .name = "HashJoin", .open = hj_open, .push = hj_push, .finish = hj_finish,
-    .close = hj_close, .explain = hj_explain,
+    .name = "HashJoin",
+    .open = hj_open,
+    .push = hj_push,
+    .finish = hj_finish,
+    .close = hj_close,
+    .explain = hj_explain,
 };
 
 /* Which sides the join type preserves, as (probe, build). */
@@ -203,9 +208,10 @@ static int hj_check_shape(hj_config_t *cfg, const exec_pnode_t *probe, const exe
 {
     if (op_join_is_broadcast(build)) {
         if (cfg->build_preserved && !op_join_is_gather(probe))
-            return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                                "%s join with a preserved broadcast side needs a single probe partition",
-                                op_join_type_name(cfg->type));
+            return sl_error_set(
+                err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                "%s join with a preserved broadcast side needs a single probe partition",
+                op_join_type_name(cfg->type));
         return 0;
     }
     const op_exchange_config_t *pc = op_is_exchange(probe) ? probe->config : NULL;
@@ -221,8 +227,8 @@ static int hj_check_shape(hj_config_t *cfg, const exec_pnode_t *probe, const exe
 
 exec_pnode_t *op_hash_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *build,
                                 const int *probe_keys, const int *build_keys, int nkeys,
-                                op_join_type_t type, int probe_is_left,
-                                const exec_expr_t *residual, sl_error_t *err)
+                                op_join_type_t type, int probe_is_left, const exec_expr_t *residual,
+                                sl_error_t *err)
 {
     if (nkeys < 1 || type == OP_JOIN_CROSS) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "hash join needs at least one key pair");

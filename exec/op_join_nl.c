@@ -18,13 +18,13 @@ typedef struct nl_config {
     int probe_is_left;
     int probe_preserved, build_preserved;
     const exec_expr_t *pred;
-    exec_prog_t *prog;         /* compiled predicate; NULL for CROSS */
+    exec_prog_t *prog; /* compiled predicate; NULL for CROSS */
 } nl_config_t;
 
 typedef struct nl_state {
     exec_batch_t *build;
-    uint8_t *build_matched;    /* when the build side is preserved */
-    op_join_emit_t emit;       /* side a = probe, side b = build */
+    uint8_t *build_matched; /* when the build side is preserved */
+    op_join_emit_t emit;    /* side a = probe, side b = build */
 } nl_state_t;
 
 static int nl_open(op_t *op, sl_error_t *err)
@@ -38,7 +38,8 @@ static int nl_open(op_t *op, sl_error_t *err)
                       build->ncols, build->types);
     st->build = op_join_broadcast_rows(op, build);
     if (cfg->build_preserved)
-        st->build_matched = SL_NEW_ARRAY(op->ctx->arena, uint8_t, st->build->nrows ? st->build->nrows : 1);
+        st->build_matched =
+            SL_NEW_ARRAY(op->ctx->arena, uint8_t, st->build->nrows ? st->build->nrows : 1);
     st->emit.b = st->build;
     st->emit.b_matched = st->build_matched;
     return 0;
@@ -92,8 +93,12 @@ static void nl_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_nl_join_ops = {
-    .name = "NestedLoopJoin", .open = nl_open, .push = nl_push, .finish = nl_finish,
-    .close = nl_close, .explain = nl_explain,
+    .name = "NestedLoopJoin",
+    .open = nl_open,
+    .push = nl_push,
+    .finish = nl_finish,
+    .close = nl_close,
+    .explain = nl_explain,
 };
 
 exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *build,
@@ -109,7 +114,8 @@ exec_pnode_t *op_nl_join_plan(sl_arena_t *a, exec_pnode_t *probe, exec_pnode_t *
     cfg->probe_preserved = probe_is_left ? left : right;
     cfg->build_preserved = probe_is_left ? right : left;
     if (!op_join_is_broadcast(build)) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "nested-loop join needs a broadcast build side");
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "nested-loop join needs a broadcast build side");
         return NULL;
     }
     if (cfg->build_preserved && !op_join_is_gather(probe)) {

@@ -49,13 +49,13 @@ static const char *const TIME_NAME[2] = {"left_time", "right_time"};
 typedef struct sj_config {
     op_join_type_t type;
     int nkeys;
-    int *keys[2];              /* key columns per side, evict key first */
-    int *orig_keys[2];         /* as the planner gave them (EXPLAIN) */
-    int *all_cols[2];          /* 0 .. ncols-1 of each side (row encoding) */
-    int evict_key;             /* index into orig keys, -1 none */
-    int key_time_field;        /* evict key: -1 TIMESTAMP, else the window's end field */
-    int time_col[2];           /* event-time column per side, -1 none */
-    int time_field[2];         /* -1 TIMESTAMP, else the end field of a window */
+    int *keys[2];       /* key columns per side, evict key first */
+    int *orig_keys[2];  /* as the planner gave them (EXPLAIN) */
+    int *all_cols[2];   /* 0 .. ncols-1 of each side (row encoding) */
+    int evict_key;      /* index into orig keys, -1 none */
+    int key_time_field; /* evict key: -1 TIMESTAMP, else the window's end field */
+    int time_col[2];    /* event-time column per side, -1 none */
+    int time_field[2];  /* -1 TIMESTAMP, else the end field of a window */
     int has_bound[2];
     int64_t bound_ms[2];
     int preserved[2];
@@ -66,24 +66,24 @@ typedef struct sj_config {
 
 /* Decoded rows of the other side, being paired with this side's rows. */
 typedef struct sj_cands {
-    exec_builder_t bld;        /* EXEC_BATCH_ROWS rows at most */
+    exec_builder_t bld; /* EXEC_BATCH_ROWS rows at most */
     int started;
-    uint8_t *matched;          /* per decoded row: joined (set by the emitter) */
-    uint8_t **keys;            /* per decoded row: copy of its store key (preserved side) */
+    uint8_t *matched; /* per decoded row: joined (set by the emitter) */
+    uint8_t **keys;   /* per decoded row: copy of its store key (preserved side) */
     uint32_t *klens;
-    uint8_t **vals;            /* per decoded row: copy of its value */
+    uint8_t **vals; /* per decoded row: copy of its value */
     uint32_t *vlens;
 } sj_cands_t;
 
 typedef struct sj_state {
-    store_t *rows[2];          /* "left", "right" */
-    store_t *times[2];         /* "left_time", "right_time" or NULL */
-    uint32_t seq[2];           /* next sequence number per side */
-    int64_t appended;          /* rows stored in this batch (numRowsUpdated) */
-    op_join_emit_t emit[2];    /* for input s: a = side s, b = the other side */
-    sl_buf_t key, val;         /* encoders (heap; freed in close) */
+    store_t *rows[2];       /* "left", "right" */
+    store_t *times[2];      /* "left_time", "right_time" or NULL */
+    uint32_t seq[2];        /* next sequence number per side */
+    int64_t appended;       /* rows stored in this batch (numRowsUpdated) */
+    op_join_emit_t emit[2]; /* for input s: a = side s, b = the other side */
+    sl_buf_t key, val;      /* encoders (heap; freed in close) */
     sj_cands_t cands;
-    sl_arena_t *tmp;           /* finish(): decoded evicted rows */
+    sl_arena_t *tmp; /* finish(): decoded evicted rows */
 } sj_state_t;
 
 /* ---- open / close ------------------------------------------------------- */
@@ -92,7 +92,8 @@ static int sj_open_stores(op_t *op, sj_state_t *st, sl_error_t *err)
 {
     const sj_config_t *cfg = op->node->config;
     for (int s = 0; s < 2; s++) {
-        st->rows[s] = op_join_store_open(op, SIDE_NAME[s], cfg->key_schema[s], cfg->value_schema[s], err);
+        st->rows[s] =
+            op_join_store_open(op, SIDE_NAME[s], cfg->key_schema[s], cfg->value_schema[s], err);
         if (!st->rows[s]) return -1;
     }
     for (int s = 0; s < 2; s++) {
@@ -234,7 +235,8 @@ static int sj_store_row(op_t *op, sj_state_t *st, int s, const exec_batch_t *b, 
     sl_buf_clear(&st->key);
     if (st->times[s]) {
         int64_t us;
-        if (!op_join_event_time(&b->cols[cfg->time_col[s]], cfg->time_field[s], row, &us)) us = INT64_MIN;
+        if (!op_join_event_time(&b->cols[cfg->time_col[s]], cfg->time_field[s], row, &us))
+            us = INT64_MIN;
         op_join_put_be64(&st->key, op_join_time_key(us));
     }
     size_t off = st->key.len;
@@ -244,7 +246,8 @@ static int sj_store_row(op_t *op, sj_state_t *st, int s, const exec_batch_t *b, 
     sl_buf_clear(&st->val);
     sl_buf_putc(&st->val, (char)matched);
     exec_row_encode(b, row, cfg->all_cols[s], op->node->children[s]->ncols, &st->val);
-    if (store_put(st->rows[s], st->key.data + off, st->key.len - off, st->val.data, st->val.len, err) < 0)
+    if (store_put(st->rows[s], st->key.data + off, st->key.len - off, st->val.data, st->val.len,
+                  err) < 0)
         return -1;
     st->appended++;
     /* A NULL event time never passes the bound: no index entry. */
@@ -371,7 +374,8 @@ static int evict_by_key(op_t *op, sj_state_t *st, int s, int64_t bound_us, sl_er
     const sj_config_t *cfg = op->node->config;
     sj_outer_t o = {0};
     sj_evict_arg_t ea = {op, st, s, &o};
-    if (op_join_evict_by_key_time(st->rows[s], cfg->key_time_field, bound_us, evict_key_cb, &ea, err) < 0)
+    if (op_join_evict_by_key_time(st->rows[s], cfg->key_time_field, bound_us, evict_key_cb, &ea,
+                                  err) < 0)
         return -1;
     return outer_flush(op, st, s, &o, err);
 }
@@ -483,14 +487,21 @@ static int64_t sj_output_watermark(const exec_pnode_t *node, int64_t input_ms)
     const sj_config_t *cfg = node->config;
     int64_t out = input_ms;
     for (int s = 0; s < 2 && cfg->evict_key < 0; s++)
-        if (cfg->has_bound[s] && input_ms + cfg->bound_ms[s] < out) out = input_ms + cfg->bound_ms[s];
+        if (cfg->has_bound[s] && input_ms + cfg->bound_ms[s] < out)
+            out = input_ms + cfg->bound_ms[s];
     return out;
 }
 
 const op_ops_t op_stream_join_ops = {
-    .name = "symmetricHashJoin", .stateful = 1, .open = sj_open, .push = sj_push,
-    .finish = sj_finish, .close = sj_close, .explain = sj_explain,
-    .wants_nodata_batch = sj_wants_nodata_batch, .output_watermark = sj_output_watermark,
+    .name = "symmetricHashJoin",
+    .stateful = 1,
+    .open = sj_open,
+    .push = sj_push,
+    .finish = sj_finish,
+    .close = sj_close,
+    .explain = sj_explain,
+    .wants_nodata_batch = sj_wants_nodata_batch,
+    .output_watermark = sj_output_watermark,
 };
 
 /* Key columns with the evict key moved first. */
@@ -509,8 +520,9 @@ static int check_time_col(const exec_pnode_t *n, int col, int *field, sl_error_t
     *field = -1;
     if (col < 0) return 0;
     if (col >= n->ncols || (*field = op_join_time_field(n->types[col])) == -2)
-        return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
-                            "event-time column of a stream-stream join must be a timestamp or a window");
+        return sl_error_set(
+            err, SL_ERR_DATATYPE_MISMATCH,
+            "event-time column of a stream-stream join must be a timestamp or a window");
     return 0;
 }
 
@@ -521,7 +533,8 @@ static int check_evict_key(sj_config_t *cfg, const exec_pnode_t *l, const op_str
     cfg->key_time_field = -1;
     if (sp->evict_key < 0) return 0;
     if (sp->evict_key >= sp->nkeys)
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "evict key %d out of range", sp->evict_key);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "evict key %d out of range",
+                            sp->evict_key);
     cfg->key_time_field = op_join_key_time_field(l->types[sp->left_keys[sp->evict_key]]);
     if (cfg->key_time_field == -2)
         return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
@@ -534,7 +547,8 @@ static void make_schemas(sl_arena_t *a, sj_config_t *cfg, exec_pnode_t *const ki
     for (int s = 0; s < 2; s++) {
         const char *k = op_join_schema_text(a, kids[s], cfg->keys[s], cfg->nkeys);
         cfg->key_schema[s] = sl_printf(a, "%s, batch BIGINT, seq INT", k);
-        cfg->value_schema[s] = sl_printf(a, "matched BOOLEAN, %s", op_join_schema_text(a, kids[s], NULL, 0));
+        cfg->value_schema[s] =
+            sl_printf(a, "matched BOOLEAN, %s", op_join_schema_text(a, kids[s], NULL, 0));
         cfg->time_schema[s] = sl_printf(a, "time TIMESTAMP, %s", cfg->key_schema[s]);
     }
 }
@@ -556,9 +570,10 @@ static int sj_configure(sl_arena_t *a, sj_config_t *cfg, exec_pnode_t *const kid
         cfg->time_col[s] = times[s];
         if (check_time_col(kids[s], times[s], &cfg->time_field[s], err) < 0) return -1;
         if (cfg->has_bound[s] && times[s] < 0)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
-                                "value-based state eviction of the %s side needs its event-time column",
-                                SIDE_NAME[s]);
+            return sl_error_set(
+                err, SL_ERR_INVALID_PARAMETER_VALUE,
+                "value-based state eviction of the %s side needs its event-time column",
+                SIDE_NAME[s]);
     }
     cfg->preserved[0] = sp->type == OP_JOIN_LEFT || sp->type == OP_JOIN_FULL;
     cfg->preserved[1] = sp->type == OP_JOIN_RIGHT || sp->type == OP_JOIN_FULL;
@@ -570,7 +585,8 @@ exec_pnode_t *op_stream_join_plan(sl_arena_t *a, exec_pnode_t *left, exec_pnode_
                                   const op_stream_join_spec_t *spec, sl_error_t *err)
 {
     if (spec->nkeys < 1 || spec->type == OP_JOIN_CROSS) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "stream-stream join needs at least one key pair");
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                     "stream-stream join needs at least one key pair");
         return NULL;
     }
     if (op_join_check_keys(left, spec->left_keys, right, spec->right_keys, spec->nkeys, err) < 0)

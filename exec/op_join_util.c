@@ -18,15 +18,15 @@ static bool vec_null(const exec_vec_t *v, uint32_t row)
     return v->type.id == EXEC_TYPE_NULL || exec_vec_is_null(v, row);
 }
 
-#define GATHER_FIXED(T)                                                               \
-    do {                                                                              \
-        const T *s_ = src;                                                            \
-        T *d_ = dst;                                                                  \
-        for (uint32_t i = 0; i < n; i++) {                                            \
-            uint32_t r_ = rows[i];                                                    \
-            if (r_ == OP_JOIN_NO_ROW) memset(&d_[i], 0, sizeof(T));                   \
-            else d_[i] = s_[r_];                                                      \
-        }                                                                             \
+#define GATHER_FIXED(T)                                             \
+    do {                                                            \
+        const T *s_ = src;                                          \
+        T *d_ = dst;                                                \
+        for (uint32_t i = 0; i < n; i++) {                          \
+            uint32_t r_ = rows[i];                                  \
+            if (r_ == OP_JOIN_NO_ROW) memset(&d_[i], 0, sizeof(T)); \
+            else d_[i] = s_[r_];                                    \
+        }                                                           \
     } while (0)
 
 /* Cells of width w (not NULL rows: zeroed). */
@@ -96,7 +96,8 @@ bool op_join_cells_equal(const exec_vec_t *x, uint32_t rx, const exec_vec_t *y, 
 {
     bool nx = vec_null(x, rx), ny = vec_null(y, ry);
     if (nx || ny) return nx && ny;
-    if (x->type.id != EXEC_TYPE_STRUCT) return exec_cell_equal(x->type, cell_at(x, rx), cell_at(y, ry));
+    if (x->type.id != EXEC_TYPE_STRUCT)
+        return exec_cell_equal(x->type, cell_at(x, rx), cell_at(y, ry));
     for (int f = 0; f < x->type.nfields; f++)
         if (!op_join_cells_equal(&x->children[f], rx, &y->children[f], ry)) return false;
     return true;
@@ -159,14 +160,15 @@ exec_batch_t *op_join_copy_batch(sl_arena_t *a, const exec_batch_t *b)
     return out;
 }
 
-#define GATHER_MULTI(T)                                                               \
-    do {                                                                              \
-        T *d_ = v.data;                                                               \
+#define GATHER_MULTI(T)                                                                     \
+    do {                                                                                    \
+        T *d_ = v.data;                                                                     \
         for (uint32_t i = 0; i < n; i++) d_[i] = ((const T *)srcs[bidx[i]]->data)[rows[i]]; \
     } while (0)
 
 static exec_vec_t gather_multi_vecs(sl_arena_t *a, exec_type_t t, const exec_vec_t *const *srcs,
-                                    int nsrc, const uint32_t *bidx, const uint32_t *rows, uint32_t n)
+                                    int nsrc, const uint32_t *bidx, const uint32_t *rows,
+                                    uint32_t n)
 {
     if (t.id == EXEC_TYPE_NULL) return all_null_vec(a, t, n);
     exec_vec_t v = {.type = t};
@@ -180,7 +182,8 @@ static exec_vec_t gather_multi_vecs(sl_arena_t *a, exec_type_t t, const exec_vec
     case 16: GATHER_MULTI(exec_str_t); break;
     default:
         for (uint32_t i = 0; i < n; i++)
-            memcpy((char *)v.data + i * w, (const char *)srcs[bidx[i]]->data + (size_t)rows[i] * w, w);
+            memcpy((char *)v.data + i * w, (const char *)srcs[bidx[i]]->data + (size_t)rows[i] * w,
+                   w);
     }
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *sn = srcs[bidx[i]]->nulls;
@@ -237,11 +240,11 @@ static exec_batch_t *pairs_batch(op_join_emit_t *e)
     out->arena = a;
     int aoff = e->a_is_left ? 0 : e->b_ncols, boff = e->a_is_left ? e->a_ncols : 0;
     for (int c = 0; c < e->a_ncols; c++)
-        out->cols[aoff + c] = op_join_gather_vec(a, e->a_types[c], e->a ? &e->a->cols[c] : NULL,
-                                                 e->arows, e->n);
+        out->cols[aoff + c] =
+            op_join_gather_vec(a, e->a_types[c], e->a ? &e->a->cols[c] : NULL, e->arows, e->n);
     for (int c = 0; c < e->b_ncols; c++)
-        out->cols[boff + c] = op_join_gather_vec(a, e->b_types[c], e->b ? &e->b->cols[c] : NULL,
-                                                 e->brows, e->n);
+        out->cols[boff + c] =
+            op_join_gather_vec(a, e->b_types[c], e->b ? &e->b->cols[c] : NULL, e->brows, e->n);
     return out;
 }
 
@@ -343,8 +346,8 @@ void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, co
     }
 }
 
-void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b,
-                      const int *keys, int nkeys, uint32_t *first)
+void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, const int *keys,
+                      int nkeys, uint32_t *first)
 {
     uint32_t n = b->nrows ? b->nrows : 1;
     uint64_t *hashes = sl_alloc(a, sizeof *hashes * n);
@@ -414,7 +417,8 @@ int op_join_evict_by_key_time(store_t *s, int field, int64_t bound_us, op_join_e
     sl_buf_t hi = SL_BUF_INIT;
     sl_buf_putc(&hi, 1);
     if (field >= 0) sl_buf_putc(&hi, 1);
-    op_join_put_be64(&hi, op_join_time_key(field >= 0 || bound_us == INT64_MAX ? bound_us : bound_us + 1));
+    op_join_put_be64(
+        &hi, op_join_time_key(field >= 0 || bound_us == INT64_MAX ? bound_us : bound_us + 1));
     store_iter_t *it = store_iter_range(s, "\x01", 1, hi.data, hi.len, err);
     sl_buf_free(&hi);
     if (!it) return -1;
@@ -534,8 +538,7 @@ exec_pnode_t *op_join_node(sl_arena_t *a, const op_ops_t *ops, exec_pnode_t *pro
     return n;
 }
 
-int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out,
-                         sl_error_t *err)
+int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out, sl_error_t *err)
 {
     *out = NULL;
     if (!e) return 0;
@@ -547,13 +550,13 @@ int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out,
     return *out ? 0 : -1;
 }
 
-int op_join_check_keys(const exec_pnode_t *l, const int *lk, const exec_pnode_t *r,
-                       const int *rk, int n, sl_error_t *err)
+int op_join_check_keys(const exec_pnode_t *l, const int *lk, const exec_pnode_t *r, const int *rk,
+                       int n, sl_error_t *err)
 {
     for (int i = 0; i < n; i++) {
         if (lk[i] < 0 || lk[i] >= l->ncols || rk[i] < 0 || rk[i] >= r->ncols)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
-                                "join key %d names no column", i + 1);
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "join key %d names no column",
+                                i + 1);
         if (!exec_type_equal(l->types[lk[i]], r->types[rk[i]]))
             return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                                 "join key %s (%s) and %s (%s) differ in type", l->names[lk[i]],

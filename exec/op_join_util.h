@@ -53,19 +53,19 @@ exec_vec_t op_join_gather_multi(sl_arena_t *a, exec_batch_t *const *batches, int
  * pairs that pass the residual, marks their rows in a_matched/b_matched,
  * and emits it. Sources (a, b) may change between flushes only. */
 typedef struct op_join_emit {
-    op_t *op;                      /* emits through op_emit(op, ...) */
-    const exec_prog_t *residual;   /* BOOLEAN over the output row; NULL = every pair joins */
-    int a_is_left;                 /* side a supplies the first output columns */
+    op_t *op;                    /* emits through op_emit(op, ...) */
+    const exec_prog_t *residual; /* BOOLEAN over the output row; NULL = every pair joins */
+    int a_is_left;               /* side a supplies the first output columns */
     int a_ncols, b_ncols;
-    const exec_type_t *a_types;    /* column types of side a */
+    const exec_type_t *a_types; /* column types of side a */
     const exec_type_t *b_types;
-    const exec_batch_t *a, *b;     /* sources of the pending pairs' row numbers */
-    uint8_t *a_matched;            /* per physical row of a: set when a pair joined; may be NULL */
-    uint8_t *b_matched;            /* per physical row of b; may be NULL */
-    uint32_t *arows, *brows;       /* pending pairs (EXEC_BATCH_ROWS of room) */
-    uint32_t n;                    /* pending pairs */
-    sl_arena_t *arena;             /* where output batches are built (the task's scratch) */
-    int reset_after_emit;          /* 1: reset `arena` after each emitted batch (finish()
+    const exec_batch_t *a, *b; /* sources of the pending pairs' row numbers */
+    uint8_t *a_matched;        /* per physical row of a: set when a pair joined; may be NULL */
+    uint8_t *b_matched;        /* per physical row of b; may be NULL */
+    uint32_t *arows, *brows;   /* pending pairs (EXEC_BATCH_ROWS of room) */
+    uint32_t n;                /* pending pairs */
+    sl_arena_t *arena;         /* where output batches are built (the task's scratch) */
+    int reset_after_emit;      /* 1: reset `arena` after each emitted batch (finish()
                                       loops whose sources live elsewhere) */
 } op_join_emit_t;
 
@@ -92,11 +92,10 @@ exec_pnode_t *op_join_node(sl_arena_t *a, const op_ops_t *ops, exec_pnode_t *pro
                            exec_pnode_t *build, int probe_is_left, void *config);
 /* Compiles a BOOLEAN predicate into *out (NULL for a NULL expression).
  * 42804 when it is not BOOLEAN. */
-int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out,
-                         sl_error_t *err);
+int op_join_compile_pred(sl_arena_t *a, const exec_expr_t *e, exec_prog_t **out, sl_error_t *err);
 /* Checks key columns exist and pairs have one type (42804 / 22023). */
-int op_join_check_keys(const exec_pnode_t *l, const int *lk, const exec_pnode_t *r,
-                       const int *rk, int n, sl_error_t *err);
+int op_join_check_keys(const exec_pnode_t *l, const int *lk, const exec_pnode_t *r, const int *rk,
+                       int n, sl_error_t *err);
 /* A copy of n ints in `a`. */
 int *op_join_copy_ints(sl_arena_t *a, const int *v, int n);
 /* True for a broadcast exchange node. */
@@ -123,8 +122,8 @@ int op_join_emit_unmatched(op_join_emit_t *e, int side_b, const exec_batch_t *b,
  * so matches come in build order. */
 typedef struct op_join_ht {
     exec_ht_t *ht;
-    uint32_t *head;      /* key id -> first build row + 1 */
-    uint32_t *next;      /* build row -> next row of its chain + 1; 0 = end */
+    uint32_t *head; /* key id -> first build row + 1 */
+    uint32_t *next; /* build row -> next row of its chain + 1; 0 = end */
 } op_join_ht_t;
 
 /* Builds the table over every row of b (b->sel must be NULL) in `a`. */
@@ -133,8 +132,8 @@ void op_join_ht_build(op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, co
 /* For every present row of b: first[row] = the first build row with an
  * equal key, or OP_JOIN_NO_ROW (always for NULL keys). first has b->nrows
  * entries; temporaries in `a`. */
-void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b,
-                      const int *keys, int nkeys, uint32_t *first);
+void op_join_ht_probe(const op_join_ht_t *ht, sl_arena_t *a, const exec_batch_t *b, const int *keys,
+                      int nkeys, uint32_t *first);
 /* Build row after `row` in its chain, or OP_JOIN_NO_ROW. */
 static inline uint32_t op_join_ht_next(const op_join_ht_t *ht, uint32_t row)
 {

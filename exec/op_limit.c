@@ -14,14 +14,14 @@
 #include "exec/op_join_util.h"
 
 typedef struct limit_config {
-    int64_t limit;   /* -1 = none */
+    int64_t limit; /* -1 = none */
     int64_t offset;
 } limit_config_t;
 
 typedef struct limit_state {
-    int64_t skipped;       /* rows of the offset skipped so far */
-    int64_t emitted;       /* rows passed on (for GLOBAL LIMIT: by the query so far) */
-    int64_t loaded;        /* GLOBAL LIMIT: the count in state at open */
+    int64_t skipped; /* rows of the offset skipped so far */
+    int64_t emitted; /* rows passed on (for GLOBAL LIMIT: by the query so far) */
+    int64_t loaded;  /* GLOBAL LIMIT: the count in state at open */
     store_t *store;
 } limit_state_t;
 
@@ -84,8 +84,12 @@ static void limit_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_limit_ops = {
-    .name = "Limit", .open = limit_open, .push = limit_push, .finish = limit_finish,
-    .close = limit_close, .explain = limit_explain,
+    .name = "Limit",
+    .open = limit_open,
+    .push = limit_push,
+    .finish = limit_finish,
+    .close = limit_close,
+    .explain = limit_explain,
 };
 
 /* ---- GLOBAL LIMIT ---- */
@@ -121,8 +125,13 @@ static int glimit_finish(op_t *op, sl_error_t *err)
 }
 
 const op_ops_t op_global_limit_ops = {
-    .name = "globalLimit", .stateful = 1, .open = glimit_open, .push = limit_push,
-    .finish = glimit_finish, .close = limit_close, .explain = limit_explain,
+    .name = "globalLimit",
+    .stateful = 1,
+    .open = glimit_open,
+    .push = limit_push,
+    .finish = glimit_finish,
+    .close = limit_close,
+    .explain = limit_explain,
 };
 
 static exec_pnode_t *limit_node(sl_arena_t *a, const op_ops_t *ops, exec_pnode_t *child,

@@ -63,8 +63,12 @@ static void project_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_project_ops = {
-    .name = "Project", .open = project_open, .push = project_push, .finish = project_finish,
-    .close = project_close, .explain = project_explain,
+    .name = "Project",
+    .open = project_open,
+    .push = project_push,
+    .finish = project_finish,
+    .close = project_close,
+    .explain = project_explain,
 };
 
 exec_pnode_t *op_project_plan(sl_arena_t *a, exec_pnode_t *child, exec_expr_t *const *exprs,

@@ -47,29 +47,29 @@
 
 typedef struct sort_config {
     int nkeys;
-    op_sort_key_t *keys;   /* nulls_first resolved to 0 / 1 */
+    op_sort_key_t *keys; /* nulls_first resolved to 0 / 1 */
     int64_t limit;
 } sort_config_t;
 
 typedef struct sort_entry {
-    uint64_t p0, p1;       /* first 16 key bytes, big-endian, zero-padded */
-    uint64_t off;          /* key bytes in the key buffer */
+    uint64_t p0, p1; /* first 16 key bytes, big-endian, zero-padded */
+    uint64_t off;    /* key bytes in the key buffer */
     uint32_t len;
-    uint32_t row;          /* row in the builder (input order) */
+    uint32_t row; /* row in the builder (input order) */
 } sort_entry_t;
 
 /* Buffered rows that trigger keep_top() when twice the limit is smaller. */
 #define TOPN_MIN_ROWS 8192
 
 typedef struct sort_state {
-    sl_arena_t *rows;      /* the copies below and their index arrays */
-    exec_batch_t **batches;/* copies of the pushed rows */
-    uint32_t *starts;      /* global row number of each copy's first row */
+    sl_arena_t *rows;       /* the copies below and their index arrays */
+    exec_batch_t **batches; /* copies of the pushed rows */
+    uint32_t *starts;       /* global row number of each copy's first row */
     int nbatches, capbatches;
     sl_buf_t keys;         /* every row's normalized key */
     sort_entry_t *entries; /* heap; one per row, row = global row number */
     uint32_t n, cap;
-    sl_buf_t bound;        /* top-N: keys must be smaller than this one (len 0: none yet) */
+    sl_buf_t bound; /* top-N: keys must be smaller than this one (len 0: none yet) */
 } sort_state_t;
 
 static int sort_open(op_t *op, sl_error_t *err)
@@ -120,7 +120,9 @@ static bool cell_null(const exec_vec_t *v, uint32_t row)
 static size_t str_key_len(const exec_str_t *s)
 {
     size_t n = s->len + 2;
-    for (const char *p = s->ptr, *end = p + s->len; p < end && (p = memchr(p, 0, (size_t)(end - p))); p++) n++;
+    for (const char *p = s->ptr, *end = p + s->len;
+         p < end && (p = memchr(p, 0, (size_t)(end - p))); p++)
+        n++;
     return n;
 }
 
@@ -169,13 +171,13 @@ static size_t put_fast(unsigned char *p, const exec_vec_t *v, uint32_t row)
 /* Per key column of one batch: generic cells pre-encoded (with marker). */
 typedef struct col_enc {
     bool fast;
-    sl_buf_t cells;      /* generic: exec_key_encode of each present row */
-    uint32_t *cell_off;  /* generic: offset of row k's cell in `cells` */
+    sl_buf_t cells;     /* generic: exec_key_encode of each present row */
+    uint32_t *cell_off; /* generic: offset of row k's cell in `cells` */
 } col_enc_t;
 
 /* Pass 1: adds each present row's bytes for column i to len[k]. */
-static void key_lengths(const op_sort_key_t *key, const exec_batch_t *b, col_enc_t *ce, uint32_t *len,
-                        sl_arena_t *a)
+static void key_lengths(const op_sort_key_t *key, const exec_batch_t *b, col_enc_t *ce,
+                        uint32_t *len, sl_arena_t *a)
 {
     const exec_vec_t *v = &b->cols[key->column];
     uint32_t n = exec_batch_count(b);
@@ -294,8 +296,8 @@ static bool key_less(const char *a, size_t alen, const char *b, size_t blen)
 /* Top-N: drops the rows of b (keys off[0..n) at the end of st->keys) whose
  * key is not below the bound, moving the kept keys down over them; returns
  * b, or a view of b without the dropped rows, and the kept count in *n. */
-static const exec_batch_t *below_bound(sort_state_t *st, const exec_batch_t *b, uint64_t *off, uint32_t *n,
-                                       sl_arena_t *scratch)
+static const exec_batch_t *below_bound(sort_state_t *st, const exec_batch_t *b, uint64_t *off,
+                                       uint32_t *n, sl_arena_t *scratch)
 {
     uint32_t m = 0, count = *n;
     uint32_t *sel = sl_alloc(scratch, sizeof *sel * count);
@@ -436,8 +438,8 @@ static void sort_entries(sort_entry_t *v, uint32_t n, const unsigned char *keys)
 }
 
 /* Global rows g[0..n) as a new batch in `a`. */
-static exec_batch_t *gather_rows(sl_arena_t *a, const sort_state_t *st, int ncols, const uint32_t *g,
-                                 uint32_t n)
+static exec_batch_t *gather_rows(sl_arena_t *a, const sort_state_t *st, int ncols,
+                                 const uint32_t *g, uint32_t n)
 {
     uint32_t *bidx = sl_alloc(a, sizeof *bidx * n), *rows = sl_alloc(a, sizeof *rows * n);
     for (uint32_t i = 0; i < n; i++) {
@@ -538,12 +540,16 @@ static void sort_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_sort_ops = {
-    .name = "Sort", .open = sort_open, .push = sort_push, .finish = sort_finish,
-    .close = sort_close, .explain = sort_explain,
+    .name = "Sort",
+    .open = sort_open,
+    .push = sort_push,
+    .finish = sort_finish,
+    .close = sort_close,
+    .explain = sort_explain,
 };
 
-exec_pnode_t *op_sort_plan(sl_arena_t *a, exec_pnode_t *child, const op_sort_key_t *keys,
-                           int nkeys, int64_t limit, sl_error_t *err)
+exec_pnode_t *op_sort_plan(sl_arena_t *a, exec_pnode_t *child, const op_sort_key_t *keys, int nkeys,
+                           int64_t limit, sl_error_t *err)
 {
     sort_config_t *cfg = SL_NEW(a, sort_config_t);
     cfg->nkeys = nkeys;
@@ -551,7 +557,8 @@ exec_pnode_t *op_sort_plan(sl_arena_t *a, exec_pnode_t *child, const op_sort_key
     cfg->keys = SL_NEW_ARRAY(a, op_sort_key_t, nkeys > 0 ? nkeys : 1);
     for (int i = 0; i < nkeys; i++) {
         if (keys[i].column < 0 || keys[i].column >= child->ncols) {
-            sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "ORDER BY item %d names no column", i + 1);
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "ORDER BY item %d names no column",
+                         i + 1);
             return NULL;
         }
         cfg->keys[i] = keys[i];

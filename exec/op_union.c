@@ -36,14 +36,19 @@ static void union_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_union_ops = {
-    .name = "Union", .open = union_open, .push = union_push, .finish = union_finish,
-    .close = union_close, .explain = union_explain,
+    .name = "Union",
+    .open = union_open,
+    .push = union_push,
+    .finish = union_finish,
+    .close = union_close,
+    .explain = union_explain,
 };
 
 exec_pnode_t *op_union_plan(sl_arena_t *a, exec_pnode_t *left, exec_pnode_t *right, sl_error_t *err)
 {
     if (left->ncols != right->ncols) {
-        sl_error_set(err, SL_ERR_SYNTAX_ERROR, "each UNION query must have the same number of columns");
+        sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                     "each UNION query must have the same number of columns");
         return NULL;
     }
     for (int i = 0; i < left->ncols; i++)

@@ -12,6 +12,7 @@ extern const op_ops_t op_union_ops;
 
 /* left UNION ALL right. 42601 when the column counts differ, 42804 when a
  * column's types differ. */
-exec_pnode_t *op_union_plan(sl_arena_t *a, exec_pnode_t *left, exec_pnode_t *right, sl_error_t *err);
+exec_pnode_t *op_union_plan(sl_arena_t *a, exec_pnode_t *left, exec_pnode_t *right,
+                            sl_error_t *err);
 
 #endif

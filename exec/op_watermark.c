@@ -57,8 +57,12 @@ static void watermark_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_watermark_ops = {
-    .name = "EventTimeWatermark", .open = watermark_open, .push = watermark_push,
-    .finish = watermark_finish, .close = watermark_close, .explain = watermark_explain,
+    .name = "EventTimeWatermark",
+    .open = watermark_open,
+    .push = watermark_push,
+    .finish = watermark_finish,
+    .close = watermark_close,
+    .explain = watermark_explain,
 };
 
 exec_pnode_t *op_watermark_plan(sl_arena_t *a, exec_pnode_t *child, int column, int64_t delay_ms)

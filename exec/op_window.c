@@ -15,7 +15,8 @@ static int window_open(op_t *op, sl_error_t *err)
 }
 
 /* out = src's cells at rows idx[0..n) (strings stay views). */
-static void gather(sl_arena_t *a, const exec_vec_t *src, const uint32_t *idx, uint32_t n, exec_vec_t *out)
+static void gather(sl_arena_t *a, const exec_vec_t *src, const uint32_t *idx, uint32_t n,
+                   exec_vec_t *out)
 {
     *out = exec_vec_new(a, src->type, n);
     size_t w = exec_type_width(src->type);
@@ -34,8 +35,8 @@ static void gather(sl_arena_t *a, const exec_vec_t *src, const uint32_t *idx, ui
 
 /* Lists the windows of every present row: idx[k] = input row, se[2k],
  * se[2k+1] = window start, end. Returns the count. */
-static uint32_t list_windows(const op_window_config_t *cfg, const exec_batch_t *b, sl_arena_t *a, uint32_t **idx,
-                             int64_t **se)
+static uint32_t list_windows(const op_window_config_t *cfg, const exec_batch_t *b, sl_arena_t *a,
+                             uint32_t **idx, int64_t **se)
 {
     const exec_vec_t *ts = &b->cols[cfg->ts_col];
     uint32_t n = exec_batch_count(b);
@@ -46,7 +47,8 @@ static uint32_t list_windows(const op_window_config_t *cfg, const exec_batch_t *
     for (uint32_t k = 0; k < n; k++) {
         uint32_t r = exec_batch_row(b, k);
         if (exec_vec_is_null(ts, r)) continue;
-        int c = exec_window_bounds(EXEC_VEC_AT(ts, int64_t, r), &cfg->spec, *se + 2 * (size_t)m, per);
+        int c =
+            exec_window_bounds(EXEC_VEC_AT(ts, int64_t, r), &cfg->spec, *se + 2 * (size_t)m, per);
         for (int i = 0; i < c && i < per; i++) (*idx)[m++] = r;
     }
     return m;
@@ -96,7 +98,8 @@ static void window_explain(const exec_pnode_t *node, sl_buf_t *out)
 {
     const op_window_config_t *cfg = node->config;
     exec_interval_t size = {0, 0, cfg->spec.size_us}, slide = {0, 0, cfg->spec.slide_us};
-    sl_buf_printf(out, " %s = window(%s, '", node->names[node->ncols - 1], node->children[0]->names[cfg->ts_col]);
+    sl_buf_printf(out, " %s = window(%s, '", node->names[node->ncols - 1],
+                  node->children[0]->names[cfg->ts_col]);
     exec_format_interval(size, out);
     sl_buf_puts(out, "', '");
     exec_format_interval(slide, out);
@@ -111,21 +114,28 @@ static void window_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_window_ops = {
-    .name = "WindowExpand", .open = window_open, .push = window_push, .finish = window_finish,
-    .close = window_close, .explain = window_explain,
+    .name = "WindowExpand",
+    .open = window_open,
+    .push = window_push,
+    .finish = window_finish,
+    .close = window_close,
+    .explain = window_explain,
 };
 
 exec_pnode_t *op_window_plan(sl_arena_t *a, exec_pnode_t *child, int ts_col, int64_t size_us,
                              int64_t slide_us, int64_t start_us, const char *name, sl_error_t *err)
 {
     if (ts_col < 0 || ts_col >= child->ncols || child->types[ts_col].id != EXEC_TYPE_TIMESTAMP) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "the time column of window() must be a timestamp");
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "the time column of window() must be a timestamp");
         return NULL;
     }
-    if (size_us <= 0 || slide_us <= 0 || slide_us > size_us || start_us <= -slide_us || start_us >= slide_us) {
+    if (size_us <= 0 || slide_us <= 0 || slide_us > size_us || start_us <= -slide_us ||
+        start_us >= slide_us) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid window() size, slide or start");
-        sl_error_detail(err, "The size and slide must be positive, the slide at most the size, and the start "
-                             "shorter than the slide.");
+        sl_error_detail(
+            err, "The size and slide must be positive, the slide at most the size, and the start "
+                 "shorter than the slide.");
         return NULL;
     }
     op_window_config_t *cfg = SL_NEW(a, op_window_config_t);

@@ -13,8 +13,8 @@
 #include "exec/op.h"
 
 typedef struct op_window_config {
-    int ts_col;                /* TIMESTAMP column of the child */
-    exec_window_spec_t spec;   /* size, slide, start (µs), as exec_window_spec checks them */
+    int ts_col;              /* TIMESTAMP column of the child */
+    exec_window_spec_t spec; /* size, slide, start (µs), as exec_window_spec checks them */
 } op_window_config_t;
 
 extern const op_ops_t op_window_ops;

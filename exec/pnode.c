@@ -33,8 +33,10 @@ void op_metric_set(op_metrics_t *m, const char *name, int64_t value)
         return;
     }
     if (m->ncustom == (int)(sizeof m->custom_names / sizeof m->custom_names[0])) return;
-    memmove(&m->custom_names[i + 1], &m->custom_names[i], sizeof m->custom_names[0] * (size_t)(m->ncustom - i));
-    memmove(&m->custom_values[i + 1], &m->custom_values[i], sizeof m->custom_values[0] * (size_t)(m->ncustom - i));
+    memmove(&m->custom_names[i + 1], &m->custom_names[i],
+            sizeof m->custom_names[0] * (size_t)(m->ncustom - i));
+    memmove(&m->custom_values[i + 1], &m->custom_values[i],
+            sizeof m->custom_values[0] * (size_t)(m->ncustom - i));
     m->custom_names[i] = name;
     m->custom_values[i] = value;
     m->ncustom++;

@@ -12,14 +12,14 @@
 
 typedef struct stage {
     const exec_pnode_t *root;
-    const exec_pnode_t **members;   /* nodes of the stage, post-order (children first) */
+    const exec_pnode_t **members; /* nodes of the stage, post-order (children first) */
     int nmembers;
-    const exec_pnode_t **xleaves;   /* exchanges below the stage (not broadcast) */
+    const exec_pnode_t **xleaves; /* exchanges below the stage (not broadcast) */
     int nxleaves;
-    const exec_input_t **inputs;    /* input tasks of this stage's INPUT leaves */
+    const exec_input_t **inputs; /* input tasks of this stage's INPUT leaves */
     int ninputs;
     int ntasks;
-    int nparts;                     /* partitions read from exchange leaves */
+    int nparts; /* partitions read from exchange leaves */
 } stage_t;
 
 typedef struct task_out {
@@ -33,12 +33,12 @@ typedef struct stage_run {
     const op_ctx_t *base;
     int64_t ts_ms;
     const atomic_int *cancel;
-    sl_arena_t **arenas;            /* per task, created by the thread that runs it */
-    op_metrics_t *metrics;          /* ntasks * nnodes */
-    task_out_t *outs;               /* per task, when the stage root is the plan root */
+    sl_arena_t **arenas;   /* per task, created by the thread that runs it */
+    op_metrics_t *metrics; /* ntasks * nnodes */
+    task_out_t *outs;      /* per task, when the stage root is the plan root */
     int is_last;
     atomic_int failed;
-    sl_error_t *errs;               /* per task */
+    sl_error_t *errs; /* per task */
 } stage_run_t;
 
 /* ---- INPUT leaves ---- */
@@ -75,8 +75,12 @@ static void input_explain(const exec_pnode_t *node, sl_buf_t *out)
 }
 
 const op_ops_t op_input_ops = {
-    .name = "Input", .open = input_open, .push = input_push, .finish = input_finish,
-    .close = input_close, .explain = input_explain,
+    .name = "Input",
+    .open = input_open,
+    .push = input_push,
+    .finish = input_finish,
+    .close = input_close,
+    .explain = input_explain,
 };
 
 exec_pnode_t *op_input_plan(sl_arena_t *a, int ncols, const char *const *names,
@@ -103,8 +107,9 @@ static int collect_push(op_t *op, int input, exec_batch_t *b, sl_error_t *err)
     b = exec_builder_finish(&bld);
     if (o->n == o->cap) {
         int cap = o->cap ? o->cap * 2 : 8;
-        o->batches = sl_arena_realloc(op->ctx->arena, o->batches, sizeof *o->batches * (size_t)o->cap,
-                                      sizeof *o->batches * (size_t)cap);
+        o->batches =
+            sl_arena_realloc(op->ctx->arena, o->batches, sizeof *o->batches * (size_t)o->cap,
+                             sizeof *o->batches * (size_t)cap);
         o->cap = cap;
     }
     o->batches[o->n++] = b;
@@ -143,8 +148,7 @@ static int is_broadcast(const exec_pnode_t *n)
 }
 
 /* Adds the members of the stage rooted at n (post-order) and its exchange leaves. */
-static void collect_members(sl_arena_t *a, stage_t *st, const exec_pnode_t *n, int is_root,
-                            int cap)
+static void collect_members(sl_arena_t *a, stage_t *st, const exec_pnode_t *n, int is_root, int cap)
 {
     if (!is_root && op_is_exchange(n)) {
         if (!is_broadcast(n)) st->xleaves[st->nxleaves++] = n;
@@ -196,7 +200,7 @@ static void stage_plan_tasks(sl_arena_t *a, stage_t *st, const exec_input_t *inp
 typedef struct task {
     stage_run_t *sr;
     int index;
-    op_t *ops;           /* per node id (members only) */
+    op_t *ops; /* per node id (members only) */
     op_ctx_t ctx;
     exec_ctx_t ectx;
     op_t collector;
@@ -384,8 +388,8 @@ static int run_stage(exec_run_state_t *rs, stage_t *st, const op_ctx_t *base, in
                      const atomic_int *cancel, exec_pool_t *pool, int is_last, exec_result_t *out,
                      sl_arena_t *a, sl_error_t *err)
 {
-    stage_run_t sr = {.rs = rs, .st = st, .base = base, .ts_ms = ts_ms, .cancel = cancel,
-                      .is_last = is_last};
+    stage_run_t sr = {
+        .rs = rs, .st = st, .base = base, .ts_ms = ts_ms, .cancel = cancel, .is_last = is_last};
     atomic_init(&sr.failed, 0);
     int nt = st->ntasks > 0 ? st->ntasks : 1;
     sr.arenas = SL_NEW_ARRAY(a, sl_arena_t *, nt);
@@ -394,9 +398,11 @@ static int run_stage(exec_run_state_t *rs, stage_t *st, const op_ctx_t *base, in
     sr.errs = SL_NEW_ARRAY(a, sl_error_t, nt);
     init_xbuf(a, rs, st);
     exec_pool_run(pool, task_main, &sr, st->ntasks);
-    for (int t = 0; t < st->ntasks; t++) out->arenas[out->narenas++] = sr.arenas[t]; /* NULL: not run */
     for (int t = 0; t < st->ntasks; t++)
-        for (int n = 0; n < rs->nnodes; n++) sum_metrics(&out->metrics[n], &sr.metrics[t * rs->nnodes + n]);
+        out->arenas[out->narenas++] = sr.arenas[t]; /* NULL: not run */
+    for (int t = 0; t < st->ntasks; t++)
+        for (int n = 0; n < rs->nnodes; n++)
+            sum_metrics(&out->metrics[n], &sr.metrics[t * rs->nnodes + n]);
     if (atomic_load(&sr.failed)) {
         for (int t = 0; t < st->ntasks; t++)
             if (sl_error_isset(&sr.errs[t])) {
@@ -435,8 +441,8 @@ int exec_run(const exec_pnode_t *root, const op_ctx_t *base, int64_t batch_times
     out->arenas = sl_xcalloc((size_t)count_arenas_needed(stages, nstages) + 1, sizeof *out->arenas);
     out->arenas[out->narenas++] = a;
     for (int i = 0; i < nstages; i++) {
-        if (run_stage(rs, &stages[i], base, batch_timestamp_ms, cancel, pool, i == nstages - 1,
-                      out, a, err) < 0) {
+        if (run_stage(rs, &stages[i], base, batch_timestamp_ms, cancel, pool, i == nstages - 1, out,
+                      a, err) < 0) {
             exec_result_free(out);
             return -1;
         }

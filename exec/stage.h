@@ -37,19 +37,19 @@ typedef int (*exec_produce_fn)(void *arg, sl_arena_t *a, exec_emit_fn emit, void
                                sl_error_t *err);
 
 typedef struct exec_input {
-    const exec_pnode_t *leaf;  /* the INPUT node fed */
+    const exec_pnode_t *leaf; /* the INPUT node fed */
     exec_produce_fn produce;
     void *arg;
-    int partition;             /* reported to operators as ctx->partition */
+    int partition; /* reported to operators as ctx->partition */
 } exec_input_t;
 
 typedef struct exec_result {
-    exec_batch_t **batches;    /* root output, task order then emit order */
+    exec_batch_t **batches; /* root output, task order then emit order */
     int nbatches;
     int64_t nrows;
-    op_metrics_t *metrics;     /* per node id (exec_pnode_t.id), summed over tasks */
+    op_metrics_t *metrics; /* per node id (exec_pnode_t.id), summed over tasks */
     int nnodes;
-    sl_arena_t **arenas;       /* every task's arena; freed by exec_result_free */
+    sl_arena_t **arenas; /* every task's arena; freed by exec_result_free */
     int narenas;
 } exec_result_t;
 

@@ -6,7 +6,7 @@
 
 /* Rows an exchange received, per producing task and partition. */
 typedef struct exchange_buf {
-    int ntasks;            /* producing tasks */
+    int ntasks; /* producing tasks */
     int nparts;
     exec_batch_t ***lists; /* lists[task * nparts + part] = batches, NULL-free array */
     int *counts;           /* counts[task * nparts + part] */
@@ -15,7 +15,7 @@ typedef struct exchange_buf {
 typedef struct exec_run_state {
     const exec_pnode_t *root;
     int nnodes;
-    exchange_buf_t *xbufs;  /* per node id (used by exchange nodes) */
+    exchange_buf_t *xbufs; /* per node id (used by exchange nodes) */
 } exec_run_state_t;
 
 /* The buffer of an exchange node in the run a task belongs to. */

@@ -7,7 +7,7 @@
 
 typedef struct cache_entry {
     int op, part;
-    char *name;          /* NULL for the default store */
+    char *name; /* NULL for the default store */
     store_t *store;
     struct cache_entry *next;
 } cache_entry_t;
@@ -43,8 +43,7 @@ static int same_name(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-store_t *exec_store_acquire(op_t *op, const char *name, const store_options_t *opt,
-                            sl_error_t *err)
+store_t *exec_store_acquire(op_t *op, const char *name, const store_options_t *opt, sl_error_t *err)
 {
     exec_store_cache_t *c = op->ctx->stores;
     int opid = op->node->op_id, part = op->ctx->partition;

@@ -19,7 +19,8 @@ exec_vec_t exec_vec_new(sl_arena_t *a, exec_type_t t, uint32_t nrows)
     }
     if (t.id == EXEC_TYPE_STRUCT) {
         v.children = SL_NEW_ARRAY(a, exec_vec_t, t.nfields ? t.nfields : 1);
-        for (int i = 0; i < t.nfields; i++) v.children[i] = exec_vec_new(a, t.fields[i].type, nrows);
+        for (int i = 0; i < t.nfields; i++)
+            v.children[i] = exec_vec_new(a, t.fields[i].type, nrows);
     }
     return v;
 }
@@ -53,11 +54,11 @@ exec_batch_t *exec_batch_shallow_copy(const exec_batch_t *b, sl_arena_t *a)
 
 /* ---- compaction and slicing ------------------------------------------- */
 
-#define GATHER(T)                                                                    \
-    do {                                                                             \
-        const T *s_ = src;                                                           \
-        T *d_ = dst;                                                                 \
-        for (uint32_t k = 0; k < n; k++) d_[k] = s_[sel[k]];                         \
+#define GATHER(T)                                            \
+    do {                                                     \
+        const T *s_ = src;                                   \
+        T *d_ = dst;                                         \
+        for (uint32_t k = 0; k < n; k++) d_[k] = s_[sel[k]]; \
     } while (0)
 
 static void gather_cells(void *dst, const void *src, size_t w, const uint32_t *sel, uint32_t n)
@@ -67,10 +68,12 @@ static void gather_cells(void *dst, const void *src, size_t w, const uint32_t *s
     case 4: GATHER(uint32_t); break;
     case 8: GATHER(uint64_t); break;
     case 16:
-        for (uint32_t k = 0; k < n; k++) memcpy((char *)dst + (size_t)k * 16, (const char *)src + (size_t)sel[k] * 16, 16);
+        for (uint32_t k = 0; k < n; k++)
+            memcpy((char *)dst + (size_t)k * 16, (const char *)src + (size_t)sel[k] * 16, 16);
         break;
     default:
-        for (uint32_t k = 0; k < n; k++) memcpy((char *)dst + k * w, (const char *)src + (size_t)sel[k] * w, w);
+        for (uint32_t k = 0; k < n; k++)
+            memcpy((char *)dst + k * w, (const char *)src + (size_t)sel[k] * w, w);
     }
 }
 
@@ -100,7 +103,8 @@ static void own_strings(sl_arena_t *a, exec_vec_t *v, const uint8_t *outer, uint
 
 /* The NULL flags of rows that are NULL in `v` or in `outer` (either may be
  * NULL), in `a`; NULL when no row is. */
-static const uint8_t *combined_nulls(sl_arena_t *a, const exec_vec_t *v, const uint8_t *outer, uint32_t n)
+static const uint8_t *combined_nulls(sl_arena_t *a, const exec_vec_t *v, const uint8_t *outer,
+                                     uint32_t n)
 {
     if (!outer) return v->nulls;
     if (!v->nulls) return outer;
@@ -136,12 +140,14 @@ static exec_vec_t gather_vec(sl_arena_t *a, const exec_vec_t *src, const uint32_
     return v;
 }
 
-exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n, sl_arena_t *a)
+exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n,
+                                sl_arena_t *a)
 {
     exec_batch_t *out = SL_NEW(a, exec_batch_t);
     out->ncols = b->ncols;
     out->cols = SL_NEW_ARRAY(a, exec_vec_t, b->ncols ? b->ncols : 1);
-    for (int i = 0; i < b->ncols; i++) out->cols[i] = gather_vec(a, &b->cols[i], rows, n, true, NULL);
+    for (int i = 0; i < b->ncols; i++)
+        out->cols[i] = gather_vec(a, &b->cols[i], rows, n, true, NULL);
     if (b->change) {
         out->change = sl_alloc(a, n ? n : 1);
         gather_cells(out->change, b->change, 1, rows, n);
@@ -155,7 +161,8 @@ void exec_batch_compact(exec_batch_t *b)
 {
     if (!b->sel) return;
     exec_vec_t *cols = SL_NEW_ARRAY(b->arena, exec_vec_t, b->ncols ? b->ncols : 1);
-    for (int i = 0; i < b->ncols; i++) cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel, false, NULL);
+    for (int i = 0; i < b->ncols; i++)
+        cols[i] = gather_vec(b->arena, &b->cols[i], b->sel, b->nsel, false, NULL);
     b->cols = cols;
     if (b->change) {
         int8_t *ch = sl_alloc(b->arena, b->nsel ? b->nsel : 1);
@@ -175,7 +182,8 @@ static exec_vec_t offset_vec(sl_arena_t *a, const exec_vec_t *src, uint32_t firs
     if (src->nulls) v.nulls = src->nulls + first;
     if (src->children) {
         v.children = SL_NEW_ARRAY(a, exec_vec_t, src->type.nfields ? src->type.nfields : 1);
-        for (int i = 0; i < src->type.nfields; i++) v.children[i] = offset_vec(a, &src->children[i], first);
+        for (int i = 0; i < src->type.nfields; i++)
+            v.children[i] = offset_vec(a, &src->children[i], first);
     }
     return v;
 }
@@ -224,7 +232,8 @@ void exec_vec_get_value(const exec_vec_t *v, uint32_t row, sl_arena_t *a, exec_v
         return;
     }
     out->u.fields = SL_NEW_ARRAY(a, exec_value_t, v->type.nfields ? v->type.nfields : 1);
-    for (int i = 0; i < v->type.nfields; i++) exec_vec_get_value(&v->children[i], row, a, &out->u.fields[i]);
+    for (int i = 0; i < v->type.nfields; i++)
+        exec_vec_get_value(&v->children[i], row, a, &out->u.fields[i]);
 }
 
 /* ---- builder ------------------------------------------------------------ */
@@ -254,7 +263,8 @@ static void grow_vec(sl_arena_t *a, exec_vec_t *v, uint32_t old_cap, uint32_t ne
         v->nulls = grow_array(a, v->nulls, 1, old_cap, new_cap);
         memset(v->nulls + old_cap, v->type.id == EXEC_TYPE_NULL, new_cap - old_cap);
     }
-    for (int i = 0; v->children && i < v->type.nfields; i++) grow_vec(a, &v->children[i], old_cap, new_cap);
+    for (int i = 0; v->children && i < v->type.nfields; i++)
+        grow_vec(a, &v->children[i], old_cap, new_cap);
 }
 
 void exec_builder_init(exec_builder_t *bld, sl_arena_t *a, int ncols, const exec_type_t *types,
@@ -302,7 +312,8 @@ static void vset_str(sl_arena_t *a, exec_vec_t *v, uint32_t row, const char *p, 
     vset_present(v, row);
 }
 
-static void vset_value(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row, const exec_value_t *val)
+static void vset_value(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
+                       const exec_value_t *val)
 {
     if (val->is_null || val->type.id == EXEC_TYPE_NULL || v->type.id == EXEC_TYPE_NULL) {
         vset_null(a, v, cap, row);
@@ -313,20 +324,23 @@ static void vset_value(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
         return;
     }
     if (v->type.id == EXEC_TYPE_STRUCT) {
-        for (int i = 0; i < v->type.nfields; i++) vset_value(a, &v->children[i], cap, row, &val->u.fields[i]);
+        for (int i = 0; i < v->type.nfields; i++)
+            vset_value(a, &v->children[i], cap, row, &val->u.fields[i]);
     } else {
-        memcpy((char *)v->data + (size_t)row * exec_type_width(v->type), &val->u, exec_type_width(v->type));
+        memcpy((char *)v->data + (size_t)row * exec_type_width(v->type), &val->u,
+               exec_type_width(v->type));
     }
     vset_present(v, row);
 }
 
-void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row, const exec_value_t *val)
+void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row,
+                        const exec_value_t *val)
 {
     vset_value(a, v, nrows, row, val);
 }
 
-static void vcopy_cell(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row, const exec_vec_t *src,
-                       uint32_t srow)
+static void vcopy_cell(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
+                       const exec_vec_t *src, uint32_t srow)
 {
     if (exec_vec_is_null(src, srow) || v->type.id == EXEC_TYPE_NULL) {
         vset_null(a, v, cap, row);
@@ -338,7 +352,8 @@ static void vcopy_cell(sl_arena_t *a, exec_vec_t *v, uint32_t cap, uint32_t row,
         return;
     }
     if (v->type.id == EXEC_TYPE_STRUCT) {
-        for (int i = 0; i < v->type.nfields; i++) vcopy_cell(a, &v->children[i], cap, row, &src->children[i], srow);
+        for (int i = 0; i < v->type.nfields; i++)
+            vcopy_cell(a, &v->children[i], cap, row, &src->children[i], srow);
     } else {
         size_t w = exec_type_width(v->type);
         memcpy((char *)v->data + (size_t)row * w, (const char *)src->data + (size_t)srow * w, w);
@@ -352,13 +367,13 @@ void exec_builder_set_null(exec_builder_t *bld, int col, uint32_t row)
     vset_null(bld->batch->arena, &bld->batch->cols[col], bld->cap, row);
 }
 
-#define BUILDER_SETTER(name, T)                                                      \
-    void exec_builder_set_##name(exec_builder_t *bld, int col, uint32_t row, T v)    \
-    {                                                                                \
-        SL_ASSERT(col >= 0 && col < bld->batch->ncols && row < bld->cap);            \
-        exec_vec_t *vec = &bld->batch->cols[col];                                    \
-        ((T *)vec->data)[row] = v;                                                   \
-        vset_present(vec, row);                                                      \
+#define BUILDER_SETTER(name, T)                                                   \
+    void exec_builder_set_##name(exec_builder_t *bld, int col, uint32_t row, T v) \
+    {                                                                             \
+        SL_ASSERT(col >= 0 && col < bld->batch->ncols && row < bld->cap);         \
+        exec_vec_t *vec = &bld->batch->cols[col];                                 \
+        ((T *)vec->data)[row] = v;                                                \
+        vset_present(vec, row);                                                   \
     }
 
 BUILDER_SETTER(int, int32_t)
@@ -382,12 +397,14 @@ void exec_builder_set_value(exec_builder_t *bld, int col, uint32_t row, const ex
     vset_value(bld->batch->arena, &bld->batch->cols[col], bld->cap, row, v);
 }
 
-void exec_builder_copy_cell(exec_builder_t *bld, int col, uint32_t row, const exec_vec_t *src, uint32_t src_row)
+void exec_builder_copy_cell(exec_builder_t *bld, int col, uint32_t row, const exec_vec_t *src,
+                            uint32_t src_row)
 {
     vcopy_cell(bld->batch->arena, &bld->batch->cols[col], bld->cap, row, src, src_row);
 }
 
-int exec_builder_set_text(exec_builder_t *bld, int col, uint32_t row, const char *s, size_t n, sl_error_t *err)
+int exec_builder_set_text(exec_builder_t *bld, int col, uint32_t row, const char *s, size_t n,
+                          sl_error_t *err)
 {
     exec_vec_t *v = &bld->batch->cols[col];
     sl_arena_t *a = bld->batch->arena;
@@ -427,7 +444,8 @@ void exec_builder_append_batch(exec_builder_t *bld, const exec_batch_t *src)
     for (uint32_t k = 0; k < n; k++) {
         uint32_t srow = exec_batch_row(src, k);
         uint32_t row = exec_builder_add_row(bld);
-        for (int c = 0; c < src->ncols; c++) exec_builder_copy_cell(bld, c, row, &src->cols[c], srow);
+        for (int c = 0; c < src->ncols; c++)
+            exec_builder_copy_cell(bld, c, row, &src->cols[c], srow);
         if (src->change) exec_builder_set_change(bld, row, src->change[srow]);
     }
 }

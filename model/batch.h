@@ -41,21 +41,21 @@
 
 typedef struct exec_vec {
     exec_type_t type;
-    void *data;                 /* nrows cells of exec_type_width(type) bytes; NULL for NULL/STRUCT */
-    uint8_t *nulls;             /* NULL: no row is NULL; else nulls[row] != 0 <=> NULL */
-    struct exec_vec *children;  /* STRUCT: type.nfields vectors over the same rows; else NULL */
+    void *data;     /* nrows cells of exec_type_width(type) bytes; NULL for NULL/STRUCT */
+    uint8_t *nulls; /* NULL: no row is NULL; else nulls[row] != 0 <=> NULL */
+    struct exec_vec *children; /* STRUCT: type.nfields vectors over the same rows; else NULL */
 } exec_vec_t;
 
 typedef struct exec_batch {
     int ncols;
-    exec_vec_t *cols;     /* ncols vectors of nrows rows each */
-    uint32_t nrows;       /* physical rows */
-    uint32_t *sel;        /* NULL: every row is present; else the present rows, increasing */
-    uint32_t nsel;        /* entries in sel (meaningless when sel is NULL) */
-    int8_t *change;       /* RESERVED for update/CDC chaining: NULL = every row an insert;
+    exec_vec_t *cols;  /* ncols vectors of nrows rows each */
+    uint32_t nrows;    /* physical rows */
+    uint32_t *sel;     /* NULL: every row is present; else the present rows, increasing */
+    uint32_t nsel;     /* entries in sel (meaningless when sel is NULL) */
+    int8_t *change;    /* RESERVED for update/CDC chaining: NULL = every row an insert;
                              else +1 (insert) / -1 (retract) per physical row. Operators
                              must carry it through (compact, slice and the builder do). */
-    sl_arena_t *arena;    /* owns this struct, its vectors and their strings */
+    sl_arena_t *arena; /* owns this struct, its vectors and their strings */
 } exec_batch_t;
 
 static inline bool exec_vec_is_null(const exec_vec_t *v, uint32_t row)
@@ -93,7 +93,8 @@ exec_batch_t *exec_batch_shallow_copy(const exec_batch_t *b, sl_arena_t *a);
 void exec_batch_compact(exec_batch_t *b);
 /* Physical rows rows[0..n) of b as a new batch owned by `a`, every cell
  * copied (string bytes included), so it outlives b's memory. */
-exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n, sl_arena_t *a);
+exec_batch_t *exec_batch_gather(const exec_batch_t *b, const uint32_t *rows, uint32_t n,
+                                sl_arena_t *a);
 /* The present rows first .. first+count-1 as a new batch sharing b's
  * memory (allocated from b->arena). first + count <= exec_batch_count(b). */
 exec_batch_t *exec_batch_slice(const exec_batch_t *b, uint32_t first, uint32_t count);
@@ -108,7 +109,8 @@ void exec_vec_get_value(const exec_vec_t *v, uint32_t row, sl_arena_t *a, exec_v
 /* Writes a value (any type, struct fields recursively; strings copied into
  * `a`) into cell `row` of a vector of nrows rows, allocating its null map
  * (and its children's) in `a` when a NULL is written. */
-void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row, const exec_value_t *val);
+void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t row,
+                        const exec_value_t *val);
 
 /* ---- builder: appending rows ---------------------------------------------
  * Used by sources, state decoding and the result encoder. Every cell of a
@@ -117,9 +119,9 @@ void exec_vec_set_value(sl_arena_t *a, exec_vec_t *v, uint32_t nrows, uint32_t r
  * batch's vectors move when they grow: keep column numbers, not pointers,
  * across exec_builder_add_row. */
 typedef struct exec_builder {
-    exec_batch_t *batch;  /* being built; batch->nrows counts the rows added */
-    uint32_t cap;         /* rows allocated in every vector */
-    bool has_change;      /* a row was given change -1 (change column allocated) */
+    exec_batch_t *batch; /* being built; batch->nrows counts the rows added */
+    uint32_t cap;        /* rows allocated in every vector */
+    bool has_change;     /* a row was given change -1 (change column allocated) */
 } exec_builder_t;
 
 /* Starts a batch of ncols columns of `types` in `a`, room for cap_hint rows. */
@@ -129,8 +131,9 @@ void exec_builder_init(exec_builder_t *bld, sl_arena_t *a, int ncols, const exec
 uint32_t exec_builder_add_row(exec_builder_t *bld);
 void exec_builder_set_null(exec_builder_t *bld, int col, uint32_t row);
 void exec_builder_set_bool(exec_builder_t *bld, int col, uint32_t row, bool v);
-void exec_builder_set_int(exec_builder_t *bld, int col, uint32_t row, int32_t v);    /* INT, DATE */
-void exec_builder_set_bigint(exec_builder_t *bld, int col, uint32_t row, int64_t v); /* BIGINT, TIMESTAMP */
+void exec_builder_set_int(exec_builder_t *bld, int col, uint32_t row, int32_t v); /* INT, DATE */
+void exec_builder_set_bigint(exec_builder_t *bld, int col, uint32_t row,
+                             int64_t v); /* BIGINT, TIMESTAMP */
 void exec_builder_set_double(exec_builder_t *bld, int col, uint32_t row, double v);
 /* STRING or BINARY; the bytes are copied into the batch arena. */
 void exec_builder_set_str(exec_builder_t *bld, int col, uint32_t row, const char *p, size_t n);

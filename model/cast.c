@@ -12,7 +12,10 @@
 
 /* ---- rules ------------------------------------------------------------- */
 
-static bool is_num(exec_type_t t) { return exec_type_is_numeric(t); }
+static bool is_num(exec_type_t t)
+{
+    return exec_type_is_numeric(t);
+}
 
 static bool struct_castable(exec_type_t from, exec_type_t to)
 {
@@ -32,8 +35,10 @@ bool exec_cast_allowed(exec_type_t from, exec_type_t to)
     if (f == EXEC_TYPE_BOOLEAN || t == EXEC_TYPE_BOOLEAN)
         return (f == EXEC_TYPE_BOOLEAN && is_num(to)) || (t == EXEC_TYPE_BOOLEAN && is_num(from));
     if (is_num(from) && is_num(to)) return true;
-    if (t == EXEC_TYPE_TIMESTAMP) return f == EXEC_TYPE_DATE || exec_type_is_integer(from) || f == EXEC_TYPE_DOUBLE;
-    if (f == EXEC_TYPE_TIMESTAMP) return t == EXEC_TYPE_DATE || t == EXEC_TYPE_BIGINT || t == EXEC_TYPE_DOUBLE;
+    if (t == EXEC_TYPE_TIMESTAMP)
+        return f == EXEC_TYPE_DATE || exec_type_is_integer(from) || f == EXEC_TYPE_DOUBLE;
+    if (f == EXEC_TYPE_TIMESTAMP)
+        return t == EXEC_TYPE_DATE || t == EXEC_TYPE_BIGINT || t == EXEC_TYPE_DOUBLE;
     return false;
 }
 
@@ -52,13 +57,16 @@ bool exec_cast_implicit(exec_type_t from, exec_type_t to)
     return to.scale >= d.scale && to.precision - to.scale >= d.precision - d.scale;
 }
 
-int exec_common_type(exec_type_t a, exec_type_t b, const char *context, exec_type_t *out, sl_error_t *err)
+int exec_common_type(exec_type_t a, exec_type_t b, const char *context, exec_type_t *out,
+                     sl_error_t *err)
 {
     if (exec_type_equal(a, b) || b.id == EXEC_TYPE_NULL) return (*out = a), 0;
     if (a.id == EXEC_TYPE_NULL) return (*out = b), 0;
     if (is_num(a) && is_num(b)) {
-        if (a.id == EXEC_TYPE_DOUBLE || b.id == EXEC_TYPE_DOUBLE) *out = exec_type_of(EXEC_TYPE_DOUBLE);
-        else if (a.id == EXEC_TYPE_DECIMAL || b.id == EXEC_TYPE_DECIMAL) *out = exec_dec_wider(a, b);
+        if (a.id == EXEC_TYPE_DOUBLE || b.id == EXEC_TYPE_DOUBLE)
+            *out = exec_type_of(EXEC_TYPE_DOUBLE);
+        else if (a.id == EXEC_TYPE_DECIMAL || b.id == EXEC_TYPE_DECIMAL)
+            *out = exec_dec_wider(a, b);
         else *out = exec_type_of(EXEC_TYPE_BIGINT);
         return 0;
     }
@@ -68,35 +76,42 @@ int exec_common_type(exec_type_t a, exec_type_t b, const char *context, exec_typ
         (a.id == EXEC_TYPE_TIMESTAMP && b.id == EXEC_TYPE_DATE))
         return (*out = exec_type_of(EXEC_TYPE_TIMESTAMP)), 0;
     return sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "%s%stypes %s and %s cannot be matched",
-                        context ? context : "", context ? " " : "", exec_type_pg_name(a), exec_type_pg_name(b));
+                        context ? context : "", context ? " " : "", exec_type_pg_name(a),
+                        exec_type_pg_name(b));
 }
 
 /* ---- kernel scaffolding ------------------------------------------------ */
 
 /* Runs BODY for every selected non-NULL row i; four loops so that the
  * common no-selection, no-NULL case is a plain counted loop. */
-#define ROWS(BODY)                                                                          \
-    do {                                                                                    \
-        const uint8_t *nl_ = src->nulls;                                                    \
-        if (!sel && !nl_) {                                                                 \
-            for (uint32_t i = 0; i < n; i++) { BODY; }                                      \
-        } else if (!sel) {                                                                  \
-            for (uint32_t i = 0; i < n; i++)                                                \
-                if (!nl_[i]) { BODY; }                                                      \
-        } else if (!nl_) {                                                                  \
-            for (uint32_t k_ = 0; k_ < n; k_++) {                                           \
-                uint32_t i = sel[k_];                                                       \
-                BODY;                                                                       \
-            }                                                                               \
-        } else {                                                                            \
-            for (uint32_t k_ = 0; k_ < n; k_++) {                                           \
-                uint32_t i = sel[k_];                                                       \
-                if (!nl_[i]) { BODY; }                                                      \
-            }                                                                               \
-        }                                                                                   \
+#define ROWS(BODY)                                \
+    do {                                          \
+        const uint8_t *nl_ = src->nulls;          \
+        if (!sel && !nl_) {                       \
+            for (uint32_t i = 0; i < n; i++) {    \
+                BODY;                             \
+            }                                     \
+        } else if (!sel) {                        \
+            for (uint32_t i = 0; i < n; i++)      \
+                if (!nl_[i]) {                    \
+                    BODY;                         \
+                }                                 \
+        } else if (!nl_) {                        \
+            for (uint32_t k_ = 0; k_ < n; k_++) { \
+                uint32_t i = sel[k_];             \
+                BODY;                             \
+            }                                     \
+        } else {                                  \
+            for (uint32_t k_ = 0; k_ < n; k_++) { \
+                uint32_t i = sel[k_];             \
+                if (!nl_[i]) {                    \
+                    BODY;                         \
+                }                                 \
+            }                                     \
+        }                                         \
     } while (0)
 
-#define KERNEL(name)                                                                        \
+#define KERNEL(name)                                                                         \
     static int name(const exec_vec_t *src, exec_vec_t *dst, const uint32_t *sel, uint32_t n, \
                     sl_arena_t *a, sl_error_t *err)
 
@@ -106,12 +121,16 @@ int exec_common_type(exec_type_t a, exec_type_t b, const char *context, exec_typ
 static int range_error(exec_type_t to, sl_error_t *err)
 {
     switch (to.id) {
-    case EXEC_TYPE_INT: return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
-    case EXEC_TYPE_BIGINT: return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
-    case EXEC_TYPE_TIMESTAMP: return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "timestamp out of range");
+    case EXEC_TYPE_INT:
+        return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
+    case EXEC_TYPE_BIGINT:
+        return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+    case EXEC_TYPE_TIMESTAMP:
+        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "timestamp out of range");
     case EXEC_TYPE_DECIMAL: return exec_text_error(to, EXEC_PARSE_RANGE, "", 0, err);
-    default: return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "value out of range for type %s",
-                                 exec_type_pg_name(to));
+    default:
+        return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE,
+                            "value out of range for type %s", exec_type_pg_name(to));
     }
 }
 
@@ -133,14 +152,30 @@ KERNEL(k_from_null)
 
 /* ---- numeric ----------------------------------------------------------- */
 
-KERNEL(k_i32_i64) { (void)a, (void)err; ROWS(D(int64_t)[i] = S(int32_t)[i]); return 0; }
-KERNEL(k_i32_f64) { (void)a, (void)err; ROWS(D(double)[i] = S(int32_t)[i]); return 0; }
-KERNEL(k_i64_f64) { (void)a, (void)err; ROWS(D(double)[i] = (double)S(int64_t)[i]); return 0; }
+KERNEL(k_i32_i64)
+{
+    (void)a, (void)err;
+    ROWS(D(int64_t)[i] = S(int32_t)[i]);
+    return 0;
+}
+KERNEL(k_i32_f64)
+{
+    (void)a, (void)err;
+    ROWS(D(double)[i] = S(int32_t)[i]);
+    return 0;
+}
+KERNEL(k_i64_f64)
+{
+    (void)a, (void)err;
+    ROWS(D(double)[i] = (double)S(int64_t)[i]);
+    return 0;
+}
 
 KERNEL(k_i64_i32)
 {
     (void)a;
-    ROWS(int64_t v = S(int64_t)[i]; if (v < INT32_MIN || v > INT32_MAX) return range_error(dst->type, err);
+    ROWS(int64_t v = S(int64_t)[i];
+         if (v < INT32_MIN || v > INT32_MAX) return range_error(dst->type, err);
          D(int32_t)[i] = (int32_t)v);
     return 0;
 }
@@ -148,7 +183,8 @@ KERNEL(k_i64_i32)
 KERNEL(k_f64_i32)
 {
     (void)a;
-    ROWS(double v = S(double)[i]; if (!(v > -2147483649.0 && v < 2147483648.0)) return range_error(dst->type, err);
+    ROWS(double v = S(double)[i];
+         if (!(v > -2147483649.0 && v < 2147483648.0)) return range_error(dst->type, err);
          D(int32_t)[i] = (int32_t)v);
     return 0;
 }
@@ -157,7 +193,8 @@ KERNEL(k_f64_i64)
 {
     (void)a;
     ROWS(double v = S(double)[i];
-         if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return range_error(dst->type, err);
+         if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return range_error(
+             dst->type, err);
          D(int64_t)[i] = (int64_t)v);
     return 0;
 }
@@ -169,7 +206,8 @@ KERNEL(k_int_dec)
     exec_dec_t m = exec_dec_pow10(dst->type.scale);
     bool wide = src->type.id == EXEC_TYPE_BIGINT;
     ROWS(exec_dec_t v; exec_dec_t x = wide ? (exec_dec_t)S(int64_t)[i] : (exec_dec_t)S(int32_t)[i];
-         if (__builtin_mul_overflow(x, m, &v) || !exec_dec_fits(v, p)) return range_error(dst->type, err);
+         if (__builtin_mul_overflow(x, m, &v) || !exec_dec_fits(v, p)) return range_error(dst->type,
+                                                                                          err);
          D(exec_dec_t)[i] = v);
     return 0;
 }
@@ -178,8 +216,8 @@ KERNEL(k_dec_dec)
 {
     (void)a;
     int from = src->type.scale, to = dst->type.scale, p = dst->type.precision;
-    ROWS(exec_dec_t v; if (!exec_dec_rescale(S(exec_dec_t)[i], from, to, &v) || !exec_dec_fits(v, p))
-             return range_error(dst->type, err);
+    ROWS(exec_dec_t v; if (!exec_dec_rescale(S(exec_dec_t)[i], from, to, &v) ||
+                           !exec_dec_fits(v, p)) return range_error(dst->type, err);
          D(exec_dec_t)[i] = v);
     return 0;
 }
@@ -190,7 +228,8 @@ KERNEL(k_dec_int)
     int s = src->type.scale;
     bool wide = dst->type.id == EXEC_TYPE_BIGINT;
     exec_dec_t lo = wide ? INT64_MIN : INT32_MIN, hi = wide ? INT64_MAX : INT32_MAX;
-    ROWS(exec_dec_t v = exec_dec_trunc(S(exec_dec_t)[i], s); if (v < lo || v > hi) return range_error(dst->type, err);
+    ROWS(exec_dec_t v = exec_dec_trunc(S(exec_dec_t)[i], s);
+         if (v < lo || v > hi) return range_error(dst->type, err);
          if (wide) D(int64_t)[i] = (int64_t)v; else D(int32_t)[i] = (int32_t)v);
     return 0;
 }
@@ -207,7 +246,8 @@ KERNEL(k_f64_dec)
 {
     (void)a;
     int p = dst->type.precision, s = dst->type.scale;
-    ROWS(if (!exec_dec_from_double(S(double)[i], p, s, &D(exec_dec_t)[i])) return range_error(dst->type, err));
+    ROWS(if (!exec_dec_from_double(S(double)[i], p, s, &D(exec_dec_t)[i])) return range_error(
+        dst->type, err));
     return 0;
 }
 
@@ -224,7 +264,12 @@ static bool num_nonzero(const exec_vec_t *v, uint32_t i)
     }
 }
 
-KERNEL(k_num_bool) { (void)a, (void)err; ROWS(D(uint8_t)[i] = num_nonzero(src, i)); return 0; }
+KERNEL(k_num_bool)
+{
+    (void)a, (void)err;
+    ROWS(D(uint8_t)[i] = num_nonzero(src, i));
+    return 0;
+}
 
 KERNEL(k_bool_num)
 {
@@ -235,8 +280,8 @@ KERNEL(k_bool_num)
     case EXEC_TYPE_BIGINT: ROWS(D(int64_t)[i] = S(uint8_t)[i]); break;
     case EXEC_TYPE_DOUBLE: ROWS(D(double)[i] = S(uint8_t)[i]); break;
     default:
-        if (dst->type.precision <= dst->type.scale) ROWS(if (S(uint8_t)[i]) return range_error(dst->type, err);
-                                                          D(exec_dec_t)[i] = 0);
+        if (dst->type.precision <= dst->type.scale)
+            ROWS(if (S(uint8_t)[i]) return range_error(dst->type, err); D(exec_dec_t)[i] = 0);
         else ROWS(D(exec_dec_t)[i] = S(uint8_t)[i] ? one : 0);
     }
     return 0;
@@ -251,7 +296,12 @@ KERNEL(k_ts_date)
     return 0;
 }
 
-KERNEL(k_date_ts) { (void)a, (void)err; ROWS(D(int64_t)[i] = (int64_t)S(int32_t)[i] * EXEC_USECS_PER_DAY); return 0; }
+KERNEL(k_date_ts)
+{
+    (void)a, (void)err;
+    ROWS(D(int64_t)[i] = (int64_t)S(int32_t)[i] * EXEC_USECS_PER_DAY);
+    return 0;
+}
 
 KERNEL(k_ts_i64)
 {
@@ -260,19 +310,26 @@ KERNEL(k_ts_i64)
     return 0;
 }
 
-KERNEL(k_ts_f64) { (void)a, (void)err; ROWS(D(double)[i] = (double)S(int64_t)[i] / 1e6); return 0; }
+KERNEL(k_ts_f64)
+{
+    (void)a, (void)err;
+    ROWS(D(double)[i] = (double)S(int64_t)[i] / 1e6);
+    return 0;
+}
 
 KERNEL(k_num_ts)
 {
     (void)a;
     ROWS(double secs = src->type.id == EXEC_TYPE_INT      ? S(int32_t)[i]
-                     : src->type.id == EXEC_TYPE_BIGINT ? (double)S(int64_t)[i]
-                                                        : S(double)[i];
+                       : src->type.id == EXEC_TYPE_BIGINT ? (double)S(int64_t)[i]
+                                                          : S(double)[i];
          double us = secs * 1e6;
-         if (!(us >= (double)EXEC_TS_MIN && us < (double)EXEC_TS_END)) return range_error(dst->type, err);
+         if (!(us >= (double)EXEC_TS_MIN && us < (double)EXEC_TS_END)) return range_error(dst->type,
+                                                                                          err);
          D(int64_t)[i] = src->type.id == EXEC_TYPE_DOUBLE ? (int64_t)llround(us)
-                       : src->type.id == EXEC_TYPE_INT ? (int64_t)S(int32_t)[i] * EXEC_USECS_PER_SEC
-                                                       : S(int64_t)[i] * EXEC_USECS_PER_SEC);
+                         : src->type.id == EXEC_TYPE_INT
+                             ? (int64_t)S(int32_t)[i] * EXEC_USECS_PER_SEC
+                             : S(int64_t)[i] * EXEC_USECS_PER_SEC);
     return 0;
 }
 
@@ -290,8 +347,7 @@ KERNEL(k_to_string)
     sl_buf_t b = SL_BUF_INIT;
     size_t w = exec_type_width(src->type);
     bool boolean = src->type.id == EXEC_TYPE_BOOLEAN;
-    ROWS(sl_buf_clear(&b);
-         if (boolean) sl_buf_puts(&b, S(uint8_t)[i] ? "true" : "false");
+    ROWS(sl_buf_clear(&b); if (boolean) sl_buf_puts(&b, S(uint8_t)[i] ? "true" : "false");
          else exec_text_format(src->type, (const char *)src->data + (size_t)i * w, &b);
          D(exec_str_t)[i] = buf_to_str(a, &b));
     sl_buf_free(&b);
@@ -302,20 +358,25 @@ KERNEL(k_struct_string)
 {
     (void)err;
     sl_buf_t b = SL_BUF_INIT;
-    ROWS(sl_buf_clear(&b); sl_json_t j; sl_json_init(&j, &b, false); exec_json_write_cell(&j, src, i, false);
-         D(exec_str_t)[i] = buf_to_str(a, &b));
+    ROWS(sl_buf_clear(&b); sl_json_t j; sl_json_init(&j, &b, false);
+         exec_json_write_cell(&j, src, i, false); D(exec_str_t)[i] = buf_to_str(a, &b));
     sl_buf_free(&b);
     return 0;
 }
 
-KERNEL(k_bytes) { (void)a, (void)err; ROWS(D(exec_str_t)[i] = S(exec_str_t)[i]); return 0; }
+KERNEL(k_bytes)
+{
+    (void)a, (void)err;
+    ROWS(D(exec_str_t)[i] = S(exec_str_t)[i]);
+    return 0;
+}
 
 KERNEL(k_parse)
 {
     size_t w = exec_type_width(dst->type);
     ROWS(const exec_str_t *s = &S(exec_str_t)[i];
-         if (exec_text_parse(dst->type, s->ptr ? s->ptr : "", s->len, a, (char *)dst->data + (size_t)i * w, err))
-             return -1);
+         if (exec_text_parse(dst->type, s->ptr ? s->ptr : "", s->len, a,
+                             (char *)dst->data + (size_t)i * w, err)) return -1);
     return 0;
 }
 
@@ -379,12 +440,13 @@ exec_cast_fn exec_cast_bytes_kernel(void)
     return k_bytes;
 }
 
-int exec_cast_value(const exec_value_t *v, exec_type_t to, sl_arena_t *a, exec_value_t *out, sl_error_t *err)
+int exec_cast_value(const exec_value_t *v, exec_type_t to, sl_arena_t *a, exec_value_t *out,
+                    sl_error_t *err)
 {
     exec_cast_fn fn = exec_cast_kernel(v->type, to);
     if (!fn)
-        return sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s", exec_type_pg_name(v->type),
-                            exec_type_pg_name(to));
+        return sl_error_set(err, SL_ERR_CANNOT_COERCE, "cannot cast type %s to %s",
+                            exec_type_pg_name(v->type), exec_type_pg_name(to));
     exec_builder_t b;
     exec_builder_init(&b, a, 1, &v->type, 1);
     exec_builder_add_row(&b);

@@ -266,8 +266,14 @@ exec_dec_t exec_dec_trunc(exec_dec_t v, int scale)
 
 /* ---- result types ------------------------------------------------------ */
 
-static int imax(int a, int b) { return a > b ? a : b; }
-static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+static int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
 
 /* DecimalType.adjustPrecisionScale with allowPrecisionLoss. */
 static exec_type_t bounded(int p, int s)

@@ -68,9 +68,18 @@ static void write_text_string(sl_json_t *j, void (*fmt)(sl_buf_t *, const void *
     sl_buf_free(&tmp);
 }
 
-static void fmt_ts(sl_buf_t *b, const void *c) { exec_format_timestamp_iso(*(const int64_t *)c, b); }
-static void fmt_date(sl_buf_t *b, const void *c) { exec_format_date(*(const int32_t *)c, b); }
-static void fmt_iv(sl_buf_t *b, const void *c) { exec_format_interval(*(const exec_interval_t *)c, b); }
+static void fmt_ts(sl_buf_t *b, const void *c)
+{
+    exec_format_timestamp_iso(*(const int64_t *)c, b);
+}
+static void fmt_date(sl_buf_t *b, const void *c)
+{
+    exec_format_date(*(const int32_t *)c, b);
+}
+static void fmt_iv(sl_buf_t *b, const void *c)
+{
+    exec_format_interval(*(const exec_interval_t *)c, b);
+}
 static void fmt_b64(sl_buf_t *b, const void *c)
 {
     const exec_str_t *s = c;
@@ -137,7 +146,8 @@ void exec_json_write_cell(sl_json_t *j, const exec_vec_t *v, uint32_t row, bool 
         return;
     }
     if (v->type.id != EXEC_TYPE_STRUCT) {
-        exec_json_write_scalar(j, v->type, (const char *)v->data + (size_t)row * exec_type_width(v->type));
+        exec_json_write_scalar(j, v->type,
+                               (const char *)v->data + (size_t)row * exec_type_width(v->type));
         return;
     }
     sl_json_object_begin(j);
@@ -155,7 +165,7 @@ typedef struct jp {
     const char *p, *end;
     sl_arena_t *a;
     int depth;
-    const char *why;  /* first problem found, for the error detail */
+    const char *why; /* first problem found, for the error detail */
 } jp_t;
 
 static bool fail(jp_t *j, const char *why)
@@ -166,7 +176,8 @@ static bool fail(jp_t *j, const char *why)
 
 static void ws(jp_t *j)
 {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
 }
 
 static bool lit(jp_t *j, const char *w)
@@ -182,8 +193,10 @@ static int hex4(const char *p)
     int v = 0;
     for (int i = 0; i < 4; i++) {
         char c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0) return -1;
         v = v << 4 | d;
     }
@@ -214,12 +227,13 @@ static size_t put_utf8(char *o, uint32_t cp)
 /* \uXXXX at j->p (after the backslash-u), surrogate pairs joined. */
 static bool read_u_escape(jp_t *j, uint32_t *cp)
 {
-    if (j->end - j->p < 4 || (int)(*cp = (uint32_t)hex4(j->p)) < 0) return fail(j, "bad \\u escape");
+    if (j->end - j->p < 4 || (int)(*cp = (uint32_t)hex4(j->p)) < 0)
+        return fail(j, "bad \\u escape");
     j->p += 4;
     if (*cp >= 0xd800 && *cp < 0xdc00) {
         int lo;
-        if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' || (lo = hex4(j->p + 2)) < 0xdc00 ||
-            lo > 0xdfff)
+        if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' ||
+            (lo = hex4(j->p + 2)) < 0xdc00 || lo > 0xdfff)
             return fail(j, "unpaired surrogate");
         *cp = 0x10000 + ((*cp - 0xd800) << 10) + (uint32_t)(lo - 0xdc00);
         j->p += 6;
@@ -254,7 +268,9 @@ static bool read_string(jp_t *j, exec_str_t *out)
         char e = *j->p++;
         uint32_t cp;
         switch (e) {
-        case '"': case '\\': case '/': o[k++] = e; break;
+        case '"':
+        case '\\':
+        case '/': o[k++] = e; break;
         case 'b': o[k++] = '\b'; break;
         case 'f': o[k++] = '\f'; break;
         case 'n': o[k++] = '\n'; break;
@@ -320,7 +336,8 @@ static bool skip_container(jp_t *j)
         ws(j);
         if (obj) {
             exec_str_t k;
-            if (j->p >= j->end || *j->p != '"' || !read_string(j, &k)) return fail(j, "expected member name");
+            if (j->p >= j->end || *j->p != '"' || !read_string(j, &k))
+                return fail(j, "expected member name");
             ws(j);
             if (j->p >= j->end || *j->p++ != ':') return fail(j, "expected ':'");
         }
@@ -363,10 +380,12 @@ static int field_for(exec_type_t t, const exec_str_t *k, bool *exact)
 {
     *exact = true;
     for (int i = 0; i < t.nfields; i++)
-        if (strlen(t.fields[i].name) == k->len && !memcmp(t.fields[i].name, k->ptr, k->len)) return i;
+        if (strlen(t.fields[i].name) == k->len && !memcmp(t.fields[i].name, k->ptr, k->len))
+            return i;
     *exact = false;
     for (int i = 0; i < t.nfields; i++)
-        if (strlen(t.fields[i].name) == k->len && !strncasecmp(t.fields[i].name, k->ptr, k->len)) return i;
+        if (strlen(t.fields[i].name) == k->len && !strncasecmp(t.fields[i].name, k->ptr, k->len))
+            return i;
     return -1;
 }
 
@@ -376,7 +395,8 @@ static bool read_member(jp_t *j, exec_type_t t, exec_value_t *fields, bool *exac
 {
     exec_str_t k;
     ws(j);
-    if (j->p >= j->end || *j->p != '"' || !read_string(j, &k)) return fail(j, "expected member name");
+    if (j->p >= j->end || *j->p != '"' || !read_string(j, &k))
+        return fail(j, "expected member name");
     ws(j);
     if (j->p >= j->end || *j->p++ != ':') return fail(j, "expected ':'");
     bool is_exact;
@@ -439,8 +459,12 @@ static bool read_number_as(jp_t *j, exec_type_t t, exec_value_t *out)
     if (!scan_number(j, &s, &n, &integral)) return false;
     exec_parse_status_t st = EXEC_PARSE_SYNTAX;
     switch (t.id) {
-    case EXEC_TYPE_INT: st = integral ? exec_parse_int32(s, n, &out->u.i32) : EXEC_PARSE_SYNTAX; break;
-    case EXEC_TYPE_BIGINT: st = integral ? exec_parse_int64(s, n, &out->u.i64) : EXEC_PARSE_SYNTAX; break;
+    case EXEC_TYPE_INT:
+        st = integral ? exec_parse_int32(s, n, &out->u.i32) : EXEC_PARSE_SYNTAX;
+        break;
+    case EXEC_TYPE_BIGINT:
+        st = integral ? exec_parse_int64(s, n, &out->u.i64) : EXEC_PARSE_SYNTAX;
+        break;
     case EXEC_TYPE_DOUBLE: st = exec_parse_double(s, n, &out->u.f64); break;
     case EXEC_TYPE_DECIMAL: st = exec_parse_decimal(s, n, t.precision, t.scale, &out->u.dec); break;
     case EXEC_TYPE_TIMESTAMP: {
@@ -469,7 +493,9 @@ static bool read_string_as(jp_t *j, exec_type_t t, exec_value_t *out)
     case EXEC_TYPE_TIMESTAMP: st = exec_parse_timestamp(s.ptr, s.len, &out->u.i64); break;
     case EXEC_TYPE_DATE: st = exec_parse_date(s.ptr, s.len, &out->u.i32); break;
     case EXEC_TYPE_INTERVAL: st = exec_parse_interval(s.ptr, s.len, &out->u.iv); break;
-    case EXEC_TYPE_BINARY: st = exec_base64_decode(s.ptr, s.len, j->a, &out->u.str) ? 0 : EXEC_PARSE_SYNTAX; break;
+    case EXEC_TYPE_BINARY:
+        st = exec_base64_decode(s.ptr, s.len, j->a, &out->u.str) ? 0 : EXEC_PARSE_SYNTAX;
+        break;
     default: return fail(j, "a string where the type does not take one");
     }
     if (st) return fail(j, "string does not hold a value of the field's type");

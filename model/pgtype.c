@@ -6,9 +6,18 @@
 #include <string.h>
 #include <strings.h>
 
-#define T(oid, name, sql, len, cat, arr, io) {oid, name, sql, len, cat, 'b', arr, 0, io}
-#define P(oid, name, len, io) {oid, name, name, len, 'P', 'p', 0, 0, io}
-#define A(oid, name, elem) {oid, name, NULL, -1, 'A', 'b', 0, elem, "array_"}
+#define T(oid, name, sql, len, cat, arr, io)      \
+    {                                             \
+        oid, name, sql, len, cat, 'b', arr, 0, io \
+    }
+#define P(oid, name, len, io)                    \
+    {                                            \
+        oid, name, name, len, 'P', 'p', 0, 0, io \
+    }
+#define A(oid, name, elem)                               \
+    {                                                    \
+        oid, name, NULL, -1, 'A', 'b', 0, elem, "array_" \
+    }
 
 static const exec_pgtype_t types[] = {
     T(16, "bool", "boolean", 1, 'B', 1000, "bool"),
@@ -79,9 +88,15 @@ static const exec_pgtype_t types[] = {
 
 #define NTYPES ((int)(sizeof types / sizeof types[0]))
 
-int exec_pgtype_count(void) { return NTYPES; }
+int exec_pgtype_count(void)
+{
+    return NTYPES;
+}
 
-const exec_pgtype_t *exec_pgtype_at(int i) { return i >= 0 && i < NTYPES ? &types[i] : NULL; }
+const exec_pgtype_t *exec_pgtype_at(int i)
+{
+    return i >= 0 && i < NTYPES ? &types[i] : NULL;
+}
 
 const exec_pgtype_t *exec_pgtype_by_oid(uint32_t oid)
 {
@@ -91,12 +106,25 @@ const exec_pgtype_t *exec_pgtype_by_oid(uint32_t oid)
 }
 
 /* SQL spellings format_type does not print but ::regtype reads. */
-static const struct { const char *alias, *name; } aliases[] = {
-    {"int", "int4"}, {"integer", "int4"}, {"smallint", "int2"}, {"bigint", "int8"},
-    {"boolean", "bool"}, {"real", "float4"}, {"double precision", "float8"},
-    {"decimal", "numeric"}, {"character varying", "varchar"}, {"character", "bpchar"},
-    {"char", "bpchar"}, {"string", "text"}, {"double", "float8"}, {"float", "float8"},
-    {"timestamp with time zone", "timestamptz"}, {"binary", "bytea"},
+static const struct {
+    const char *alias, *name;
+} aliases[] = {
+    {"int", "int4"},
+    {"integer", "int4"},
+    {"smallint", "int2"},
+    {"bigint", "int8"},
+    {"boolean", "bool"},
+    {"real", "float4"},
+    {"double precision", "float8"},
+    {"decimal", "numeric"},
+    {"character varying", "varchar"},
+    {"character", "bpchar"},
+    {"char", "bpchar"},
+    {"string", "text"},
+    {"double", "float8"},
+    {"float", "float8"},
+    {"timestamp with time zone", "timestamptz"},
+    {"binary", "bytea"},
 };
 
 static const exec_pgtype_t *by_base_name(const char *name, size_t n)
@@ -134,11 +162,11 @@ static void format_typmod(uint32_t oid, int32_t typmod, sl_buf_t *out)
     if (typmod < 0) return;
     char m[48];
     if (oid == 1700 && typmod >= 4)
-        snprintf(m, sizeof m, "(%d,%d)", (int)((typmod - 4) >> 16 & 0xffff), (int)((typmod - 4) & 0xffff));
+        snprintf(m, sizeof m, "(%d,%d)", (int)((typmod - 4) >> 16 & 0xffff),
+                 (int)((typmod - 4) & 0xffff));
     else if ((oid == 1042 || oid == 1043) && typmod >= 4)
         snprintf(m, sizeof m, "(%d)", (int)(typmod - 4));
-    else
-        return;
+    else return;
     sl_buf_append(out, m, strlen(m));
 }
 

@@ -13,14 +13,14 @@
 
 typedef struct exec_pgtype {
     uint32_t oid;
-    const char *name;      /* typname: "int4", "_int4" */
-    const char *sql_name;  /* format_type's spelling: "integer"; NULL for an array */
-    int16_t len;           /* typlen: bytes, or -1 (varlena) / -2 (cstring) */
-    char category;         /* typcategory: B, N, S, D, T, U, A, Z, P */
-    char type;             /* typtype: 'b' base, 'p' pseudo */
-    uint32_t array_oid;    /* typarray (0: none) */
-    uint32_t elem_oid;     /* typelem of an array type (0 otherwise) */
-    const char *io;        /* prefix of the I/O functions: "int4" -> int4in, int4out ... */
+    const char *name;     /* typname: "int4", "_int4" */
+    const char *sql_name; /* format_type's spelling: "integer"; NULL for an array */
+    int16_t len;          /* typlen: bytes, or -1 (varlena) / -2 (cstring) */
+    char category;        /* typcategory: B, N, S, D, T, U, A, Z, P */
+    char type;            /* typtype: 'b' base, 'p' pseudo */
+    uint32_t array_oid;   /* typarray (0: none) */
+    uint32_t elem_oid;    /* typelem of an array type (0 otherwise) */
+    const char *io;       /* prefix of the I/O functions: "int4" -> int4in, int4out ... */
 } exec_pgtype_t;
 
 /* Number of entries and entry i (in OID order). */

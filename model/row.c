@@ -103,7 +103,7 @@ static void row_put_scalar(sl_buf_t *b, exec_type_t t, const void *cell)
         break;
     }
     case EXEC_TYPE_DECIMAL: {
-        unsigned __int128 v = (unsigned __int128) * (const exec_dec_t *)cell;
+        unsigned __int128 v = (unsigned __int128)*(const exec_dec_t *)cell;
         put_le(b, (uint64_t)v, 8);
         put_le(b, (uint64_t)(v >> 64), 8);
         break;
@@ -140,7 +140,7 @@ static bool vec_null(const exec_vec_t *v, uint32_t row)
  * columns picked by number) or arr[i] (a struct's children). */
 typedef struct vec_list {
     const exec_vec_t *arr;
-    const int *idx;  /* NULL: arr[0 .. n) */
+    const int *idx; /* NULL: arr[0 .. n) */
     int n;
 } vec_list_t;
 
@@ -185,7 +185,8 @@ void exec_row_encode(const exec_batch_t *b, uint32_t row, const int *cols, int n
 static void row_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_t *out);
 
 /* n values whose types are fields[i].type. */
-static void row_get_fields(reader_t *r, int n, const exec_field_t *fields, sl_arena_t *a, exec_value_t *out)
+static void row_get_fields(reader_t *r, int n, const exec_field_t *fields, sl_arena_t *a,
+                           exec_value_t *out)
 {
     const unsigned char *bits = take(r, (size_t)(n + 7) / 8);
     for (int i = 0; i < n; i++) {
@@ -201,7 +202,10 @@ static void row_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_
 {
     out->is_null = false;
     switch (t.id) {
-    case EXEC_TYPE_BOOLEAN: out->u.b = (uint8_t)get_le(r, 1); r->bad |= out->u.b > 1; break;
+    case EXEC_TYPE_BOOLEAN:
+        out->u.b = (uint8_t)get_le(r, 1);
+        r->bad |= out->u.b > 1;
+        break;
     case EXEC_TYPE_INT:
     case EXEC_TYPE_DATE: out->u.i32 = (int32_t)(uint32_t)get_le(r, 4); break;
     case EXEC_TYPE_BIGINT:
@@ -247,8 +251,8 @@ static exec_field_t *builder_fields(exec_builder_t *bld, int col0, int ncols)
     return f;
 }
 
-int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0, int ncols,
-                    sl_error_t *err)
+int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0,
+                    int ncols, sl_error_t *err)
 {
     reader_t r = {p, (const unsigned char *)p + len, false};
     exec_batch_t *b = bld->batch;
@@ -261,8 +265,14 @@ int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row
 
 /* ---- key format -------------------------------------------------------- */
 
-static uint64_t flip64(int64_t v) { return (uint64_t)v ^ (UINT64_C(1) << 63); }
-static uint32_t flip32(int32_t v) { return (uint32_t)v ^ (UINT32_C(1) << 31); }
+static uint64_t flip64(int64_t v)
+{
+    return (uint64_t)v ^ (UINT64_C(1) << 63);
+}
+static uint32_t flip32(int32_t v)
+{
+    return (uint32_t)v ^ (UINT32_C(1) << 31);
+}
 
 static uint64_t double_key(double d)
 {
@@ -405,9 +415,14 @@ static void key_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_
     }
     out->is_null = false;
     switch (t.id) {
-    case EXEC_TYPE_BOOLEAN: out->u.b = (uint8_t)get_be(r, 1); r->bad |= out->u.b > 1; break;
+    case EXEC_TYPE_BOOLEAN:
+        out->u.b = (uint8_t)get_be(r, 1);
+        r->bad |= out->u.b > 1;
+        break;
     case EXEC_TYPE_INT:
-    case EXEC_TYPE_DATE: out->u.i32 = (int32_t)((uint32_t)get_be(r, 4) ^ (UINT32_C(1) << 31)); break;
+    case EXEC_TYPE_DATE:
+        out->u.i32 = (int32_t)((uint32_t)get_be(r, 4) ^ (UINT32_C(1) << 31));
+        break;
     case EXEC_TYPE_BIGINT:
     case EXEC_TYPE_TIMESTAMP: out->u.i64 = (int64_t)(get_be(r, 8) ^ (UINT64_C(1) << 63)); break;
     case EXEC_TYPE_DOUBLE: out->u.f64 = double_unkey(get_be(r, 8)); break;
@@ -425,19 +440,21 @@ static void key_get_value(reader_t *r, exec_type_t t, sl_arena_t *a, exec_value_
         break;
     case EXEC_TYPE_STRUCT:
         out->u.fields = SL_NEW_ARRAY(a, exec_value_t, t.nfields ? t.nfields : 1);
-        for (int i = 0; i < t.nfields; i++) key_get_value(r, t.fields[i].type, a, &out->u.fields[i]);
+        for (int i = 0; i < t.nfields; i++)
+            key_get_value(r, t.fields[i].type, a, &out->u.fields[i]);
         break;
     default: break;
     }
 }
 
-int exec_key_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0, int ncols,
-                    size_t *used, sl_error_t *err)
+int exec_key_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0,
+                    int ncols, size_t *used, sl_error_t *err)
 {
     reader_t r = {p, (const unsigned char *)p + len, false};
     exec_batch_t *b = bld->batch;
     exec_value_t *vals = SL_NEW_ARRAY(b->arena, exec_value_t, ncols ? ncols : 1);
-    for (int i = 0; i < ncols && !r.bad; i++) key_get_value(&r, b->cols[col0 + i].type, b->arena, &vals[i]);
+    for (int i = 0; i < ncols && !r.bad; i++)
+        key_get_value(&r, b->cols[col0 + i].type, b->arena, &vals[i]);
     if (r.bad) return corrupt(err);
     for (int i = 0; i < ncols; i++) exec_builder_set_value(bld, col0 + i, row, &vals[i]);
     if (used) *used = (size_t)(r.p - (const unsigned char *)p);
@@ -460,11 +477,11 @@ static uint64_t hash_cell_row(const exec_vec_t *v, uint32_t row, uint64_t seed)
 static void hash_column(const exec_batch_t *b, const exec_vec_t *v, uint64_t *out, bool first)
 {
     uint32_t n = exec_batch_count(b);
-#define HASH_LOOP(EXPR)                                                               \
-    for (uint32_t k = 0; k < n; k++) {                                               \
-        uint32_t i = exec_batch_row(b, k);                                           \
-        uint64_t seed = first ? SL_HASH_SEED : out[i];                               \
-        out[i] = vec_null(v, i) ? exec_null_hash(seed) : (EXPR);                     \
+#define HASH_LOOP(EXPR)                                          \
+    for (uint32_t k = 0; k < n; k++) {                           \
+        uint32_t i = exec_batch_row(b, k);                       \
+        uint64_t seed = first ? SL_HASH_SEED : out[i];           \
+        out[i] = vec_null(v, i) ? exec_null_hash(seed) : (EXPR); \
     }
     switch (v->type.id) {
     case EXEC_TYPE_INT:
@@ -472,10 +489,13 @@ static void hash_column(const exec_batch_t *b, const exec_vec_t *v, uint64_t *ou
         HASH_LOOP(sl_hash_u64((uint64_t)(int64_t)EXEC_VEC_AT(v, int32_t, i), seed));
         break;
     case EXEC_TYPE_BIGINT:
-    case EXEC_TYPE_TIMESTAMP: HASH_LOOP(sl_hash_u64((uint64_t)EXEC_VEC_AT(v, int64_t, i), seed)); break;
+    case EXEC_TYPE_TIMESTAMP:
+        HASH_LOOP(sl_hash_u64((uint64_t)EXEC_VEC_AT(v, int64_t, i), seed));
+        break;
     case EXEC_TYPE_STRING:
     case EXEC_TYPE_BINARY:
-        HASH_LOOP(sl_hash_bytes(EXEC_VEC_AT(v, exec_str_t, i).ptr, EXEC_VEC_AT(v, exec_str_t, i).len, seed));
+        HASH_LOOP(sl_hash_bytes(EXEC_VEC_AT(v, exec_str_t, i).ptr,
+                                EXEC_VEC_AT(v, exec_str_t, i).len, seed));
         break;
     default: HASH_LOOP(hash_cell_row(v, i, seed)); break;
     }

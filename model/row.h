@@ -33,22 +33,24 @@
 #include "model/batch.h"
 
 /* Appends the row encoding of columns cols[0..ncols) of physical row `row`. */
-void exec_row_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols, sl_buf_t *out);
+void exec_row_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols,
+                     sl_buf_t *out);
 /* Decodes a row encoding into columns col0 .. col0+ncols-1 of row `row` of
  * a builder (whose column types give the encoding's types). Strings are
  * copied into the batch. -1 with XX000 `corrupt row encoding` when the
  * bytes do not hold exactly such a row. */
-int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0, int ncols,
-                    sl_error_t *err);
+int exec_row_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0,
+                    int ncols, sl_error_t *err);
 
 /* Appends the memcomparable key of columns cols[0..ncols) of physical row `row`. */
-void exec_key_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols, sl_buf_t *out);
+void exec_key_encode(const exec_batch_t *b, uint32_t row, const int *cols, int ncols,
+                     sl_buf_t *out);
 /* Appends the key encoding of one value (to build range-scan bounds). */
 void exec_key_encode_value(const exec_value_t *v, sl_buf_t *out);
 /* Decodes a key as exec_row_decode does; *used receives the bytes consumed
  * (a key may be a prefix of a longer stored key). */
-int exec_key_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0, int ncols,
-                    size_t *used, sl_error_t *err);
+int exec_key_decode(const void *p, size_t len, exec_builder_t *bld, uint32_t row, int col0,
+                    int ncols, size_t *used, sl_error_t *err);
 
 /* out[row] = hash of columns cols[0..ncols) for every present row of b
  * (out is indexed by physical row and has b->nrows entries; rows not

@@ -21,7 +21,7 @@ int64_t exec_days_from_civil(int64_t y, int m, int d)
 {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;                                 /* [0, 399] */
+    int64_t yoe = y - era * 400;                                  /* [0, 399] */
     int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1; /* [0, 365] */
     int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;          /* [0, 146096] */
     return era * 146097 + doe - 719468;
@@ -151,9 +151,11 @@ exec_parse_status_t exec_parse_int64(const char *s, size_t n, int64_t *out)
 
 exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out)
 {
-    static const struct { const char *unit; int shift; } units[] = {
-        {"bytes", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20},
-        {"g", 30}, {"gb", 30}, {"t", 40}, {"tb", 40}};
+    static const struct {
+        const char *unit;
+        int shift;
+    } units[] = {{"bytes", 0}, {"b", 0},  {"k", 10},  {"kb", 10}, {"m", 20},
+                 {"mb", 20},   {"g", 30}, {"gb", 30}, {"t", 40},  {"tb", 40}};
     scan_t sc = scan_trimmed(s, n);
     int64_t v = read_digits(&sc, 18, NULL);
     if (v < 0) return EXEC_PARSE_SYNTAX;
@@ -239,8 +241,8 @@ exec_parse_status_t exec_parse_bool(const char *s, size_t n, uint8_t *out)
     static const struct {
         const char *w;
         uint8_t v;
-    } words[] = {{"true", 1}, {"t", 1},   {"yes", 1}, {"y", 1},   {"on", 1},  {"1", 1},
-                 {"false", 0}, {"f", 0}, {"no", 0},  {"n", 0},   {"off", 0}, {"0", 0}};
+    } words[] = {{"true", 1},  {"t", 1}, {"yes", 1}, {"y", 1}, {"on", 1},  {"1", 1},
+                 {"false", 0}, {"f", 0}, {"no", 0},  {"n", 0}, {"off", 0}, {"0", 0}};
     scan_t sc = scan_trimmed(s, n);
     size_t len = (size_t)(sc.end - sc.p);
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -256,10 +258,10 @@ exec_parse_status_t exec_parse_bool(const char *s, size_t n, uint8_t *out)
 /* The digits of a decimal literal, leading zeros dropped, and the power of
  * ten the digit string is multiplied by. */
 typedef struct dec_digits {
-    const char *dig[2];  /* up to two runs (integer part, fraction) */
+    const char *dig[2]; /* up to two runs (integer part, fraction) */
     int ndig[2];
-    int total;           /* significant digits */
-    int64_t exp;         /* value = digits x 10^exp */
+    int total;   /* significant digits */
+    int64_t exp; /* value = digits x 10^exp */
     bool neg;
 } dec_digits_t;
 
@@ -458,23 +460,69 @@ typedef struct iv_acc {
     __int128 months, days, micros;
 } iv_acc_t;
 
-typedef enum { U_US, U_MS, U_SEC, U_MIN, U_HOUR, U_DAY, U_WEEK, U_MONTH, U_YEAR, U_DECADE, U_CENTURY, U_NONE } iv_unit_t;
+typedef enum {
+    U_US,
+    U_MS,
+    U_SEC,
+    U_MIN,
+    U_HOUR,
+    U_DAY,
+    U_WEEK,
+    U_MONTH,
+    U_YEAR,
+    U_DECADE,
+    U_CENTURY,
+    U_NONE
+} iv_unit_t;
 
 static const struct {
     const char *name;
     iv_unit_t unit;
 } unit_names[] = {
-    {"microseconds", U_US}, {"microsecond", U_US}, {"usecs", U_US},     {"usec", U_US},
-    {"us", U_US},           {"milliseconds", U_MS}, {"millisecond", U_MS}, {"msecs", U_MS},
-    {"msec", U_MS},         {"ms", U_MS},          {"seconds", U_SEC},   {"second", U_SEC},
-    {"secs", U_SEC},        {"sec", U_SEC},        {"s", U_SEC},         {"minutes", U_MIN},
-    {"minute", U_MIN},      {"mins", U_MIN},       {"min", U_MIN},       {"m", U_MIN},
-    {"hours", U_HOUR},      {"hour", U_HOUR},      {"hrs", U_HOUR},      {"hr", U_HOUR},
-    {"h", U_HOUR},          {"days", U_DAY},       {"day", U_DAY},       {"d", U_DAY},
-    {"weeks", U_WEEK},      {"week", U_WEEK},      {"w", U_WEEK},        {"months", U_MONTH},
-    {"month", U_MONTH},     {"mons", U_MONTH},     {"mon", U_MONTH},     {"years", U_YEAR},
-    {"year", U_YEAR},       {"yrs", U_YEAR},       {"yr", U_YEAR},       {"y", U_YEAR},
-    {"decades", U_DECADE},  {"decade", U_DECADE},  {"centuries", U_CENTURY}, {"century", U_CENTURY},
+    {"microseconds", U_US},
+    {"microsecond", U_US},
+    {"usecs", U_US},
+    {"usec", U_US},
+    {"us", U_US},
+    {"milliseconds", U_MS},
+    {"millisecond", U_MS},
+    {"msecs", U_MS},
+    {"msec", U_MS},
+    {"ms", U_MS},
+    {"seconds", U_SEC},
+    {"second", U_SEC},
+    {"secs", U_SEC},
+    {"sec", U_SEC},
+    {"s", U_SEC},
+    {"minutes", U_MIN},
+    {"minute", U_MIN},
+    {"mins", U_MIN},
+    {"min", U_MIN},
+    {"m", U_MIN},
+    {"hours", U_HOUR},
+    {"hour", U_HOUR},
+    {"hrs", U_HOUR},
+    {"hr", U_HOUR},
+    {"h", U_HOUR},
+    {"days", U_DAY},
+    {"day", U_DAY},
+    {"d", U_DAY},
+    {"weeks", U_WEEK},
+    {"week", U_WEEK},
+    {"w", U_WEEK},
+    {"months", U_MONTH},
+    {"month", U_MONTH},
+    {"mons", U_MONTH},
+    {"mon", U_MONTH},
+    {"years", U_YEAR},
+    {"year", U_YEAR},
+    {"yrs", U_YEAR},
+    {"yr", U_YEAR},
+    {"y", U_YEAR},
+    {"decades", U_DECADE},
+    {"decade", U_DECADE},
+    {"centuries", U_CENTURY},
+    {"century", U_CENTURY},
 };
 
 static iv_unit_t unit_lookup(const char *w, size_t n)
@@ -515,11 +563,17 @@ static bool scan_ivnum(scan_t *sc, ivnum_t *v)
  * months, of months to 30-day days, of weeks/days to time. */
 static void add_unit(iv_acc_t *acc, ivnum_t v, iv_unit_t u)
 {
-    static const int64_t us_per[] = {1, 1000, EXEC_USECS_PER_SEC, EXEC_USECS_PER_MINUTE, EXEC_USECS_PER_HOUR};
+    static const int64_t us_per[] = {1, 1000, EXEC_USECS_PER_SEC, EXEC_USECS_PER_MINUTE,
+                                     EXEC_USECS_PER_HOUR};
     int sign = v.neg ? -1 : 1;
     switch (u) {
-    case U_US: case U_MS: case U_SEC: case U_MIN: case U_HOUR:
-        acc->micros += sign * ((__int128)v.ip * us_per[u] + (int64_t)llrint(v.frac * (double)us_per[u]));
+    case U_US:
+    case U_MS:
+    case U_SEC:
+    case U_MIN:
+    case U_HOUR:
+        acc->micros +=
+            sign * ((__int128)v.ip * us_per[u] + (int64_t)llrint(v.frac * (double)us_per[u]));
         break;
     case U_DAY:
     case U_WEEK: {
@@ -563,7 +617,8 @@ static bool scan_iv_time(scan_t *sc, iv_acc_t *acc)
         if (s < 0 || s > 59) return (*sc = save), false;
         if (eat(sc, '.')) f = scan_fraction(sc);
     }
-    __int128 us = (__int128)h * EXEC_USECS_PER_HOUR + m * EXEC_USECS_PER_MINUTE + s * EXEC_USECS_PER_SEC + f;
+    __int128 us =
+        (__int128)h * EXEC_USECS_PER_HOUR + m * EXEC_USECS_PER_MINUTE + s * EXEC_USECS_PER_SEC + f;
     acc->micros += neg ? -us : us;
     return true;
 }
@@ -593,9 +648,13 @@ static exec_parse_status_t parse_iso_interval(scan_t sc, exec_interval_t *out)
         ivnum_t v;
         if (!scan_ivnum(&sc, &v) || sc.p >= sc.end) return EXEC_PARSE_SYNTAX;
         char c = (char)toupper((unsigned char)*sc.p++);
-        iv_unit_t u = c == 'Y' && !time ? U_YEAR : c == 'M' ? (time ? U_MIN : U_MONTH)
-                    : c == 'W' && !time ? U_WEEK : c == 'D' && !time ? U_DAY
-                    : c == 'H' && time ? U_HOUR : c == 'S' && time ? U_SEC : U_NONE;
+        iv_unit_t u = c == 'Y' && !time   ? U_YEAR
+                      : c == 'M'          ? (time ? U_MIN : U_MONTH)
+                      : c == 'W' && !time ? U_WEEK
+                      : c == 'D' && !time ? U_DAY
+                      : c == 'H' && time  ? U_HOUR
+                      : c == 'S' && time  ? U_SEC
+                                          : U_NONE;
         if (u == U_NONE) return EXEC_PARSE_SYNTAX;
         add_unit(&acc, v, u);
         any = true;
@@ -753,8 +812,10 @@ exec_parse_status_t exec_parse_bytea(const char *s, size_t n, sl_arena_t *a, exe
 void exec_format_double(double v, sl_buf_t *buf)
 {
     if (isnan(v) || isinf(v) || v == 0) {
-        sl_buf_puts(buf, isnan(v) ? "NaN" : isinf(v) ? (v > 0 ? "Infinity" : "-Infinity")
-                                              : signbit(v) ? "-0" : "0");
+        sl_buf_puts(buf, isnan(v)     ? "NaN"
+                         : isinf(v)   ? (v > 0 ? "Infinity" : "-Infinity")
+                         : signbit(v) ? "-0"
+                                      : "0");
         return;
     }
     if (v < 0) sl_buf_putc(buf, '-');
@@ -864,7 +925,10 @@ void exec_format_interval(exec_interval_t iv, sl_buf_t *buf)
     bool minus = iv.micros < 0;
     uint64_t us = minus ? 0 - (uint64_t)iv.micros : (uint64_t)iv.micros;
     uint64_t s = us / 1000000, f = us % 1000000;
-    sl_buf_printf(buf, "%s%s%02llu:%02llu:%02llu", is_zero ? "" : " ", minus ? "-" : is_before ? "+" : "",
+    sl_buf_printf(buf, "%s%s%02llu:%02llu:%02llu", is_zero ? "" : " ",
+                  minus       ? "-"
+                  : is_before ? "+"
+                              : "",
                   (unsigned long long)(s / 3600), (unsigned long long)(s / 60 % 60),
                   (unsigned long long)(s % 60));
     if (f) {
@@ -920,11 +984,14 @@ void exec_text_format(exec_type_t t, const void *cell, sl_buf_t *buf)
 static int bytea_error(const char *s, size_t n, sl_error_t *err)
 {
     if (n < 2 || s[0] != '\\' || s[1] != 'x')
-        return sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION, "invalid input syntax for type bytea");
+        return sl_error_set(err, SL_ERR_INVALID_TEXT_REPRESENTATION,
+                            "invalid input syntax for type bytea");
     for (size_t i = 2; i < n; i++)
         if (!isspace((unsigned char)s[i]) && hexval(s[i]) < 0)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \"%c\"", s[i]);
-    return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                                "invalid hexadecimal digit: \"%c\"", s[i]);
+    return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
+                        "invalid hexadecimal data: odd number of digits");
 }
 
 int exec_text_error(exec_type_t t, exec_parse_status_t st, const char *s, size_t n, sl_error_t *err)
@@ -932,35 +999,39 @@ int exec_text_error(exec_type_t t, exec_parse_status_t st, const char *s, size_t
     if (t.id == EXEC_TYPE_BINARY) return bytea_error(s, n, err);
     int len = n > 200 ? 200 : (int)n;
     const char *name = exec_type_pg_name(t);
-    bool datetime = t.id == EXEC_TYPE_TIMESTAMP || t.id == EXEC_TYPE_DATE || t.id == EXEC_TYPE_INTERVAL;
+    bool datetime =
+        t.id == EXEC_TYPE_TIMESTAMP || t.id == EXEC_TYPE_DATE || t.id == EXEC_TYPE_INTERVAL;
     if (st == EXEC_PARSE_SYNTAX)
-        return sl_error_set(err, datetime ? SL_ERR_INVALID_DATETIME_FORMAT : SL_ERR_INVALID_TEXT_REPRESENTATION,
-                            "invalid input syntax for type %s: \"%.*s\"", name, len, s);
+        return sl_error_set(
+            err, datetime ? SL_ERR_INVALID_DATETIME_FORMAT : SL_ERR_INVALID_TEXT_REPRESENTATION,
+            "invalid input syntax for type %s: \"%.*s\"", name, len, s);
     switch (t.id) {
     case EXEC_TYPE_DECIMAL: {
         int ints = t.precision - t.scale;
         sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
-        return sl_error_detail(err,
-                               "A field with precision %d, scale %d must round to an absolute value less than %s%d.",
-                               t.precision, t.scale, ints ? "10^" : "", ints ? ints : 1);
+        return sl_error_detail(
+            err,
+            "A field with precision %d, scale %d must round to an absolute value less than %s%d.",
+            t.precision, t.scale, ints ? "10^" : "", ints ? ints : 1);
     }
     case EXEC_TYPE_DOUBLE:
         return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE,
                             "\"%.*s\" is out of range for type double precision", len, s);
     case EXEC_TYPE_TIMESTAMP:
     case EXEC_TYPE_DATE:
-        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"%.*s\"",
-                            len, s);
+        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW,
+                            "date/time field value out of range: \"%.*s\"", len, s);
     case EXEC_TYPE_INTERVAL:
-        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW, "interval field value out of range: \"%.*s\"",
-                            len, s);
+        return sl_error_set(err, SL_ERR_DATETIME_FIELD_OVERFLOW,
+                            "interval field value out of range: \"%.*s\"", len, s);
     default:
-        return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "value \"%.*s\" is out of range for type %s",
-                            len, s, name);
+        return sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE,
+                            "value \"%.*s\" is out of range for type %s", len, s, name);
     }
 }
 
-static exec_parse_status_t parse_cell(exec_type_t t, const char *s, size_t n, sl_arena_t *a, void *cell)
+static exec_parse_status_t parse_cell(exec_type_t t, const char *s, size_t n, sl_arena_t *a,
+                                      void *cell)
 {
     switch (t.id) {
     case EXEC_TYPE_BOOLEAN: return exec_parse_bool(s, n, cell);
@@ -982,7 +1053,8 @@ static exec_parse_status_t parse_cell(exec_type_t t, const char *s, size_t n, sl
     }
 }
 
-int exec_text_parse(exec_type_t t, const char *s, size_t n, sl_arena_t *a, void *cell, sl_error_t *err)
+int exec_text_parse(exec_type_t t, const char *s, size_t n, sl_arena_t *a, void *cell,
+                    sl_error_t *err)
 {
     exec_parse_status_t st = parse_cell(t, s, n, a, cell);
     if (st == EXEC_PARSE_OK) return 0;

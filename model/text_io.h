@@ -50,8 +50,8 @@
 /* Result of the low-level parsers. */
 typedef enum {
     EXEC_PARSE_OK = 0,
-    EXEC_PARSE_SYNTAX = -1,  /* not a value of the type */
-    EXEC_PARSE_RANGE = -2,   /* well-formed but out of range / field out of range */
+    EXEC_PARSE_SYNTAX = -1, /* not a value of the type */
+    EXEC_PARSE_RANGE = -2,  /* well-formed but out of range / field out of range */
 } exec_parse_status_t;
 
 /* ---- whole cells ---- */

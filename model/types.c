@@ -6,7 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 exec_type_t exec_type_of(exec_type_id_t id)
 {
     exec_type_t t = {.id = id};
@@ -15,8 +14,8 @@ exec_type_t exec_type_of(exec_type_id_t id)
 
 exec_type_t exec_type_decimal(int precision, int scale)
 {
-    exec_type_t t = {.id = EXEC_TYPE_DECIMAL, .precision = (uint8_t)precision,
-                     .scale = (uint8_t)scale};
+    exec_type_t t = {
+        .id = EXEC_TYPE_DECIMAL, .precision = (uint8_t)precision, .scale = (uint8_t)scale};
     return t;
 }
 
@@ -101,7 +100,7 @@ int exec_type_field_index(exec_type_t t, const char *name)
 /* A cursor over the text being parsed. */
 typedef struct tparse {
     const char *p, *end;
-    const char *text;  /* whole text, for messages */
+    const char *text; /* whole text, for messages */
     size_t len;
     sl_arena_t *a;
     sl_error_t *err;
@@ -147,8 +146,8 @@ static bool accept(tparse_t *t, char c)
 
 static int syntax_error(tparse_t *t)
 {
-    return sl_error_set(t->err, SL_ERR_SYNTAX_ERROR, "syntax error in type \"%.*s\"",
-                        (int)t->len, t->text);
+    return sl_error_set(t->err, SL_ERR_SYNTAX_ERROR, "syntax error in type \"%.*s\"", (int)t->len,
+                        t->text);
 }
 
 static int read_int(tparse_t *t, int *out)
@@ -156,7 +155,8 @@ static int read_int(tparse_t *t, int *out)
     skip_ws(t);
     long v = 0;
     const char *start = t->p;
-    while (t->p < t->end && isdigit((unsigned char)*t->p) && v < 100000) v = v * 10 + (*t->p++ - '0');
+    while (t->p < t->end && isdigit((unsigned char)*t->p) && v < 100000)
+        v = v * 10 + (*t->p++ - '0');
     if (t->p == start) return syntax_error(t);
     *out = (int)v;
     return 0;
@@ -231,7 +231,8 @@ static int parse_fields(tparse_t *t, char close, exec_type_t *out)
     bool empty = close ? (t->p < t->end && *t->p == close) : t->p >= t->end;
     while (!empty) {
         if (n == cap) {
-            names = sl_arena_realloc(t->a, names, sizeof(char *) * (size_t)cap, sizeof(char *) * (size_t)cap * 2);
+            names = sl_arena_realloc(t->a, names, sizeof(char *) * (size_t)cap,
+                                     sizeof(char *) * (size_t)cap * 2);
             types = sl_arena_realloc(t->a, types, sizeof(exec_type_t) * (size_t)cap,
                                      sizeof(exec_type_t) * (size_t)cap * 2);
             cap *= 2;
@@ -260,15 +261,32 @@ static const struct {
     const char *name;
     exec_type_id_t id;
 } simple_names[] = {
-    {"boolean", EXEC_TYPE_BOOLEAN},  {"bool", EXEC_TYPE_BOOLEAN},     {"int", EXEC_TYPE_INT},
-    {"integer", EXEC_TYPE_INT},      {"int4", EXEC_TYPE_INT},         {"smallint", EXEC_TYPE_INT},
-    {"int2", EXEC_TYPE_INT},         {"tinyint", EXEC_TYPE_INT},      {"short", EXEC_TYPE_INT},
-    {"byte", EXEC_TYPE_INT},         {"bigint", EXEC_TYPE_BIGINT},    {"int8", EXEC_TYPE_BIGINT},
-    {"long", EXEC_TYPE_BIGINT},      {"float", EXEC_TYPE_DOUBLE},     {"float8", EXEC_TYPE_DOUBLE},
-    {"float4", EXEC_TYPE_DOUBLE},    {"real", EXEC_TYPE_DOUBLE},      {"string", EXEC_TYPE_STRING},
-    {"text", EXEC_TYPE_STRING},      {"binary", EXEC_TYPE_BINARY},    {"bytea", EXEC_TYPE_BINARY},
-    {"varbinary", EXEC_TYPE_BINARY}, {"date", EXEC_TYPE_DATE},        {"timestamp_ntz", EXEC_TYPE_TIMESTAMP},
-    {"timestamptz", EXEC_TYPE_TIMESTAMP}, {"timestamp_ltz", EXEC_TYPE_TIMESTAMP},
+    {"boolean", EXEC_TYPE_BOOLEAN},
+    {"bool", EXEC_TYPE_BOOLEAN},
+    {"int", EXEC_TYPE_INT},
+    {"integer", EXEC_TYPE_INT},
+    {"int4", EXEC_TYPE_INT},
+    {"smallint", EXEC_TYPE_INT},
+    {"int2", EXEC_TYPE_INT},
+    {"tinyint", EXEC_TYPE_INT},
+    {"short", EXEC_TYPE_INT},
+    {"byte", EXEC_TYPE_INT},
+    {"bigint", EXEC_TYPE_BIGINT},
+    {"int8", EXEC_TYPE_BIGINT},
+    {"long", EXEC_TYPE_BIGINT},
+    {"float", EXEC_TYPE_DOUBLE},
+    {"float8", EXEC_TYPE_DOUBLE},
+    {"float4", EXEC_TYPE_DOUBLE},
+    {"real", EXEC_TYPE_DOUBLE},
+    {"string", EXEC_TYPE_STRING},
+    {"text", EXEC_TYPE_STRING},
+    {"binary", EXEC_TYPE_BINARY},
+    {"bytea", EXEC_TYPE_BINARY},
+    {"varbinary", EXEC_TYPE_BINARY},
+    {"date", EXEC_TYPE_DATE},
+    {"timestamp_ntz", EXEC_TYPE_TIMESTAMP},
+    {"timestamptz", EXEC_TYPE_TIMESTAMP},
+    {"timestamp_ltz", EXEC_TYPE_TIMESTAMP},
 };
 
 /* TIMESTAMP [WITH[OUT] TIME ZONE] */
@@ -285,7 +303,8 @@ static void skip_time_zone_words(tparse_t *t)
 static int parse_compound(tparse_t *t, const char *w, exec_type_t *out)
 {
     int n, m;
-    if (!strcmp(w, "decimal") || !strcmp(w, "numeric") || !strcmp(w, "dec")) return parse_decimal(t, out);
+    if (!strcmp(w, "decimal") || !strcmp(w, "numeric") || !strcmp(w, "dec"))
+        return parse_decimal(t, out);
     if (!strcmp(w, "varchar") || !strcmp(w, "char") || !strcmp(w, "character")) {
         char buf[16];
         if (!strcmp(w, "character") && peek_word(t, "varying")) read_word(t, buf, sizeof buf);
@@ -354,7 +373,8 @@ int exec_type_parse(const char *text, size_t len, sl_arena_t *a, exec_type_t *ou
     return 0;
 }
 
-int exec_schema_parse(const char *text, size_t len, sl_arena_t *a, exec_type_t *out, sl_error_t *err)
+int exec_schema_parse(const char *text, size_t len, sl_arena_t *a, exec_type_t *out,
+                      sl_error_t *err)
 {
     tparse_t t;
     tparse_init(&t, text, len, a, err);
@@ -376,9 +396,9 @@ static bool plain_name(const char *s)
 
 void exec_type_format(exec_type_t t, sl_buf_t *buf)
 {
-    static const char *names[EXEC_TYPE_COUNT_] = {
-        "NULL", "BOOLEAN", "INT", "BIGINT", "DOUBLE", "DECIMAL", "STRING", "BINARY",
-        "TIMESTAMP", "DATE", "INTERVAL", "STRUCT"};
+    static const char *names[EXEC_TYPE_COUNT_] = {"NULL",      "BOOLEAN", "INT",      "BIGINT",
+                                                  "DOUBLE",    "DECIMAL", "STRING",   "BINARY",
+                                                  "TIMESTAMP", "DATE",    "INTERVAL", "STRUCT"};
     if (t.id == EXEC_TYPE_DECIMAL) {
         sl_buf_printf(buf, "DECIMAL(%d,%d)", t.precision, t.scale);
         return;
@@ -408,8 +428,8 @@ const char *exec_type_text(exec_type_t t, sl_arena_t *a)
 const char *exec_type_pg_name(exec_type_t t)
 {
     static const char *names[EXEC_TYPE_COUNT_] = {
-        "unknown", "boolean", "integer", "bigint", "double precision", "numeric", "text", "bytea",
-        "timestamp", "date", "interval", "struct"};
+        "unknown", "boolean", "integer",   "bigint", "double precision", "numeric",
+        "text",    "bytea",   "timestamp", "date",   "interval",         "struct"};
     return names[t.id];
 }
 

@@ -55,38 +55,38 @@ typedef enum exec_type_id {
 typedef __int128 exec_dec_t;
 
 typedef struct exec_interval {
-    int32_t months;  /* calendar months (a year is 12) */
-    int32_t days;    /* calendar days */
-    int64_t micros;  /* time of day part; may exceed a day */
+    int32_t months; /* calendar months (a year is 12) */
+    int32_t days;   /* calendar days */
+    int64_t micros; /* time of day part; may exceed a day */
 } exec_interval_t;
 
 typedef struct exec_str {
-    uint32_t len;     /* bytes */
-    const char *ptr;  /* not NUL-terminated; NULL allowed when len == 0 */
+    uint32_t len;    /* bytes */
+    const char *ptr; /* not NUL-terminated; NULL allowed when len == 0 */
 } exec_str_t;
 
 typedef struct exec_field exec_field_t;
 
 typedef struct exec_type {
     exec_type_id_t id;
-    uint8_t precision;            /* DECIMAL: 1..38; else 0 */
-    uint8_t scale;                /* DECIMAL: 0..precision; else 0 */
-    uint16_t nfields;             /* STRUCT: number of fields; else 0 */
-    const exec_field_t *fields;   /* STRUCT: nfields entries; else NULL */
+    uint8_t precision;          /* DECIMAL: 1..38; else 0 */
+    uint8_t scale;              /* DECIMAL: 0..precision; else 0 */
+    uint16_t nfields;           /* STRUCT: number of fields; else 0 */
+    const exec_field_t *fields; /* STRUCT: nfields entries; else NULL */
 } exec_type_t;
 
 struct exec_field {
-    const char *name;  /* as written (case kept); NUL-terminated */
+    const char *name; /* as written (case kept); NUL-terminated */
     exec_type_t type;
 };
 
 /* PostgreSQL's view of a type, for RowDescription. */
 typedef struct exec_pg_type {
-    uint32_t oid;    /* pg_type OID: bool 16, int4 23, int8 20, float8 701, numeric 1700,
+    uint32_t oid;   /* pg_type OID: bool 16, int4 23, int8 20, float8 701, numeric 1700,
                         text 25, bytea 17, timestamp 1114, date 1082, interval 1186,
                         json 114 (structs); the NULL type is text */
-    int16_t len;     /* pg_type.typlen: 1, 4, 8, 16 or -1 (variable) */
-    int32_t typmod;  /* -1, or numeric's ((p << 16) | s) + 4 */
+    int16_t len;    /* pg_type.typlen: 1, 4, 8, 16 or -1 (variable) */
+    int32_t typmod; /* -1, or numeric's ((p << 16) | s) + 4 */
 } exec_pg_type_t;
 
 /* A scalar type (any id but DECIMAL and STRUCT, which need parameters). */
@@ -122,8 +122,7 @@ int exec_type_field_index(exec_type_t t, const char *name);
  * text must be one type. Struct fields live in `a`.
  * Errors: 42704 `type "x" does not exist`; 22023 for a bad DECIMAL
  * precision or scale; 42601 for malformed text. */
-int exec_type_parse(const char *text, size_t len, sl_arena_t *a, exec_type_t *out,
-                    sl_error_t *err);
+int exec_type_parse(const char *text, size_t len, sl_arena_t *a, exec_type_t *out, sl_error_t *err);
 
 /* Parses a Spark DDL schema, `a INT, b STRING, c STRUCT<x: INT>` (field names
  * may be `quoted`), into a STRUCT type. Same errors as exec_type_parse;

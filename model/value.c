@@ -106,7 +106,8 @@ exec_value_t exec_value_copy(sl_arena_t *a, const exec_value_t *v)
         c.u.str.ptr = sl_strndup(a, v->u.str.ptr, v->u.str.len);
     } else if (v->type.id == EXEC_TYPE_STRUCT) {
         c.u.fields = SL_NEW_ARRAY(a, exec_value_t, v->type.nfields ? v->type.nfields : 1);
-        for (int i = 0; i < v->type.nfields; i++) c.u.fields[i] = exec_value_copy(a, &v->u.fields[i]);
+        for (int i = 0; i < v->type.nfields; i++)
+            c.u.fields[i] = exec_value_copy(a, &v->u.fields[i]);
     }
     return c;
 }
@@ -180,8 +181,8 @@ uint64_t exec_cell_hash(exec_type_t t, const void *cell, uint64_t seed)
     case EXEC_TYPE_TIMESTAMP: return sl_hash_u64((uint64_t) * (const int64_t *)cell, seed);
     case EXEC_TYPE_DOUBLE: {
         double d = *(const double *)cell;
-        if (d == 0) d = 0;      /* -0 hashes as 0 */
-        if (isnan(d)) d = NAN;  /* one NaN */
+        if (d == 0) d = 0;     /* -0 hashes as 0 */
+        if (isnan(d)) d = NAN; /* one NaN */
         uint64_t bits;
         memcpy(&bits, &d, 8);
         return sl_hash_u64(bits, seed);

@@ -17,15 +17,15 @@
 
 typedef struct exec_value {
     exec_type_t type;
-    bool is_null;             /* true: the union is meaningless */
+    bool is_null; /* true: the union is meaningless */
     union {
-        uint8_t b;            /* BOOLEAN: 0 / 1 */
-        int32_t i32;          /* INT, DATE */
-        int64_t i64;          /* BIGINT, TIMESTAMP */
-        double f64;           /* DOUBLE */
-        exec_dec_t dec;       /* DECIMAL (scaled by type.scale) */
-        exec_str_t str;       /* STRING, BINARY (bytes owned by whoever built the value) */
-        exec_interval_t iv;   /* INTERVAL */
+        uint8_t b;                 /* BOOLEAN: 0 / 1 */
+        int32_t i32;               /* INT, DATE */
+        int64_t i64;               /* BIGINT, TIMESTAMP */
+        double f64;                /* DOUBLE */
+        exec_dec_t dec;            /* DECIMAL (scaled by type.scale) */
+        exec_str_t str;            /* STRING, BINARY (bytes owned by whoever built the value) */
+        exec_interval_t iv;        /* INTERVAL */
         struct exec_value *fields; /* STRUCT: type.nfields values */
     } u;
 } exec_value_t;

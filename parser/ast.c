@@ -124,8 +124,9 @@ static void dump_list(sl_buf_t *b, const ast_expr_list_t *l)
 static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
 {
     static const char *const tags[] = {
-        [AST_LIT_BOOL] = "bool", [AST_LIT_INTEGER] = "int", [AST_LIT_NUMERIC] = "num",
-        [AST_LIT_STRING] = "str", [AST_LIT_TIMESTAMP] = "timestamp", [AST_LIT_DATE] = "date",
+        [AST_LIT_BOOL] = "bool",           [AST_LIT_INTEGER] = "int",
+        [AST_LIT_NUMERIC] = "num",         [AST_LIT_STRING] = "str",
+        [AST_LIT_TIMESTAMP] = "timestamp", [AST_LIT_DATE] = "date",
         [AST_LIT_INTERVAL] = "interval",
     };
     if (e->lit == AST_LIT_NULL) {
@@ -135,8 +136,7 @@ static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
     sl_buf_printf(b, "(%s ", tags[e->lit]);
     if (e->lit == AST_LIT_INTEGER || e->lit == AST_LIT_NUMERIC || e->lit == AST_LIT_BOOL)
         sl_buf_puts(b, e->text);
-    else
-        put_quoted(b, e->text, '\'');
+    else put_quoted(b, e->text, '\'');
     if (e->unit) sl_buf_printf(b, " %s", e->unit);
     sl_buf_putc(b, ')');
 }
@@ -194,8 +194,8 @@ static void dump_case(sl_buf_t *b, const ast_expr_t *e)
 /* (tag arg [extra...]) for IS, IN, BETWEEN, LIKE, with not- when negated. */
 static void dump_predicate(sl_buf_t *b, const ast_expr_t *e)
 {
-    static const char *const is_names[] = {[AST_IS_NULL] = "null", [AST_IS_TRUE] = "true",
-                                           [AST_IS_FALSE] = "false"};
+    static const char *const is_names[] = {
+        [AST_IS_NULL] = "null", [AST_IS_TRUE] = "true", [AST_IS_FALSE] = "false"};
     sl_buf_putc(b, '(');
     if (e->kind == AST_EXPR_IS) sl_buf_puts(b, e->negated ? "is-not-" : "is-");
     else if (e->negated) sl_buf_puts(b, "not-");
@@ -327,8 +327,10 @@ static void dump_alias(sl_buf_t *b, const ast_ident_t *alias, const ast_ident_li
 
 static void dump_from(sl_buf_t *b, const ast_from_t *f)
 {
-    static const char *const joins[] = {[AST_JOIN_INNER] = "inner", [AST_JOIN_LEFT] = "left",
-                                        [AST_JOIN_RIGHT] = "right", [AST_JOIN_FULL] = "full",
+    static const char *const joins[] = {[AST_JOIN_INNER] = "inner",
+                                        [AST_JOIN_LEFT] = "left",
+                                        [AST_JOIN_RIGHT] = "right",
+                                        [AST_JOIN_FULL] = "full",
                                         [AST_JOIN_CROSS] = "cross"};
     if (f->kind == AST_FROM_TABLE) {
         sl_buf_puts(b, "(table ");
@@ -515,7 +517,8 @@ static void dump_columns(sl_buf_t *b, int has, const ast_column_def_list_t *l)
     sl_buf_putc(b, ')');
 }
 
-static void dump_head(sl_buf_t *b, const char *tag, int flag, const char *flag_name, const ast_ident_t *name)
+static void dump_head(sl_buf_t *b, const char *tag, int flag, const char *flag_name,
+                      const ast_ident_t *name)
 {
     sl_buf_printf(b, "(%s ", tag);
     if (flag) sl_buf_printf(b, "%s ", flag_name);
@@ -550,7 +553,8 @@ static void dump_create_table(sl_buf_t *b, const ast_create_table_t *s)
 static void dump_create_query(sl_buf_t *b, const ast_create_query_t *q)
 {
     static const char *const modes[] = {"", "append", "update", "complete"};
-    static const char *const triggers[] = {"", "processing-time", "available-now", "once", "continuous"};
+    static const char *const triggers[] = {"", "processing-time", "available-now", "once",
+                                           "continuous"};
     dump_head(b, "create-query", q->if_not_exists, "if-not-exists", q->name);
     if (q->sink) {
         sl_buf_puts(b, " (sink ");
@@ -579,8 +583,8 @@ static void dump_create_query(sl_buf_t *b, const ast_create_query_t *q)
 
 static void dump_show(sl_buf_t *b, const ast_show_stmt_t *s)
 {
-    static const char *const what[] = {"", "queries", "streams", "tables", "progress",
-                                       "recent-progress", "variable"};
+    static const char *const what[] = {"",         "queries",         "streams", "tables",
+                                       "progress", "recent-progress", "variable"};
     sl_buf_printf(b, "(show %s", what[s->what]);
     if (s->name) {
         sl_buf_putc(b, ' ');
@@ -591,7 +595,10 @@ static void dump_show(sl_buf_t *b, const ast_show_stmt_t *s)
 static void dump_set(sl_buf_t *b, const ast_stmt_t *s)
 {
     static const char *const scopes[] = {"", " session", " local"};
-    sl_buf_printf(b, "(%s%s %s", s->kind == AST_STMT_SET ? "set" : s->kind == AST_STMT_RESET ? "reset" : "discard",
+    sl_buf_printf(b, "(%s%s %s",
+                  s->kind == AST_STMT_SET     ? "set"
+                  : s->kind == AST_STMT_RESET ? "reset"
+                                              : "discard",
                   scopes[s->set.scope], s->set.name);
     if (s->set.is_default) sl_buf_puts(b, " default");
     dump_list(b, &s->set.values);
@@ -601,7 +608,9 @@ static void dump_set(sl_buf_t *b, const ast_stmt_t *s)
 static void dump_prepared(sl_buf_t *b, const ast_stmt_t *s)
 {
     const ast_prepared_t *p = &s->prepared;
-    sl_buf_puts(b, s->kind == AST_STMT_PREPARE ? "(prepare " : s->kind == AST_STMT_EXECUTE ? "(execute " : "(deallocate ");
+    sl_buf_puts(b, s->kind == AST_STMT_PREPARE   ? "(prepare "
+                   : s->kind == AST_STMT_EXECUTE ? "(execute "
+                                                 : "(deallocate ");
     if (p->name) put_ident(b, p->name);
     else sl_buf_puts(b, "all");
     if (p->types.n) {
@@ -622,10 +631,10 @@ static void dump_prepared(sl_buf_t *b, const ast_stmt_t *s)
 static void dump_txn(sl_buf_t *b, const ast_stmt_t *s)
 {
     const ast_txn_stmt_t *t = &s->txn;
-    static const char *const names[] = {[AST_STMT_BEGIN] = "begin", [AST_STMT_COMMIT] = "commit",
-                                        [AST_STMT_ROLLBACK] = "rollback", [AST_STMT_SAVEPOINT] = "savepoint",
-                                        [AST_STMT_RELEASE] = "release",
-                                        [AST_STMT_SET_TRANSACTION] = "set-transaction"};
+    static const char *const names[] = {
+        [AST_STMT_BEGIN] = "begin",       [AST_STMT_COMMIT] = "commit",
+        [AST_STMT_ROLLBACK] = "rollback", [AST_STMT_SAVEPOINT] = "savepoint",
+        [AST_STMT_RELEASE] = "release",   [AST_STMT_SET_TRANSACTION] = "set-transaction"};
     sl_buf_printf(b, "(%s%s", names[s->kind], t->session ? " session" : "");
     if (t->savepoint) {
         sl_buf_puts(b, s->kind == AST_STMT_ROLLBACK ? " to " : " ");

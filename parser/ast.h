@@ -32,13 +32,19 @@ typedef struct ast_stmt ast_stmt_t;
 
 /* A name as written: folded unless quoted. */
 typedef struct ast_ident {
-    char *name;  /* folded (unquoted) or exact (quoted) text */
-    int quoted;  /* 1 when written as "name" or `name` */
+    char *name; /* folded (unquoted) or exact (quoted) text */
+    int quoted; /* 1 when written as "name" or `name` */
     int pos, end;
 } ast_ident_t;
 
-typedef struct { int n; ast_ident_t **items; } ast_ident_list_t;
-typedef struct { int n; ast_expr_t **items; } ast_expr_list_t;
+typedef struct {
+    int n;
+    ast_ident_t **items;
+} ast_ident_list_t;
+typedef struct {
+    int n;
+    ast_expr_t **items;
+} ast_expr_list_t;
 
 /* ---- OPTIONS (key 'value', ...) -------------------------------------- */
 
@@ -54,13 +60,16 @@ typedef enum {
  * case-insensitively, and so should the consumers of this list. */
 typedef struct ast_option {
     char *key;
-    char *value;              /* literal text, never NULL */
+    char *value; /* literal text, never NULL */
     ast_optval_kind_t kind;
-    int key_quoted;           /* 1 when the key was a string literal */
-    int pos, end;             /* the whole `key = value` */
+    int key_quoted; /* 1 when the key was a string literal */
+    int pos, end;   /* the whole `key = value` */
 } ast_option_t;
 
-typedef struct { int n; ast_option_t **items; } ast_option_list_t;
+typedef struct {
+    int n;
+    ast_option_t **items;
+} ast_option_list_t;
 
 /* ---- types ------------------------------------------------------------ */
 
@@ -71,18 +80,21 @@ typedef struct ast_field {
     int pos, end;
 } ast_field_t;
 
-typedef struct { int n; ast_field_t **items; } ast_field_list_t;
+typedef struct {
+    int n;
+    ast_field_t **items;
+} ast_field_list_t;
 
 /* A type as written. `name` is the folded type name ("int", "varchar",
  * "decimal", "struct", ...); DOUBLE PRECISION is "double precision".
  * Resolution to real types happens in the planner. */
 struct ast_type {
     char *name;
-    ast_ident_t *schema;      /* schema.name (the binder accepts pg_catalog only), or NULL */
-    int quoted;               /* the name was a quoted identifier */
-    int nmods;                /* 0, 1 or 2 modifiers: (p) or (p, s) */
+    ast_ident_t *schema; /* schema.name (the binder accepts pg_catalog only), or NULL */
+    int quoted;          /* the name was a quoted identifier */
+    int nmods;           /* 0, 1 or 2 modifiers: (p) or (p, s) */
     long mods[2];
-    ast_field_list_t fields;  /* STRUCT<...> fields; n == 0 otherwise */
+    ast_field_list_t fields; /* STRUCT<...> fields; n == 0 otherwise */
     int pos, end;
 };
 
@@ -90,54 +102,58 @@ struct ast_type {
 typedef struct ast_column_def {
     ast_ident_t *name;
     ast_type_t *type;
-    int not_null;             /* NOT NULL was written */
+    int not_null; /* NOT NULL was written */
     int pos, end;
 } ast_column_def_t;
 
-typedef struct { int n; ast_column_def_t **items; } ast_column_def_list_t;
+typedef struct {
+    int n;
+    ast_column_def_t **items;
+} ast_column_def_list_t;
 
 /* ---- expressions -------------------------------------------------------- */
 
-#define AST_EXPR_KINDS(X)                                                            \
-    X(LITERAL, "lit")        /* constant: lit, text, unit */                          \
-    X(COLUMN, "col")         /* column or struct-field path: names */                  \
-    X(PARAM, "param")        /* $n: param */                                          \
-    X(FUNC, "func")          /* [schema.]f(args): name, names, args, distinct, star */ \
-    X(CAST, "cast")          /* CAST(arg AS type) or arg::type: arg, type */          \
-    X(CASE, "case")          /* CASE [arg] WHEN.. THEN.. [ELSE else_expr] END */       \
-    X(UNARY, "unary")        /* op arg: op (NEG, PLUS, NOT), arg */                   \
-    X(BINARY, "binary")      /* left op right: op, left, right */                     \
-    X(IS, "is")              /* arg IS [NOT] NULL|TRUE|FALSE: arg, is_what, negated */ \
-    X(IN, "in")              /* arg [NOT] IN (list): arg, list, negated */            \
-    X(BETWEEN, "between")    /* arg [NOT] BETWEEN lo AND hi: arg, lo, hi, negated */   \
-    X(LIKE, "like")          /* arg [NOT] [I]LIKE pattern [ESCAPE escape]: arg, pattern,  \
-                                escape, negated, icase */                              \
-    X(FIELD, "field")        /* (arg).name or f(..).name: arg, field */               \
-    X(SUBQUERY, "subquery")  /* (SELECT ...) as a value: query */                     \
-    X(EXISTS, "exists")      /* EXISTS (SELECT ...): query */                          \
-    X(COLLATE, "collate")    /* arg COLLATE name: arg, names (the collation, dotted) */ \
-    X(ARRAY, "array")        /* ARRAY(SELECT ...): query */
+#define AST_EXPR_KINDS(X)                                                                  \
+    X(LITERAL, "lit")       /* constant: lit, text, unit */                                \
+    X(COLUMN, "col")        /* column or struct-field path: names */                       \
+    X(PARAM, "param")       /* $n: param */                                                \
+    X(FUNC, "func")         /* [schema.]f(args): name, names, args, distinct, star */      \
+    X(CAST, "cast")         /* CAST(arg AS type) or arg::type: arg, type */                \
+    X(CASE, "case")         /* CASE [arg] WHEN.. THEN.. [ELSE else_expr] END */            \
+    X(UNARY, "unary")       /* op arg: op (NEG, PLUS, NOT), arg */                         \
+    X(BINARY, "binary")     /* left op right: op, left, right */                           \
+    X(IS, "is")             /* arg IS [NOT] NULL|TRUE|FALSE: arg, is_what, negated */      \
+    X(IN, "in")             /* arg [NOT] IN (list): arg, list, negated */                  \
+    X(BETWEEN, "between")   /* arg [NOT] BETWEEN lo AND hi: arg, lo, hi, negated */        \
+    X(LIKE, "like")         /* arg [NOT] [I]LIKE pattern [ESCAPE escape]: arg, pattern,  \
+                                escape, negated, icase */ \
+    X(FIELD, "field")       /* (arg).name or f(..).name: arg, field */                     \
+    X(SUBQUERY, "subquery") /* (SELECT ...) as a value: query */                           \
+    X(EXISTS, "exists")     /* EXISTS (SELECT ...): query */                               \
+    X(COLLATE, "collate")   /* arg COLLATE name: arg, names (the collation, dotted) */     \
+    X(ARRAY, "array")       /* ARRAY(SELECT ...): query */
 
 typedef enum {
 #define X(k, s) AST_EXPR_##k,
     AST_EXPR_KINDS(X)
 #undef X
-    AST_EXPR__COUNT
+        AST_EXPR__COUNT
 } ast_expr_kind_t;
 
 typedef enum {
     AST_LIT_NULL = 1,
-    AST_LIT_BOOL,       /* text "true" / "false" */
-    AST_LIT_INTEGER,    /* digits only, with a leading '-' when negated; the
+    AST_LIT_BOOL,      /* text "true" / "false" */
+    AST_LIT_INTEGER,   /* digits only, with a leading '-' when negated; the
                            binder picks INT, BIGINT or DECIMAL from the text */
-    AST_LIT_NUMERIC,    /* has '.' or an exponent: 1.5, .5, 1e3, -2.5E-3 */
-    AST_LIT_STRING,     /* 'text' with '' and E'' escapes undone */
-    AST_LIT_TIMESTAMP,  /* TIMESTAMP 'text' */
-    AST_LIT_DATE,       /* DATE 'text' */
-    AST_LIT_INTERVAL    /* INTERVAL 'text' [unit] / INTERVAL 15 MINUTES: text, unit */
+    AST_LIT_NUMERIC,   /* has '.' or an exponent: 1.5, .5, 1e3, -2.5E-3 */
+    AST_LIT_STRING,    /* 'text' with '' and E'' escapes undone */
+    AST_LIT_TIMESTAMP, /* TIMESTAMP 'text' */
+    AST_LIT_DATE,      /* DATE 'text' */
+    AST_LIT_INTERVAL   /* INTERVAL 'text' [unit] / INTERVAL 15 MINUTES: text, unit */
 } ast_lit_kind_t;
 
-/* Operators of AST_EXPR_UNARY and AST_EXPR_BINARY. */
+/* Operators of AST_EXPR_UNARY and AST_EXPR_BINARY, one line per kind. */
+/* clang-format off */
 #define AST_OPS(X)                                                                   \
     X(NEG, "-") X(PLUS, "+") X(NOT, "NOT")                                            \
     X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") X(CONCAT, "||")      \
@@ -145,12 +161,13 @@ typedef enum {
     X(AND, "AND") X(OR, "OR")                                                        \
     X(IS_DISTINCT, "IS DISTINCT FROM") X(IS_NOT_DISTINCT, "IS NOT DISTINCT FROM")    \
     X(REGEX, "~") X(NREGEX, "!~") X(IREGEX, "~*") X(NIREGEX, "!~*")
+/* clang-format on */
 
 typedef enum {
 #define X(k, s) AST_OP_##k,
     AST_OPS(X)
 #undef X
-    AST_OP__COUNT
+        AST_OP__COUNT
 } ast_op_t;
 
 /* What AST_EXPR_IS tests. */
@@ -158,12 +175,15 @@ typedef enum { AST_IS_NULL = 1, AST_IS_TRUE, AST_IS_FALSE } ast_is_t;
 
 /* One WHEN cond THEN result arm of a CASE. */
 typedef struct ast_when {
-    ast_expr_t *cond;    /* for CASE x WHEN v: the value v */
+    ast_expr_t *cond; /* for CASE x WHEN v: the value v */
     ast_expr_t *result;
     int pos, end;
 } ast_when_t;
 
-typedef struct { int n; ast_when_t **items; } ast_when_list_t;
+typedef struct {
+    int n;
+    ast_when_t **items;
+} ast_when_list_t;
 
 /* An expression. Only the fields named for its kind (see AST_EXPR_KINDS) are
  * meaningful; the others are zero. */
@@ -171,24 +191,24 @@ struct ast_expr {
     ast_expr_kind_t kind;
     int pos, end;
 
-    ast_lit_kind_t lit;       /* LITERAL */
-    char *text;               /* LITERAL: value text (NULL for AST_LIT_NULL) */
-    char *unit;               /* LITERAL INTERVAL: folded unit ("hour", "minutes") or NULL */
+    ast_lit_kind_t lit; /* LITERAL */
+    char *text;         /* LITERAL: value text (NULL for AST_LIT_NULL) */
+    char *unit;         /* LITERAL INTERVAL: folded unit ("hour", "minutes") or NULL */
 
-    ast_ident_list_t names;   /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
+    ast_ident_list_t names; /* COLUMN: the dotted parts, n >= 1 (`t.window.start` = 3);
                                  the binder decides table, column or struct field.
                                  FUNC: the qualifier of schema.f(...) (n == 0 for f(...)).
                                  COLLATE: the collation's name parts.
                                  BINARY: the schema of OPERATOR(schema.op), or n == 0 */
-    int param;                /* PARAM: n of $n (>= 0; $0 is left to the binder) */
+    int param;              /* PARAM: n of $n (>= 0; $0 is left to the binder) */
 
-    ast_ident_t *name;        /* FUNC: function name (the last part when qualified) */
-    ast_expr_list_t args;     /* FUNC: arguments (empty for f() and count(*)) */
-    int distinct;             /* FUNC: f(DISTINCT ...) */
-    int star;                 /* FUNC: count(*) */
+    ast_ident_t *name;    /* FUNC: function name (the last part when qualified) */
+    ast_expr_list_t args; /* FUNC: arguments (empty for f() and count(*)) */
+    int distinct;         /* FUNC: f(DISTINCT ...) */
+    int star;             /* FUNC: count(*) */
 
-    ast_type_t *type;         /* CAST */
-    int cast_syntax;          /* CAST: 0 = CAST(x AS t), 1 = x::t */
+    ast_type_t *type; /* CAST */
+    int cast_syntax;  /* CAST: 0 = CAST(x AS t), 1 = x::t */
 
     ast_op_t op;              /* UNARY, BINARY */
     ast_expr_t *arg;          /* UNARY, CAST, CASE (operand or NULL), IS, IN, BETWEEN,
@@ -207,65 +227,83 @@ struct ast_expr {
     ast_ident_t *field;       /* FIELD */
     struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
 
-    int height;               /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
+    int height; /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
 
 /* ---- SELECT ------------------------------------------------------------- */
 
 /* WATERMARK col DELAY OF interval (on a FROM item or a CREATE STREAM). */
 typedef struct ast_watermark {
-    ast_expr_t *column;       /* an AST_EXPR_COLUMN (maybe dotted) */
-    ast_expr_t *delay;        /* AST_LIT_INTERVAL or AST_LIT_STRING literal */
-    int pos, end;             /* from WATERMARK to the end of the delay */
+    ast_expr_t *column; /* an AST_EXPR_COLUMN (maybe dotted) */
+    ast_expr_t *delay;  /* AST_LIT_INTERVAL or AST_LIT_STRING literal */
+    int pos, end;       /* from WATERMARK to the end of the delay */
 } ast_watermark_t;
 
 /* One select-list item: an expression with an optional alias, `*`, or `t.*`. */
 typedef struct ast_select_item {
-    ast_expr_t *expr;          /* NULL for a star */
-    ast_ident_t *alias;        /* or NULL */
-    int star;                  /* `*` or `qualifier.*` */
-    ast_ident_list_t qualifier;/* the parts before `.*` (n == 0 for a bare `*`) */
+    ast_expr_t *expr;           /* NULL for a star */
+    ast_ident_t *alias;         /* or NULL */
+    int star;                   /* `*` or `qualifier.*` */
+    ast_ident_list_t qualifier; /* the parts before `.*` (n == 0 for a bare `*`) */
     int pos, end;
 } ast_select_item_t;
 
-typedef struct { int n; ast_select_item_t **items; } ast_select_item_list_t;
+typedef struct {
+    int n;
+    ast_select_item_t **items;
+} ast_select_item_list_t;
 
-typedef enum { AST_FROM_TABLE = 1, AST_FROM_SUBQUERY, AST_FROM_JOIN, AST_FROM_FUNCTION } ast_from_kind_t;
 typedef enum {
-    AST_JOIN_INNER = 1, AST_JOIN_LEFT, AST_JOIN_RIGHT, AST_JOIN_FULL, AST_JOIN_CROSS
+    AST_FROM_TABLE = 1,
+    AST_FROM_SUBQUERY,
+    AST_FROM_JOIN,
+    AST_FROM_FUNCTION
+} ast_from_kind_t;
+typedef enum {
+    AST_JOIN_INNER = 1,
+    AST_JOIN_LEFT,
+    AST_JOIN_RIGHT,
+    AST_JOIN_FULL,
+    AST_JOIN_CROSS
 } ast_join_t;
 
 /* A FROM item. */
 struct ast_from {
     ast_from_kind_t kind;
     int pos, end;
-    ast_ident_t *schema;       /* TABLE: `schema.name`, or NULL */
-    ast_ident_t *name;         /* TABLE */
-    ast_select_t *subquery;    /* SUBQUERY */
-    ast_ident_t *alias;        /* TABLE (optional), SUBQUERY (required), JOIN (parenthesised, optional) */
+    ast_ident_t *schema;    /* TABLE: `schema.name`, or NULL */
+    ast_ident_t *name;      /* TABLE */
+    ast_select_t *subquery; /* SUBQUERY */
+    ast_ident_t *alias; /* TABLE (optional), SUBQUERY (required), JOIN (parenthesised, optional) */
     ast_ident_list_t alias_cols; /* `alias (a, b)`: new names of its columns, or n == 0 */
-    ast_watermark_t *watermark;/* TABLE, SUBQUERY: or NULL */
-    ast_join_t join;           /* JOIN */
-    int natural;               /* JOIN: NATURAL [type] JOIN (no ON, no USING) */
-    ast_from_t *left, *right;  /* JOIN */
-    ast_expr_t *on;            /* JOIN ... ON expr, or NULL */
+    ast_watermark_t *watermark;  /* TABLE, SUBQUERY: or NULL */
+    ast_join_t join;             /* JOIN */
+    int natural;                 /* JOIN: NATURAL [type] JOIN (no ON, no USING) */
+    ast_from_t *left, *right;    /* JOIN */
+    ast_expr_t *on;              /* JOIN ... ON expr, or NULL */
     ast_ident_list_t using_cols; /* JOIN ... USING (cols) */
-    ast_expr_list_t func_args; /* FUNCTION: [schema.]name(func_args) */
+    ast_expr_list_t func_args;   /* FUNCTION: [schema.]name(func_args) */
 };
 
-typedef struct { int n; ast_from_t **items; } ast_from_list_t;
+typedef struct {
+    int n;
+    ast_from_t **items;
+} ast_from_list_t;
 
 typedef enum { AST_NULLS_DEFAULT = 0, AST_NULLS_FIRST, AST_NULLS_LAST } ast_nulls_t;
 
 /* ORDER BY item. */
 typedef struct ast_sort {
     ast_expr_t *expr;
-    int desc;                 /* DESC was written */
+    int desc; /* DESC was written */
     ast_nulls_t nulls;
     int pos, end;
 } ast_sort_t;
 
-typedef struct { int n; ast_sort_t **items; } ast_sort_list_t;
+typedef struct {
+    int n;
+    ast_sort_t **items;
+} ast_sort_list_t;
 
 /* OVER ([PARTITION BY partition] [ORDER BY order]) of a window function call. */
 typedef struct ast_window {
@@ -273,29 +311,38 @@ typedef struct ast_window {
     ast_sort_list_t order;
     int pos, end;
 } ast_window_t;
-typedef struct { int n; ast_expr_list_t **items; } ast_row_list_t;
-typedef struct { int n; ast_select_t **items; } ast_select_list_t;
+typedef struct {
+    int n;
+    ast_expr_list_t **items;
+} ast_row_list_t;
+typedef struct {
+    int n;
+    ast_select_t **items;
+} ast_select_list_t;
 
 /* One `name [(cols)] AS (query)` of a WITH clause. */
 typedef struct ast_cte {
     ast_ident_t *name;
-    ast_ident_list_t cols;    /* column names, or n == 0 */
+    ast_ident_list_t cols; /* column names, or n == 0 */
     ast_select_t *query;
     int pos, end;
 } ast_cte_t;
 
-typedef struct { int n; ast_cte_t **items; } ast_cte_list_t;
+typedef struct {
+    int n;
+    ast_cte_t **items;
+} ast_cte_list_t;
 
 typedef enum {
-    AST_SELECT_SIMPLE = 1,    /* SELECT ... FROM ... */
-    AST_SELECT_VALUES,        /* VALUES (..), (..) */
-    AST_SELECT_UNION          /* arm UNION [ALL] arm [UNION [ALL] arm ...] */
+    AST_SELECT_SIMPLE = 1, /* SELECT ... FROM ... */
+    AST_SELECT_VALUES,     /* VALUES (..), (..) */
+    AST_SELECT_UNION       /* arm UNION [ALL] arm [UNION [ALL] arm ...] */
 } ast_select_kind_t;
 
 typedef enum {
-    AST_DISTINCT_NONE = 0,    /* also SELECT ALL */
-    AST_DISTINCT_ALL,         /* SELECT DISTINCT: on all columns */
-    AST_DISTINCT_ON           /* SELECT DISTINCT ON (distinct_on) [WITHIN WATERMARK] */
+    AST_DISTINCT_NONE = 0, /* also SELECT ALL */
+    AST_DISTINCT_ALL,      /* SELECT DISTINCT: on all columns */
+    AST_DISTINCT_ON        /* SELECT DISTINCT ON (distinct_on) [WITHIN WATERMARK] */
 } ast_distinct_t;
 
 /* A query expression. ORDER BY / LIMIT / OFFSET and WITH may be set on
@@ -303,14 +350,14 @@ typedef enum {
 struct ast_select {
     ast_select_kind_t kind;
     int pos, end;
-    ast_cte_list_t with;      /* WITH name AS (...), ...: visible in the whole query */
+    ast_cte_list_t with; /* WITH name AS (...), ...: visible in the whole query */
 
     /* SIMPLE */
     ast_distinct_t distinct;
     ast_expr_list_t distinct_on;
-    int within_watermark;     /* DISTINCT ON (...) WITHIN WATERMARK */
+    int within_watermark; /* DISTINCT ON (...) WITHIN WATERMARK */
     ast_select_item_list_t items;
-    ast_from_list_t from;     /* comma-separated items (implicit cross joins) */
+    ast_from_list_t from; /* comma-separated items (implicit cross joins) */
     ast_expr_t *where;
     ast_expr_list_t group_by;
     ast_expr_t *having;
@@ -320,64 +367,67 @@ struct ast_select {
 
     /* UNION: n >= 2; chains of the same kind are flattened */
     ast_select_list_t arms;
-    int union_all;            /* UNION ALL (1) or UNION [DISTINCT] (0) */
+    int union_all; /* UNION ALL (1) or UNION [DISTINCT] (0) */
 
     ast_sort_list_t order_by;
-    ast_expr_t *limit;        /* NULL when absent or LIMIT ALL */
-    ast_expr_t *offset;       /* or NULL */
+    ast_expr_t *limit;  /* NULL when absent or LIMIT ALL */
+    ast_expr_t *offset; /* or NULL */
 };
 
 /* ---- statements ---------------------------------------------------------- */
 
-#define AST_STMT_KINDS(X)                                                            \
-    X(SELECT, "SELECT")                                                              \
-    X(CREATE_STREAM, "CREATE STREAM")                                                \
-    X(CREATE_TABLE, "CREATE TABLE")                                                  \
-    X(CREATE_QUERY, "CREATE QUERY")                                                  \
-    X(DROP, "DROP")                                                                  \
-    X(INSERT, "INSERT")                                                              \
-    X(DELETE, "DELETE")                                                              \
-    X(SHOW, "SHOW")                                                                  \
-    X(DESCRIBE, "DESCRIBE")                                                          \
-    X(EXPLAIN, "EXPLAIN")                                                            \
-    X(START_QUERY, "START QUERY")                                                    \
-    X(STOP_QUERY, "STOP QUERY")                                                      \
-    X(AWAIT_QUERY, "AWAIT QUERY")                                                    \
-    X(BEGIN, "BEGIN")                                                                \
-    X(COMMIT, "COMMIT")                                                              \
-    X(ROLLBACK, "ROLLBACK")                                                          \
-    X(SAVEPOINT, "SAVEPOINT")                                                        \
-    X(RELEASE, "RELEASE")                                                            \
-    X(SET_TRANSACTION, "SET TRANSACTION")                                            \
-    X(SET, "SET")                                                                    \
-    X(RESET, "RESET")                                                                \
-    X(DISCARD, "DISCARD")                                                            \
-    X(COPY, "COPY")                                                                  \
-    X(PREPARE, "PREPARE")                                                            \
-    X(EXECUTE, "EXECUTE")                                                            \
+#define AST_STMT_KINDS(X)                 \
+    X(SELECT, "SELECT")                   \
+    X(CREATE_STREAM, "CREATE STREAM")     \
+    X(CREATE_TABLE, "CREATE TABLE")       \
+    X(CREATE_QUERY, "CREATE QUERY")       \
+    X(DROP, "DROP")                       \
+    X(INSERT, "INSERT")                   \
+    X(DELETE, "DELETE")                   \
+    X(SHOW, "SHOW")                       \
+    X(DESCRIBE, "DESCRIBE")               \
+    X(EXPLAIN, "EXPLAIN")                 \
+    X(START_QUERY, "START QUERY")         \
+    X(STOP_QUERY, "STOP QUERY")           \
+    X(AWAIT_QUERY, "AWAIT QUERY")         \
+    X(BEGIN, "BEGIN")                     \
+    X(COMMIT, "COMMIT")                   \
+    X(ROLLBACK, "ROLLBACK")               \
+    X(SAVEPOINT, "SAVEPOINT")             \
+    X(RELEASE, "RELEASE")                 \
+    X(SET_TRANSACTION, "SET TRANSACTION") \
+    X(SET, "SET")                         \
+    X(RESET, "RESET")                     \
+    X(DISCARD, "DISCARD")                 \
+    X(COPY, "COPY")                       \
+    X(PREPARE, "PREPARE")                 \
+    X(EXECUTE, "EXECUTE")                 \
     X(DEALLOCATE, "DEALLOCATE")
 
 typedef enum {
 #define X(k, s) AST_STMT_##k,
     AST_STMT_KINDS(X)
 #undef X
-    AST_STMT__COUNT
+        AST_STMT__COUNT
 } ast_stmt_kind_t;
 
 typedef enum { AST_OBJ_STREAM = 1, AST_OBJ_TABLE, AST_OBJ_QUERY } ast_object_t;
 
-
 typedef enum {
-    AST_TRIGGER_DEFAULT = 0,  /* no TRIGGER clause */
-    AST_TRIGGER_PROCESSING_TIME, AST_TRIGGER_AVAILABLE_NOW, AST_TRIGGER_ONCE,
+    AST_TRIGGER_DEFAULT = 0, /* no TRIGGER clause */
+    AST_TRIGGER_PROCESSING_TIME,
+    AST_TRIGGER_AVAILABLE_NOW,
+    AST_TRIGGER_ONCE,
     AST_TRIGGER_CONTINUOUS
 } ast_trigger_t;
 
 typedef enum {
-    AST_SHOW_QUERIES = 1, AST_SHOW_STREAMS, AST_SHOW_TABLES,
+    AST_SHOW_QUERIES = 1,
+    AST_SHOW_STREAMS,
+    AST_SHOW_TABLES,
     AST_SHOW_PROGRESS,        /* SHOW PROGRESS q */
     AST_SHOW_RECENT_PROGRESS, /* SHOW RECENT PROGRESS q */
-    AST_SHOW_VARIABLE         /* SHOW name / SHOW ALL / SHOW TIME ZONE / SHOW TRANSACTION ISOLATION LEVEL */
+    AST_SHOW_VARIABLE /* SHOW name / SHOW ALL / SHOW TIME ZONE / SHOW TRANSACTION ISOLATION LEVEL */
 } ast_show_t;
 
 typedef enum { AST_SET_DEFAULT_SCOPE = 0, AST_SET_SESSION, AST_SET_LOCAL } ast_set_scope_t;
@@ -387,11 +437,11 @@ typedef enum { AST_SET_DEFAULT_SCOPE = 0, AST_SET_SESSION, AST_SET_LOCAL } ast_s
 typedef struct {
     ast_ident_t *name;
     int if_not_exists;
-    int has_columns;              /* a column list was written */
+    int has_columns; /* a column list was written */
     ast_column_def_list_t columns;
     ast_ident_t *connector;
     ast_option_list_t options;
-    ast_watermark_t *watermark;   /* or NULL */
+    ast_watermark_t *watermark; /* or NULL */
 } ast_create_stream_t;
 
 /* CREATE TABLE [IF NOT EXISTS] name [(cols)] [USING format [OPTIONS (...)]] */
@@ -400,7 +450,7 @@ typedef struct {
     int if_not_exists;
     int has_columns;
     ast_column_def_list_t columns;
-    ast_ident_t *format;          /* or NULL (stored in the catalog) */
+    ast_ident_t *format; /* or NULL (stored in the catalog) */
     ast_option_list_t options;
 } ast_create_table_t;
 
@@ -408,9 +458,9 @@ typedef struct {
 typedef struct {
     ast_ident_t *name;
     int if_not_exists;
-    ast_ident_t *sink;            /* SINK kind, or NULL */
+    ast_ident_t *sink;              /* SINK kind, or NULL */
     ast_option_list_t sink_options; /* OPTIONS written right after SINK kind */
-    output_mode_t output_mode;    /* 0: no OUTPUT MODE clause */
+    output_mode_t output_mode;      /* 0: no OUTPUT MODE clause */
     ast_trigger_t trigger;
     ast_expr_t *trigger_interval; /* PROCESSING TIME / CONTINUOUS: a string or interval literal */
     char *checkpoint;             /* CHECKPOINT 'path', or NULL */
@@ -429,20 +479,20 @@ typedef struct {
  * AST_SELECT_VALUES select for the VALUES form. */
 typedef struct {
     ast_ident_t *table;
-    ast_ident_list_t columns;     /* n == 0 when no column list */
+    ast_ident_list_t columns; /* n == 0 when no column list */
     ast_select_t *query;
 } ast_insert_t;
 
 /* DELETE FROM name [WHERE expr] */
 typedef struct {
     ast_ident_t *table;
-    ast_expr_t *where;            /* or NULL */
+    ast_expr_t *where; /* or NULL */
 } ast_delete_t;
 
 /* SHOW ... */
 typedef struct {
     ast_show_t what;
-    ast_ident_t *name;  /* PROGRESS/RECENT_PROGRESS: the query; VARIABLE: the
+    ast_ident_t *name; /* PROGRESS/RECENT_PROGRESS: the query; VARIABLE: the
                            setting ("all", "timezone", "transaction_isolation",
                            dotted names joined with '.') */
 } ast_show_stmt_t;
@@ -451,9 +501,9 @@ typedef struct {
  * and RESET name | RESET ALL. */
 typedef struct {
     ast_set_scope_t scope;
-    char *name;                   /* folded; "timezone" for TIME ZONE; "all" for RESET ALL */
-    int is_default;               /* SET x TO DEFAULT / SET TIME ZONE DEFAULT|LOCAL */
-    ast_expr_list_t values;       /* SET: literals; identifiers and ON become strings */
+    char *name;             /* folded; "timezone" for TIME ZONE; "all" for RESET ALL */
+    int is_default;         /* SET x TO DEFAULT / SET TIME ZONE DEFAULT|LOCAL */
+    ast_expr_list_t values; /* SET: literals; identifiers and ON become strings */
 } ast_set_stmt_t;
 
 /* BEGIN/START TRANSACTION [modes], COMMIT, ROLLBACK [TO [SAVEPOINT] name],
@@ -461,11 +511,11 @@ typedef struct {
  * SESSION CHARACTERISTICS AS TRANSACTION modes. Modes are kept as
  * PostgreSQL's setting values (NULL = not given). */
 typedef struct {
-    ast_ident_t *savepoint;       /* ROLLBACK TO, SAVEPOINT, RELEASE; else NULL */
-    const char *isolation;        /* "serializable", "repeatable read", ... */
-    const char *read_only;        /* "on" (READ ONLY) or "off" (READ WRITE) */
-    const char *deferrable;       /* "on" or "off" */
-    int session;                  /* SET SESSION CHARACTERISTICS */
+    ast_ident_t *savepoint; /* ROLLBACK TO, SAVEPOINT, RELEASE; else NULL */
+    const char *isolation;  /* "serializable", "repeatable read", ... */
+    const char *read_only;  /* "on" (READ ONLY) or "off" (READ WRITE) */
+    const char *deferrable; /* "on" or "off" */
+    int session;            /* SET SESSION CHARACTERISTICS */
 } ast_txn_stmt_t;
 /* ---- COPY ---------------------------------------------------------------- */
 
@@ -478,40 +528,46 @@ typedef enum { AST_COPY_CLIENT = 1, AST_COPY_FILE, AST_COPY_PROGRAM } ast_copy_t
  * format 'csv', BINARY format 'binary', FORCE QUOTE a, b is force_quote
  * (a, b), FORCE NOT NULL is force_not_null, FORCE NULL force_null. */
 typedef struct ast_copy_opt {
-    char *name;                   /* folded: "format", "header", "delimiter", "null", ... */
-    char *value;                  /* the argument's text ('x', csv, true, 5), NULL when none */
-    int star;                     /* force_quote * */
-    int has_cols;                 /* a column list was given (cols) */
+    char *name;   /* folded: "format", "header", "delimiter", "null", ... */
+    char *value;  /* the argument's text ('x', csv, true, 5), NULL when none */
+    int star;     /* force_quote * */
+    int has_cols; /* a column list was given (cols) */
     ast_ident_list_t cols;
     int pos, end;
 } ast_copy_opt_t;
 
-typedef struct { int n; ast_copy_opt_t **items; } ast_copy_opt_list_t;
+typedef struct {
+    int n;
+    ast_copy_opt_t **items;
+} ast_copy_opt_list_t;
 
 /* COPY name [(cols)] {FROM | TO} target [[WITH] options] and
  * COPY (query) TO target [[WITH] options]. */
 typedef struct {
-    int from;                     /* COPY ... FROM (into a table); else TO */
-    ast_ident_t *schema;          /* schema.name, or NULL */
-    ast_ident_t *table;           /* NULL for COPY (query) TO */
-    ast_ident_list_t columns;     /* n == 0 when no column list */
-    ast_select_t *query;          /* COPY (query) TO, else NULL */
+    int from;                 /* COPY ... FROM (into a table); else TO */
+    ast_ident_t *schema;      /* schema.name, or NULL */
+    ast_ident_t *table;       /* NULL for COPY (query) TO */
+    ast_ident_list_t columns; /* n == 0 when no column list */
+    ast_select_t *query;      /* COPY (query) TO, else NULL */
     ast_copy_target_t target;
-    char *file;                   /* FILE / PROGRAM: the string, else NULL */
+    char *file; /* FILE / PROGRAM: the string, else NULL */
     int target_pos;
     ast_copy_opt_list_t options;
 } ast_copy_t;
 
-typedef struct { int n; ast_type_t **items; } ast_type_list_t;
+typedef struct {
+    int n;
+    ast_type_t **items;
+} ast_type_list_t;
 
 /* PREPARE name [(types)] AS statement, EXECUTE name [(args)] and
  * DEALLOCATE [PREPARE] {name | ALL}. */
 typedef struct {
-    ast_ident_t *name;            /* NULL: DEALLOCATE ALL */
-    ast_type_list_t types;        /* PREPARE: the declared parameter types */
-    ast_stmt_t *stmt;             /* PREPARE: the statement, whose text runs from
+    ast_ident_t *name;     /* NULL: DEALLOCATE ALL */
+    ast_type_list_t types; /* PREPARE: the declared parameter types */
+    ast_stmt_t *stmt;      /* PREPARE: the statement, whose text runs from
                                      stmt->pos to the end of the PREPARE */
-    ast_expr_list_t args;         /* EXECUTE: the parameter values */
+    ast_expr_list_t args;  /* EXECUTE: the parameter values */
 } ast_prepared_t;
 
 /* A statement. `start`/`pos` and `end` delimit its own text in the parsed
@@ -524,25 +580,25 @@ struct ast_stmt {
     };
     int end;
     union {
-        ast_select_t *select;             /* SELECT */
-        ast_create_stream_t create_stream;/* CREATE_STREAM */
-        ast_create_table_t create_table;  /* CREATE_TABLE */
-        ast_create_query_t create_query;  /* CREATE_QUERY */
-        ast_drop_t drop;                  /* DROP */
-        ast_insert_t insert;              /* INSERT */
-        ast_delete_t del;                 /* DELETE */
-        ast_show_stmt_t show;             /* SHOW */
-        ast_ident_t *object_name;         /* DESCRIBE, START_QUERY, STOP_QUERY */
+        ast_select_t *select;              /* SELECT */
+        ast_create_stream_t create_stream; /* CREATE_STREAM */
+        ast_create_table_t create_table;   /* CREATE_TABLE */
+        ast_create_query_t create_query;   /* CREATE_QUERY */
+        ast_drop_t drop;                   /* DROP */
+        ast_insert_t insert;               /* INSERT */
+        ast_delete_t del;                  /* DELETE */
+        ast_show_stmt_t show;              /* SHOW */
+        ast_ident_t *object_name;          /* DESCRIBE, START_QUERY, STOP_QUERY */
         struct {
             ast_ident_t *name;
-            ast_expr_t *timeout;          /* string or interval literal, or NULL */
-        } await;                          /* AWAIT_QUERY */
-        ast_stmt_t *explain;              /* EXPLAIN: a SELECT or CREATE_QUERY statement */
-        ast_set_stmt_t set;               /* SET, RESET, DISCARD (name "all") */
-        ast_txn_stmt_t txn;               /* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE,
+            ast_expr_t *timeout; /* string or interval literal, or NULL */
+        } await;                 /* AWAIT_QUERY */
+        ast_stmt_t *explain;     /* EXPLAIN: a SELECT or CREATE_QUERY statement */
+        ast_set_stmt_t set;      /* SET, RESET, DISCARD (name "all") */
+        ast_txn_stmt_t txn;      /* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE,
                                              SET_TRANSACTION */
-        ast_copy_t copy;                  /* COPY */
-        ast_prepared_t prepared;          /* PREPARE, EXECUTE, DEALLOCATE */
+        ast_copy_t copy;         /* COPY */
+        ast_prepared_t prepared; /* PREPARE, EXECUTE, DEALLOCATE */
     };
 };
 
@@ -550,7 +606,7 @@ struct ast_stmt {
 typedef struct ast_stmt_list {
     int n;
     ast_stmt_t **items;
-    int max_param;          /* highest $n seen in the whole text, 0 if none */
+    int max_param; /* highest $n seen in the whole text, 0 if none */
 } ast_stmt_list_t;
 
 /* "SELECT", "CREATE STREAM", ... (also usable as a command tag stem);

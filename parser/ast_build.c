@@ -152,7 +152,8 @@ ast_expr_t *pb_binary(parse_ctx_t *c, ast_op_t op, ast_expr_t *l, ast_expr_t *r)
     return e;
 }
 
-ast_expr_t *pb_is(parse_ctx_t *c, ast_expr_t *arg, ast_is_t what, int negated, const parse_token_t *last)
+ast_expr_t *pb_is(parse_ctx_t *c, ast_expr_t *arg, ast_is_t what, int negated,
+                  const parse_token_t *last)
 {
     ast_expr_t *e = pb_expr(c, AST_EXPR_IS, arg->pos, pb_tok_end(last));
     e->arg = arg;
@@ -170,7 +171,8 @@ static int list_height(const ast_expr_list_t *l)
     return h;
 }
 
-ast_expr_t *pb_in(parse_ctx_t *c, ast_expr_t *arg, ast_expr_list_t list, int negated, const parse_token_t *rp)
+ast_expr_t *pb_in(parse_ctx_t *c, ast_expr_t *arg, ast_expr_list_t list, int negated,
+                  const parse_token_t *rp)
 {
     ast_expr_t *e = pb_expr(c, AST_EXPR_IN, arg->pos, pb_tok_end(rp));
     e->arg = arg;
@@ -208,7 +210,8 @@ ast_expr_t *pb_in_query(parse_ctx_t *c, ast_expr_t *arg, ast_select_t *q, int ne
     return e;
 }
 
-ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t *esc, int negated, int icase)
+ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t *esc, int negated,
+                    int icase)
 {
     ast_expr_t *e = pb_expr(c, AST_EXPR_LIKE, arg->pos, esc ? esc->end : pat->end);
     e->arg = arg;
@@ -220,7 +223,8 @@ ast_expr_t *pb_like(parse_ctx_t *c, ast_expr_t *arg, ast_expr_t *pat, ast_expr_t
     return e;
 }
 
-ast_expr_t *pb_subquery(parse_ctx_t *c, ast_expr_kind_t kind, const parse_token_t *kw, ast_select_t *q)
+ast_expr_t *pb_subquery(parse_ctx_t *c, ast_expr_kind_t kind, const parse_token_t *kw,
+                        ast_select_t *q)
 {
     ast_expr_t *e = pb_expr(c, kind, kw ? kw->pos : q->pos, q->end);
     e->query = q;
@@ -237,8 +241,8 @@ ast_expr_t *pb_cast(parse_ctx_t *c, ast_expr_t *arg, ast_type_t *type, int synta
     return e;
 }
 
-ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args, int distinct, int star,
-                    const parse_token_t *rp)
+ast_expr_t *pb_func(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args, int distinct,
+                    int star, const parse_token_t *rp)
 {
     ast_expr_t *e = pb_expr(c, AST_EXPR_FUNC, name.items[0]->pos, pb_tok_end(rp));
     e->name = name.items[name.n - 1];
@@ -295,8 +299,9 @@ ast_type_t *pb_type(parse_ctx_t *c, const char *name, int quoted, int pos, int e
     return t;
 }
 
-ast_option_t *pb_option(parse_ctx_t *c, char *key, int key_quoted, int pos, const parse_token_t *val,
-                        ast_optval_kind_t kind, const parse_token_t *minus)
+ast_option_t *pb_option(parse_ctx_t *c, char *key, int key_quoted, int pos,
+                        const parse_token_t *val, ast_optval_kind_t kind,
+                        const parse_token_t *minus)
 {
     ast_option_t *o = SL_NEW(c->a, ast_option_t);
     o->key = key;
@@ -309,7 +314,8 @@ ast_option_t *pb_option(parse_ctx_t *c, char *key, int key_quoted, int pos, cons
     return o;
 }
 
-ast_watermark_t *pb_watermark(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *col, ast_expr_t *delay)
+ast_watermark_t *pb_watermark(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *col,
+                              ast_expr_t *delay)
 {
     ast_watermark_t *w = SL_NEW(c->a, ast_watermark_t);
     w->column = col;
@@ -418,7 +424,8 @@ ast_stmt_t *pb_prepare(parse_ctx_t *c, int pos, ast_ident_t *name, const ast_typ
     s->prepared.name = name;
     s->prepared.types = *types;
     s->prepared.stmt = stmt;
-    if (stmt->kind != AST_STMT_SELECT && stmt->kind != AST_STMT_INSERT && stmt->kind != AST_STMT_DELETE) {
+    if (stmt->kind != AST_STMT_SELECT && stmt->kind != AST_STMT_INSERT &&
+        stmt->kind != AST_STMT_DELETE) {
         int n = 0;
         while ((size_t)(stmt->pos + n) < c->len &&
                (isalnum((unsigned char)c->sql[stmt->pos + n]) || c->sql[stmt->pos + n] == '_'))
@@ -447,7 +454,8 @@ output_mode_t pb_output_mode(parse_ctx_t *c, const ast_ident_t *word)
 {
     static const char *const names[] = {"append", "update", "complete"};
     for (int i = 0; i < 3; i++)
-        if (!word->quoted && !strcmp(word->name, names[i])) return (output_mode_t)(OUTPUT_APPEND + i);
+        if (!word->quoted && !strcmp(word->name, names[i]))
+            return (output_mode_t)(OUTPUT_APPEND + i);
     if (!c->failed) {
         pb_error_at(c, word->pos, "unrecognized output mode \"%s\"", word->name);
         sl_error_hint(c->err, "Output modes are append, update and complete.");

@@ -15,8 +15,8 @@ static ast_op_t regex_op(parse_ctx_t *c, const parse_token_t *t)
     return neg ? (icase ? AST_OP_NIREGEX : AST_OP_NREGEX) : (icase ? AST_OP_IREGEX : AST_OP_REGEX);
 }
 
-ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_token_t *op, ast_expr_t *l,
-                     ast_expr_t *r)
+ast_expr_t *pb_regex(parse_ctx_t *c, const ast_ident_t *schema, const parse_token_t *op,
+                     ast_expr_t *l, ast_expr_t *r)
 {
     ast_expr_t *e = pb_binary(c, regex_op(c, op), l, r);
     if (schema) PB_ADD(c, e->names, (ast_ident_t *)schema); /* checked by the binder */
@@ -64,14 +64,15 @@ ast_expr_t *pb_subscript(parse_ctx_t *c, ast_expr_t *a, ast_expr_t *index, const
 ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_ident_t *name,
                           const parse_token_t *rb)
 {
-    ast_type_t *t = schema ? pb_qualified_type(c, schema, name) : pb_type(c, name->name, name->quoted, name->pos, name->end);
+    ast_type_t *t = schema ? pb_qualified_type(c, schema, name)
+                           : pb_type(c, name->name, name->quoted, name->pos, name->end);
     t->name = sl_printf(c->a, "%s[]", name->name);
     t->end = pb_tok_end(rb);
     return t;
 }
 
-ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name, ast_expr_list_t args,
-                             const pb_alias_t *alias)
+ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name,
+                             ast_expr_list_t args, const pb_alias_t *alias)
 {
     ast_from_t *f = pb_from(c, AST_FROM_FUNCTION, schema ? schema->pos : name->pos, c->prev_end);
     f->schema = (ast_ident_t *)schema; /* checked by the binder */
@@ -82,7 +83,8 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
     return f;
 }
 
-ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o, const parse_token_t *rp)
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o,
+                    const parse_token_t *rp)
 {
     ast_window_t *w = SL_NEW(c->a, ast_window_t);
     w->partition = p;

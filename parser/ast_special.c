@@ -41,7 +41,8 @@ static ast_expr_t *extract_field(parse_ctx_t *c, ast_expr_t *f)
 {
     if (f->kind == AST_EXPR_LITERAL && f->lit == AST_LIT_STRING) return f;
     if (f->kind != AST_EXPR_COLUMN || f->names.n != 1) {
-        pb_error_at(c, f->pos, "syntax error at or near \"%.*s\"", f->end - f->pos, c->sql + f->pos);
+        pb_error_at(c, f->pos, "syntax error at or near \"%.*s\"", f->end - f->pos,
+                    c->sql + f->pos);
         return f;
     }
     ast_expr_t *s = pb_expr(c, AST_EXPR_LITERAL, f->pos, f->end);
@@ -50,8 +51,9 @@ static ast_expr_t *extract_field(parse_ctx_t *c, ast_expr_t *f)
     return s;
 }
 
-ast_expr_t *pb_func_from(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *s, const parse_token_t *from,
-                         ast_expr_t *a, const parse_token_t *for_kw, ast_expr_t *b, const parse_token_t *rp)
+ast_expr_t *pb_func_from(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *s,
+                         const parse_token_t *from, ast_expr_t *a, const parse_token_t *for_kw,
+                         ast_expr_t *b, const parse_token_t *rp)
 {
     const char *f = plain_name(&name);
     if (!strcmp(f, "substring") || !strcmp(f, "substr")) {
@@ -72,8 +74,8 @@ ast_expr_t *pb_func_from(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *s, c
     return s;
 }
 
-ast_expr_t *pb_func_trim(parse_ctx_t *c, ast_ident_list_t name, const parse_token_t *side, ast_expr_t *chars,
-                         ast_expr_t *s, const parse_token_t *rp)
+ast_expr_t *pb_func_trim(parse_ctx_t *c, ast_ident_list_t name, const parse_token_t *side,
+                         ast_expr_t *chars, ast_expr_t *s, const parse_token_t *rp)
 {
     if (strcmp(plain_name(&name), "trim")) {
         pb_syntax_error(c, side);

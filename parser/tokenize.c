@@ -108,9 +108,33 @@ int parse_token_fallback(int code)
 /* ---- character classes ---------------------------------------------------- */
 
 enum {
-    CC_ILLEGAL, CC_SPACE, CC_ALPHA, CC_DIGIT, CC_QUOTE, CC_DQUOTE, CC_BACKQUOTE, CC_DOLLAR,
-    CC_MINUS, CC_SLASH, CC_DOT, CC_LP, CC_RP, CC_COMMA, CC_SEMI, CC_STAR, CC_PLUS,
-    CC_PERCENT, CC_EQ, CC_LT, CC_GT, CC_BANG, CC_PIPE, CC_COLON, CC_TILDE, CC_LB, CC_RB
+    CC_ILLEGAL,
+    CC_SPACE,
+    CC_ALPHA,
+    CC_DIGIT,
+    CC_QUOTE,
+    CC_DQUOTE,
+    CC_BACKQUOTE,
+    CC_DOLLAR,
+    CC_MINUS,
+    CC_SLASH,
+    CC_DOT,
+    CC_LP,
+    CC_RP,
+    CC_COMMA,
+    CC_SEMI,
+    CC_STAR,
+    CC_PLUS,
+    CC_PERCENT,
+    CC_EQ,
+    CC_LT,
+    CC_GT,
+    CC_BANG,
+    CC_PIPE,
+    CC_COLON,
+    CC_TILDE,
+    CC_LB,
+    CC_RB
 };
 
 #define IL CC_ILLEGAL
@@ -119,23 +143,262 @@ enum {
 #define DI CC_DIGIT
 static const unsigned char char_class[256] = {
     /*       0   1   2   3   4   5   6   7   8   9   a   b   c   d   e   f */
-    /* 0x */ IL, IL, IL, IL, IL, IL, IL, IL, IL, SP, SP, SP, SP, SP, IL, IL,
-    /* 1x */ IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL, IL,
-    /* 2x */ SP, CC_BANG, CC_DQUOTE, IL, CC_DOLLAR, CC_PERCENT, IL, CC_QUOTE,
-             CC_LP, CC_RP, CC_STAR, CC_PLUS, CC_COMMA, CC_MINUS, CC_DOT, CC_SLASH,
-    /* 3x */ DI, DI, DI, DI, DI, DI, DI, DI, DI, DI, CC_COLON, CC_SEMI, CC_LT, CC_EQ, CC_GT, IL,
-    /* 4x */ IL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* 5x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, CC_LB, IL, CC_RB, IL, AL,
-    /* 6x */ CC_BACKQUOTE, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* 7x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, IL, CC_PIPE, IL, CC_TILDE, IL,
-    /* 8x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* 9x */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* ax */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* bx */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* cx */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* dx */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* ex */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
-    /* fx */ AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL, AL,
+    /* 0x */ IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    SP,
+    SP,
+    SP,
+    SP,
+    SP,
+    IL,
+    IL,
+    /* 1x */ IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    IL,
+    /* 2x */ SP,
+    CC_BANG,
+    CC_DQUOTE,
+    IL,
+    CC_DOLLAR,
+    CC_PERCENT,
+    IL,
+    CC_QUOTE,
+    CC_LP,
+    CC_RP,
+    CC_STAR,
+    CC_PLUS,
+    CC_COMMA,
+    CC_MINUS,
+    CC_DOT,
+    CC_SLASH,
+    /* 3x */ DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    DI,
+    CC_COLON,
+    CC_SEMI,
+    CC_LT,
+    CC_EQ,
+    CC_GT,
+    IL,
+    /* 4x */ IL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* 5x */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    CC_LB,
+    IL,
+    CC_RB,
+    IL,
+    AL,
+    /* 6x */ CC_BACKQUOTE,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* 7x */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    IL,
+    CC_PIPE,
+    IL,
+    CC_TILDE,
+    IL,
+    /* 8x */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* 9x */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* ax */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* bx */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* cx */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* dx */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* ex */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    /* fx */ AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
+    AL,
 };
 #undef IL
 #undef SP
@@ -167,11 +430,11 @@ static int is_digit(unsigned char ch)
 #define SF_KEYWORD 8 /* a word that is a keyword */
 
 typedef struct scan_tok {
-    int code;            /* TK_*, SCAN_SPACE, SCAN_ERROR or SCAN_EOF */
-    size_t pos, len;     /* the token's bytes */
-    int flags;           /* SF_* */
-    const char *error;   /* SCAN_ERROR: message stem ("unterminated quoted string") */
-    size_t near_len;     /* SCAN_ERROR: bytes from pos quoted after "at or near" */
+    int code;          /* TK_*, SCAN_SPACE, SCAN_ERROR or SCAN_EOF */
+    size_t pos, len;   /* the token's bytes */
+    int flags;         /* SF_* */
+    const char *error; /* SCAN_ERROR: message stem ("unterminated quoted string") */
+    size_t near_len;   /* SCAN_ERROR: bytes from pos quoted after "at or near" */
 } scan_tok_t;
 
 typedef struct {
@@ -243,7 +506,8 @@ static void scan_quoted(const src_t *s, size_t i, char q, int escapes, scan_tok_
         }
     }
     t->len = s->n - t->pos;
-    scan_error(t, q == '\'' ? "unterminated quoted string" : "unterminated quoted identifier", t->len);
+    scan_error(t, q == '\'' ? "unterminated quoted string" : "unterminated quoted identifier",
+               t->len);
 }
 
 static void scan_string(const src_t *s, size_t i, int escapes, scan_tok_t *t)
@@ -350,10 +614,10 @@ static void scan_operator(const src_t *s, size_t i, int cc, scan_tok_t *t)
 }
 
 static const short single_char_token[] = {
-    [CC_LP] = TK_LP, [CC_RP] = TK_RP, [CC_COMMA] = TK_COMMA, [CC_SEMI] = TK_SEMI,
-    [CC_STAR] = TK_STAR, [CC_PLUS] = TK_PLUS, [CC_PERCENT] = TK_PERCENT, [CC_EQ] = TK_EQ,
-    [CC_MINUS] = TK_MINUS, [CC_SLASH] = TK_SLASH, [CC_DOT] = TK_DOT,
-    [CC_LB] = TK_LBRACKET, [CC_RB] = TK_RBRACKET,
+    [CC_LP] = TK_LP,       [CC_RP] = TK_RP,       [CC_COMMA] = TK_COMMA,     [CC_SEMI] = TK_SEMI,
+    [CC_STAR] = TK_STAR,   [CC_PLUS] = TK_PLUS,   [CC_PERCENT] = TK_PERCENT, [CC_EQ] = TK_EQ,
+    [CC_MINUS] = TK_MINUS, [CC_SLASH] = TK_SLASH, [CC_DOT] = TK_DOT,         [CC_LB] = TK_LBRACKET,
+    [CC_RB] = TK_RBRACKET,
 };
 
 /* Scans the token starting at byte i (i <= s->n) into t. */
@@ -390,9 +654,12 @@ static void scan_token(const src_t *s, size_t i, scan_tok_t *t)
             return;
         }
         break;
-    case CC_LT: case CC_GT: case CC_COLON: case CC_BANG: case CC_PIPE: case CC_TILDE:
-        scan_operator(s, i, cc, t);
-        return;
+    case CC_LT:
+    case CC_GT:
+    case CC_COLON:
+    case CC_BANG:
+    case CC_PIPE:
+    case CC_TILDE: scan_operator(s, i, cc, t); return;
     case CC_ILLEGAL:
         t->len = 1;
         scan_error(t, "syntax error", 1);
@@ -443,31 +710,27 @@ static int classify(const src_t *s, const scan_tok_t *t, int prev)
     size_t after = t->pos + t->len;
     switch (t->code) {
     case TK_TIMESTAMP:
-    case TK_DATE:
-        scan_significant(s, after, &n);
-        return n.code == TK_STRING ? t->code : TK_ID;
+    case TK_DATE: scan_significant(s, after, &n); return n.code == TK_STRING ? t->code : TK_ID;
     case TK_INTERVAL:
         scan_significant(s, after, &n);
         return n.code == TK_STRING || n.code == TK_INTEGER || n.code == TK_FLOAT ? t->code : TK_ID;
     case TK_OFFSET:
         scan_significant(s, after, &n);
         return n.code == TK_INTEGER || n.code == TK_FLOAT || n.code == TK_PARAM || n.code == TK_LP
-                   ? t->code : TK_ID;
-    case TK_WATERMARK:
-        return prev == TK_WITHIN || watermark_follows(s, after) ? t->code : TK_ID;
+                   ? t->code
+                   : TK_ID;
+    case TK_WATERMARK: return prev == TK_WITHIN || watermark_follows(s, after) ? t->code : TK_ID;
     case TK_LEFT:
-    case TK_RIGHT:
-        scan_significant(s, after, &n);
-        return n.code == TK_LP ? TK_ID : t->code;
+    case TK_RIGHT: scan_significant(s, after, &n); return n.code == TK_LP ? TK_ID : t->code;
     case TK_NOT:
         scan_significant(s, after, &n);
         return n.code == TK_IN || n.code == TK_LIKE || n.code == TK_ILIKE || n.code == TK_BETWEEN
-                   ? TK_NOT_LA : t->code;
+                   ? TK_NOT_LA
+                   : t->code;
     case TK_EXISTS: /* EXISTS (SELECT ...), IF [NOT] EXISTS; else a name */
         scan_significant(s, after, &n);
         return n.code == TK_LP || prev == TK_IF || prev == TK_NOT ? t->code : TK_ID;
-    default:
-        return t->code;
+    default: return t->code;
     }
 }
 
@@ -578,7 +841,8 @@ static const char *token_text(parse_ctx_t *c, const scan_tok_t *t, int code)
         if (t->flags & SF_ESCAPE) return unescape(c->a, z + 1, t->len - 1);
         return unquote(c->a, z, t->len);
     }
-    if (t->code == TK_ID || (t->flags & SF_KEYWORD) || code == TK_ID) return fold_copy(c->a, z, t->len);
+    if (t->code == TK_ID || (t->flags & SF_KEYWORD) || code == TK_ID)
+        return fold_copy(c->a, z, t->len);
     if (t->code == TK_INTEGER || t->code == TK_FLOAT) return sl_strndup(c->a, z, t->len);
     if (t->code == TK_PARAM) return sl_strndup(c->a, z + 1, t->len - 1);
     return NULL;
@@ -647,8 +911,8 @@ void pb_stack_overflow(parse_ctx_t *c)
 
 typedef struct {
     void *parser;
-    int at_start;    /* the next token begins a statement */
-    int fed;         /* a token was pushed */
+    int at_start; /* the next token begins a statement */
+    int fed;      /* a token was pushed */
 } feed_t;
 
 static void feed(parse_ctx_t *c, feed_t *f, int code, parse_token_t v)
@@ -694,7 +958,8 @@ static void feed_all(parse_ctx_t *c, feed_t *f)
         for (int k = 0; code == TK_IN && k < npos_in; k++)
             if (pos_in[k] == (long)t.pos) code = TK_POS_IN;
         last = t;
-        parse_token_t v = {(int)t.pos, (int)t.len, token_text(c, &t, code), (t.flags & (SF_QUOTED | SF_BACKQ)) != 0};
+        parse_token_t v = {(int)t.pos, (int)t.len, token_text(c, &t, code),
+                           (t.flags & (SF_QUOTED | SF_BACKQ)) != 0};
         feed(c, f, code, v);
         prev = code;
     }

@@ -19,7 +19,6 @@
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 
-
 exec_expr_t *bind_outer_value(const binder_t *b, const ast_expr_t *e)
 {
     const plan_scope_t *s = b->pc->outer;
@@ -41,8 +40,8 @@ exec_expr_t *bind_outer_value(const binder_t *b, const ast_expr_t *e)
 
 /* Binds e->query with the outer columns set to `values`; pc->memo is set
  * aside, as its results hold for one outer row only. */
-static plan_node_t *bind_for_row(binder_t *b, const ast_expr_t *e, plan_scope_t *scope, const exec_value_t *values,
-                                 sl_error_t *err)
+static plan_node_t *bind_for_row(binder_t *b, const ast_expr_t *e, plan_scope_t *scope,
+                                 const exec_value_t *values, sl_error_t *err)
 {
     plan_ctx_t *pc = b->pc;
     struct plan_subq_memo *memo = pc->memo;
@@ -74,14 +73,17 @@ int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, s
     plan_set_child(l, 0, p);
     if (b->pc->subqueries->run(b->pc->subqueries->ctx, l, a, rows, n, err) < 0) return -1;
     if (*n <= max) return 0;
-    return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                        "correlated subqueries and select-list functions are computed for at most %lld rows "
-                        "of the enclosing query", (long long)max);
+    return sl_error_set(
+        err, SL_ERR_FEATURE_NOT_SUPPORTED,
+        "correlated subqueries and select-list functions are computed for at most %lld rows "
+        "of the enclosing query",
+        (long long)max);
 }
 
 /* The subquery's value for one outer row, as an expression: its one value
  * (scalar), whether it has a row (EXISTS), or x IN (its values). */
-static exec_expr_t *row_result(binder_t *b, const ast_expr_t *e, plan_node_t *q, exec_expr_t *x, sl_error_t *err)
+static exec_expr_t *row_result(binder_t *b, const ast_expr_t *e, plan_node_t *q, exec_expr_t *x,
+                               sl_error_t *err)
 {
     plan_ctx_t *pc = b->pc;
     int64_t limit = e->kind == AST_EXPR_EXISTS ? 1 : e->kind == AST_EXPR_SUBQUERY ? 2 : -1;
@@ -102,12 +104,16 @@ static exec_expr_t *row_result(binder_t *b, const ast_expr_t *e, plan_node_t *q,
         r = exec_value_bool(n > 0);
     } else if (e->kind == AST_EXPR_SUBQUERY) {
         if (n > 1) {
-            sl_error_set(err, SL_ERR_CARDINALITY_VIOLATION, "more than one row returned by a subquery used as an expression");
+            sl_error_set(err, SL_ERR_CARDINALITY_VIOLATION,
+                         "more than one row returned by a subquery used as an expression");
             return NULL;
         }
         r = n ? v[0] : exec_value_null(q->cols[0].type);
     } else {
-        if (n == 0) return exec_expr_const(pc->arena, &(exec_value_t){exec_type_of(EXEC_TYPE_BOOLEAN), false, {.b = (uint8_t)e->negated}});
+        if (n == 0)
+            return exec_expr_const(pc->arena, &(exec_value_t){exec_type_of(EXEC_TYPE_BOOLEAN),
+                                                              false,
+                                                              {.b = (uint8_t)e->negated}});
         exec_expr_t **list = SL_NEW_ARRAY(pc->arena, exec_expr_t *, n);
         for (int64_t i = 0; i < n; i++) list[i] = exec_expr_const(pc->arena, &v[i]);
         return exec_expr_in(pc->arena, x, list, (int)n, e->negated, err);
@@ -117,15 +123,17 @@ static exec_expr_t *row_result(binder_t *b, const ast_expr_t *e, plan_node_t *q,
 }
 
 /* col1 IS NOT DISTINCT FROM v1 AND ... over the used columns. */
-static exec_expr_t *key_match(binder_t *b, const plan_scope_t *s, const exec_value_t *row, sl_error_t *err)
+static exec_expr_t *key_match(binder_t *b, const plan_scope_t *s, const exec_value_t *row,
+                              sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t *m = NULL;
     for (int i = 0; i < s->ncols; i++) {
         if (!s->used[i]) continue;
         exec_value_t v = row[i].is_null ? exec_value_null(s->cols[i].type) : row[i];
-        exec_expr_t *eq = exec_expr_distinct(a, exec_expr_column(a, i, s->cols[i].type, s->cols[i].name),
-                                             exec_expr_const(a, &v), true, err);
+        exec_expr_t *eq =
+            exec_expr_distinct(a, exec_expr_column(a, i, s->cols[i].type, s->cols[i].name),
+                               exec_expr_const(a, &v), true, err);
         m = !eq ? NULL : m ? exec_expr_and(a, m, eq, err) : eq;
         if (!m) return NULL;
     }
@@ -136,7 +144,8 @@ static exec_expr_t *key_match(binder_t *b, const plan_scope_t *s, const exec_val
 static int same_key(const plan_scope_t *s, const exec_value_t *r, const exec_value_t *k)
 {
     for (int i = 0; i < s->ncols; i++)
-        if (s->used[i] && (r[i].is_null != k[i].is_null || (!r[i].is_null && !exec_value_equal(&r[i], &k[i]))))
+        if (s->used[i] &&
+            (r[i].is_null != k[i].is_null || (!r[i].is_null && !exec_value_equal(&r[i], &k[i]))))
             return 0;
     return 1;
 }
@@ -147,13 +156,14 @@ static exec_expr_t *no_row_result(binder_t *b, const ast_expr_t *e, plan_node_t 
 {
     if (e->kind == AST_EXPR_ARRAY) return bind_array_value(b->pc->arena, NULL, 0);
     exec_value_t v = e->kind == AST_EXPR_SUBQUERY ? exec_value_null(probe->cols[0].type)
-                     : e->kind == AST_EXPR_EXISTS  ? exec_value_bool(false)
-                                                   : exec_value_bool(e->negated);
+                     : e->kind == AST_EXPR_EXISTS ? exec_value_bool(false)
+                                                  : exec_value_bool(e->negated);
     return exec_expr_const(b->pc->arena, &v);
 }
 
-static exec_expr_t *build_case(binder_t *b, const ast_expr_t *e, plan_scope_t *s, plan_node_t *probe,
-                               exec_expr_t *x, const exec_value_t *rows, int64_t n, sl_error_t *err)
+static exec_expr_t *build_case(binder_t *b, const ast_expr_t *e, plan_scope_t *s,
+                               plan_node_t *probe, exec_expr_t *x, const exec_value_t *rows,
+                               int64_t n, sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t **whens = SL_NEW_ARRAY(a, exec_expr_t *, n > 0 ? n : 1);
@@ -166,7 +176,8 @@ static exec_expr_t *build_case(binder_t *b, const ast_expr_t *e, plan_scope_t *s
         for (int k = 0; k < nk && !seen; k++) seen = same_key(s, row, keys[k]);
         if (seen) continue;
         plan_node_t *q = bind_for_row(b, e, s, row, err);
-        if (!q || !(thens[nk] = row_result(b, e, q, x, err)) || !(whens[nk] = key_match(b, s, row, err)))
+        if (!q || !(thens[nk] = row_result(b, e, q, x, err)) ||
+            !(whens[nk] = key_match(b, s, row, err)))
             return NULL;
         keys[nk++] = row;
     }
@@ -193,8 +204,8 @@ static int never_computed(binder_t *b, const ast_expr_t *e, exec_expr_t **out, s
         return 1;
     }
     exec_value_t v = e->kind == AST_EXPR_SUBQUERY ? exec_value_null(exec_type_of(EXEC_TYPE_STRING))
-                     : e->kind == AST_EXPR_EXISTS  ? exec_value_bool(false)
-                                                   : exec_value_bool(e->negated);
+                     : e->kind == AST_EXPR_EXISTS ? exec_value_bool(false)
+                                                  : exec_value_bool(e->negated);
     *out = exec_expr_const(b->pc->arena, &v);
     return 1;
 }
@@ -204,7 +215,8 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
     *out = NULL;
     if (!b->input || b->agg || !b->pc->subqueries) return 0;
     plan_ctx_t *pc = b->pc;
-    plan_scope_t scope = {b->ncols, b->cols, pc->outer, NULL, SL_NEW_ARRAY(pc->arena, uint8_t, b->ncols + 1)};
+    plan_scope_t scope = {b->ncols, b->cols, pc->outer, NULL,
+                          SL_NEW_ARRAY(pc->arena, uint8_t, b->ncols + 1)};
     exec_value_t *nulls = SL_NEW_ARRAY(pc->arena, exec_value_t, b->ncols + 1);
     for (int i = 0; i < b->ncols; i++) nulls[i] = exec_value_null(b->cols[i].type);
     plan_node_t *probe = bind_for_row(b, e, &scope, nulls, err);
@@ -220,7 +232,8 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
     if (e->kind == AST_EXPR_IN && !(x = bind_expr(b, e->arg, err))) return -1;
     exec_value_t *rows;
     int64_t n;
-    if (bind_input_rows(b, BIND_CORRELATED_MAX_ROWS, &rows, &n, err) < 0) return bind_at(err, e->pos);
+    if (bind_input_rows(b, BIND_CORRELATED_MAX_ROWS, &rows, &n, err) < 0)
+        return bind_at(err, e->pos);
     *out = build_case(b, e, &scope, probe, x, rows, n, err);
     return *out ? 1 : bind_at(err, e->pos);
 }

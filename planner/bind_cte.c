@@ -30,7 +30,8 @@ plan_node_t *plan_bind_cte_ref(plan_ctx_t *pc, const plan_cte_t *cte, sl_error_t
     if (!q) return NULL;
     if (plan_visible_columns(q) != q->ncols) q = plan_project_visible(pc->arena, q);
     const ast_cte_t *d = cte->def;
-    if (d->cols.n && plan_rename_columns(q, &d->cols, "WITH query", d->name->name, err) < 0) return NULL;
+    if (d->cols.n && plan_rename_columns(q, &d->cols, "WITH query", d->name->name, err) < 0)
+        return NULL;
     return q;
 }
 
@@ -44,8 +45,8 @@ plan_node_t *plan_bind_with(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *e
         for (int k = 0; k < i; k++)
             if (!strcmp(q->with.items[k]->name->name, d->name->name)) {
                 pc->ctes = saved;
-                sl_error_set(err, SL_ERR_DUPLICATE_ALIAS, "WITH query name \"%s\" specified more than once",
-                             d->name->name);
+                sl_error_set(err, SL_ERR_DUPLICATE_ALIAS,
+                             "WITH query name \"%s\" specified more than once", d->name->name);
                 bind_at(err, d->name->pos);
                 return NULL;
             }

@@ -48,7 +48,8 @@ static void sig(sl_buf_t *b, const exec_expr_t *e)
         sl_buf_putc(b, ';');
         return;
     }
-    sl_buf_printf(b, "(%d.%d.%d.%d.%d", (int)e->kind, e->op, (int)e->negated, e->column, (int)e->type.id);
+    sl_buf_printf(b, "(%d.%d.%d.%d.%d", (int)e->kind, e->op, (int)e->negated, e->column,
+                  (int)e->type.id);
     if (e->kind == EXEC_EXPR_CALL && e->name) sl_buf_printf(b, ".%s", e->name);
     if (e->kind == EXEC_EXPR_CAST) {
         sl_buf_putc(b, '.');
@@ -83,11 +84,14 @@ static exec_expr_t *bind_integer(binder_t *b, const ast_expr_t *e, sl_error_t *e
     int32_t i32;
     int64_t i64;
     exec_dec_t d;
-    if (exec_parse_int32(e->text, n, &i32) == EXEC_PARSE_OK) return const_expr(b, exec_value_int(i32));
-    if (exec_parse_int64(e->text, n, &i64) == EXEC_PARSE_OK) return const_expr(b, exec_value_bigint(i64));
+    if (exec_parse_int32(e->text, n, &i32) == EXEC_PARSE_OK)
+        return const_expr(b, exec_value_int(i32));
+    if (exec_parse_int64(e->text, n, &i64) == EXEC_PARSE_OK)
+        return const_expr(b, exec_value_bigint(i64));
     if (exec_parse_decimal(e->text, n, 38, 0, &d) == EXEC_PARSE_OK)
         return const_expr(b, exec_value_decimal(d, 38, 0));
-    sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "integer literal %s is out of range", e->text);
+    sl_error_set(err, SL_ERR_NUMERIC_VALUE_OUT_OF_RANGE, "integer literal %s is out of range",
+                 e->text);
     return fail_at(err, e->pos);
 }
 
@@ -106,7 +110,8 @@ static exec_expr_t *bind_numeric_text(binder_t *b, const char *t, int pos, sl_er
         }
     }
     exec_dec_t d;
-    if (digits <= 38 && exec_parse_decimal(t, n, digits < 1 ? 1 : digits, scale, &d) == EXEC_PARSE_OK)
+    if (digits <= 38 &&
+        exec_parse_decimal(t, n, digits < 1 ? 1 : digits, scale, &d) == EXEC_PARSE_OK)
         return const_expr(b, exec_value_decimal(d, digits < 1 ? 1 : digits, scale));
     double v;
     if (exec_parse_double(t, n, &v) == EXEC_PARSE_OK) return const_expr(b, exec_value_double(v));
@@ -199,8 +204,8 @@ static exec_expr_t *bind_param(binder_t *b, const ast_expr_t *e, sl_error_t *err
 /* ---- column references ---- */
 
 /* Applies struct field names parts[from..n) to x. */
-static exec_expr_t *bind_fields(binder_t *b, exec_expr_t *x, const ast_ident_list_t *parts, int from,
-                                sl_error_t *err)
+static exec_expr_t *bind_fields(binder_t *b, exec_expr_t *x, const ast_ident_list_t *parts,
+                                int from, sl_error_t *err)
 {
     for (int i = from; x && i < parts->n; i++) {
         const ast_ident_t *f = parts->items[i];
@@ -257,7 +262,8 @@ static exec_expr_t *bind_column_plain(binder_t *b, const ast_expr_t *e, sl_error
     if (n > 1) return ambiguous(err, p->items[0]->name, e->pos);
     if (n == 1) return bind_fields(b, column_ref(b, col), p, 1, err);
     if (p->n == 1 && !p->items[0]->quoted && !strcmp(p->items[0]->name, "current_timestamp"))
-        return exec_expr_call(b->pc->arena, "current_timestamp", NULL, NULL, 0, err); /* SQL's bare form */
+        return exec_expr_call(b->pc->arena, "current_timestamp", NULL, NULL, 0,
+                              err);          /* SQL's bare form */
     if (p->n == 1 && !p->items[0]->quoted) { /* current_user, current_date, ... (bind_pg.c) */
         exec_expr_t *v = bind_pg_value(b, p->items[0]->name, err);
         if (v || err->sqlstate[0]) return v ? v : fail_at(err, e->pos);
@@ -269,7 +275,8 @@ static exec_expr_t *bind_column_plain(binder_t *b, const ast_expr_t *e, sl_error
         sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column %s.%s does not exist", p->items[0]->name,
                      p->items[1]->name);
     else
-        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" does not exist", p->items[0]->name);
+        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" does not exist",
+                     p->items[0]->name);
     return fail_at(err, e->pos);
 }
 
@@ -292,9 +299,10 @@ static exec_expr_t *bind_column_agg(binder_t *b, const ast_expr_t *e, sl_error_t
     plain.agg = NULL;
     sl_error_t ignored;
     if (!bind_column_plain(&plain, e, &ignored)) return bind_column_plain(&plain, e, err);
-    sl_error_set(err, SL_ERR_GROUPING_ERROR,
-                 "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
-                 p->items[p->n - 1]->name);
+    sl_error_set(
+        err, SL_ERR_GROUPING_ERROR,
+        "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
+        p->items[p->n - 1]->name);
     return fail_at(err, e->pos);
 }
 
@@ -337,9 +345,12 @@ static exec_expr_t *add_aggregate(binder_t *b, const ast_expr_t *e, exec_expr_t 
         return fail_at(err, e->pos);
     if (ag->naggs == ag->cap) {
         int cap = ag->cap ? ag->cap * 2 : 8;
-        ag->aggs = sl_arena_realloc(b->pc->arena, ag->aggs, sizeof *ag->aggs * (size_t)ag->cap, sizeof *ag->aggs * (size_t)cap);
-        ag->args = sl_arena_realloc(b->pc->arena, ag->args, sizeof *ag->args * (size_t)ag->cap, sizeof *ag->args * (size_t)cap);
-        ag->texts = sl_arena_realloc(b->pc->arena, ag->texts, sizeof *ag->texts * (size_t)ag->cap, sizeof *ag->texts * (size_t)cap);
+        ag->aggs = sl_arena_realloc(b->pc->arena, ag->aggs, sizeof *ag->aggs * (size_t)ag->cap,
+                                    sizeof *ag->aggs * (size_t)cap);
+        ag->args = sl_arena_realloc(b->pc->arena, ag->args, sizeof *ag->args * (size_t)ag->cap,
+                                    sizeof *ag->args * (size_t)cap);
+        ag->texts = sl_arena_realloc(b->pc->arena, ag->texts, sizeof *ag->texts * (size_t)ag->cap,
+                                     sizeof *ag->texts * (size_t)cap);
         ag->cap = cap;
     }
     plan_agg_t *p = &ag->aggs[ag->naggs];
@@ -367,10 +378,12 @@ static int agg_option(binder_t *b, const ast_expr_t *e, exec_value_t *out, sl_er
     binder_t plain = {.pc = b->pc, .clause = "aggregate"};
     exec_expr_t *v = bind_expr(&plain, x, err);
     if (!v) return -1;
-    if (!exec_expr_is_foldable(v) || plan_eval_constant(b->pc->arena, v, t, out, err) < 0 || out->is_null) {
+    if (!exec_expr_is_foldable(v) || plan_eval_constant(b->pc->arena, v, t, out, err) < 0 ||
+        out->is_null) {
         if (!sl_error_isset(err) || out->is_null)
-            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "the second argument of %s must be a %s constant",
-                         e->name->name, is_bool ? "boolean" : "numeric");
+            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                         "the second argument of %s must be a %s constant", e->name->name,
+                         is_bool ? "boolean" : "numeric");
         return bind_at(err, x->pos);
     }
     if (!is_bool && out->u.f64 <= 0) {
@@ -446,7 +459,8 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     if (handled) return handled > 0 ? pg : fail_at(err, e->pos);
     if (exec_func_is_aggregate(e->name->name)) return bind_aggregate(b, e, err);
     if (e->distinct || e->star) {
-        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "%s is not an aggregate function", e->name->name);
+        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "%s is not an aggregate function",
+                     e->name->name);
         return fail_at(err, e->pos);
     }
     int n = e->args.n;
@@ -476,11 +490,13 @@ static exec_expr_t *bind_cast(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     if (!x) return NULL;
     exec_type_t t;
     const ast_type_t *at = e->type;
-    if (exec_type_parse(b->pc->sql + at->pos, (size_t)(at->end - at->pos), b->pc->arena, &t, err) < 0)
+    if (exec_type_parse(b->pc->sql + at->pos, (size_t)(at->end - at->pos), b->pc->arena, &t, err) <
+        0)
         return fail_at(err, at->pos);
     /* the name decides: BINARY is Spark's (a string's own bytes), BYTEA PostgreSQL's (bytea input) */
-    x = t.id == EXEC_TYPE_BINARY && !strcmp(at->name, "binary") ? exec_expr_cast_binary(b->pc->arena, x, err)
-                                                                 : exec_expr_cast(b->pc->arena, x, t, err);
+    x = t.id == EXEC_TYPE_BINARY && !strcmp(at->name, "binary")
+            ? exec_expr_cast_binary(b->pc->arena, x, err)
+            : exec_expr_cast(b->pc->arena, x, t, err);
     return x ? x : fail_at(err, e->pos);
 }
 
@@ -505,7 +521,8 @@ static exec_expr_t *bind_unary(binder_t *b, const ast_expr_t *e, sl_error_t *err
     exec_expr_t *x = bind_expr(b, e->arg, err);
     if (!x) return NULL;
     if (e->op == AST_OP_PLUS) return x;
-    x = e->op == AST_OP_NEG ? exec_expr_neg(b->pc->arena, x, err) : exec_expr_not(b->pc->arena, x, err);
+    x = e->op == AST_OP_NEG ? exec_expr_neg(b->pc->arena, x, err)
+                            : exec_expr_not(b->pc->arena, x, err);
     return x ? x : fail_at(err, e->pos);
 }
 
@@ -661,8 +678,8 @@ int bind_has_aggregate(const ast_expr_t *e)
             return 1;
     return bind_has_aggregate(e->arg) || bind_has_aggregate(e->left) ||
            bind_has_aggregate(e->right) || bind_has_aggregate(e->else_expr) ||
-           bind_has_aggregate(e->lo) || bind_has_aggregate(e->hi) || bind_has_aggregate(e->pattern) ||
-           bind_has_aggregate(e->escape);
+           bind_has_aggregate(e->lo) || bind_has_aggregate(e->hi) ||
+           bind_has_aggregate(e->pattern) || bind_has_aggregate(e->escape);
 }
 
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
@@ -677,7 +694,8 @@ const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e)
     case AST_EXPR_SUBQUERY: { /* PostgreSQL's: the name of its one column */
         const ast_select_t *q = e->query;
         while (q->kind == AST_SELECT_UNION) q = q->arms.items[0];
-        if (q->kind != AST_SELECT_SIMPLE || q->items.n != 1 || q->items.items[0]->star) return "?column?";
+        if (q->kind != AST_SELECT_SIMPLE || q->items.n != 1 || q->items.items[0]->star)
+            return "?column?";
         const ast_select_item_t *it = q->items.items[0];
         return it->alias ? it->alias->name : bind_default_name(a, it->expr);
     }

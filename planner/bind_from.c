@@ -60,8 +60,9 @@ static plan_node_t *bind_watermark_clause(plan_ctx_t *pc, plan_node_t *child,
         return NULL;
     }
     if (child->cols[col].type.id != EXEC_TYPE_TIMESTAMP) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "watermark column \"%s\" must be a TIMESTAMP, not %s",
-                     name, exec_type_text(child->cols[col].type, pc->arena));
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "watermark column \"%s\" must be a TIMESTAMP, not %s", name,
+                     exec_type_text(child->cols[col].type, pc->arena));
         bind_at(err, c->pos);
         return NULL;
     }
@@ -74,8 +75,9 @@ int plan_rename_columns(plan_node_t *n, const ast_ident_list_t *names, const cha
                         const char *rel, sl_error_t *err)
 {
     if (names->n != n->ncols) {
-        sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "%s \"%s\" has %d columns available but %d columns specified",
-                     what, rel, n->ncols, names->n);
+        sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE,
+                     "%s \"%s\" has %d columns available but %d columns specified", what, rel,
+                     n->ncols, names->n);
         sl_error_hint(err, "Name every column, as Spark requires.");
         return bind_at(err, names->items[0]->pos);
     }
@@ -85,13 +87,14 @@ int plan_rename_columns(plan_node_t *n, const ast_ident_list_t *names, const cha
 
 /* A bound subquery or WITH query as a FROM item: its visible columns under
  * the item's alias (or `qual`), renamed by the alias's column list. */
-static plan_node_t *derived_item(plan_ctx_t *pc, plan_node_t *q, const ast_from_t *f, const char *qual,
-                                 sl_error_t *err)
+static plan_node_t *derived_item(plan_ctx_t *pc, plan_node_t *q, const ast_from_t *f,
+                                 const char *qual, sl_error_t *err)
 {
     plan_node_t *n = plan_visible_columns(q) != q->ncols ? plan_project_visible(pc->arena, q) : q;
     if (f->alias) qual = f->alias->name;
     for (int i = 0; i < n->ncols; i++) n->cols[i].qual = qual;
-    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0) return NULL;
+    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0)
+        return NULL;
     if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
     return n;
 }
@@ -109,7 +112,8 @@ static int lookup_system(plan_ctx_t *pc, const char *schema, const char *name, p
  * name in pg_catalog first, then in public (sluice's own objects); a
  * qualified one in its schema only. 3F000 for any other schema. Returns 1
  * found, 0 not found, -1 error. */
-static int resolve_relation(plan_ctx_t *pc, const ast_from_t *f, plan_relation_t *rel, sl_error_t *err)
+static int resolve_relation(plan_ctx_t *pc, const ast_from_t *f, plan_relation_t *rel,
+                            sl_error_t *err)
 {
     const char *name = f->name->name;
     if (!f->schema) {
@@ -139,25 +143,28 @@ static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_
     }
     if (found == 0) {
         if (f->schema)
-            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", f->schema->name,
-                         f->name->name);
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+                         f->schema->name, f->name->name);
         else
-            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", f->name->name);
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                         f->name->name);
         bind_at(err, f->schema ? f->schema->pos : f->name->pos);
         return NULL;
     }
     if (rel->kind == PLAN_REL_SYSTEM && pc->allow_streams) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot read catalog relation \"%s\" in a continuous query",
-                     rel->name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "cannot read catalog relation \"%s\" in a continuous query", rel->name);
         sl_error_hint(err, "Catalog relations are read by ad-hoc SELECT statements.");
         bind_at(err, f->name->pos);
         return NULL;
     }
     if (rel->kind == PLAN_REL_STREAM && !pc->allow_streams) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot read stream \"%s\" in an ad-hoc SELECT",
-                     rel->name);
-        sl_error_hint(err, "A stream is read by a continuous query: CREATE QUERY q AS SELECT ... FROM "
-                           "%s; then SELECT from q (its memory sink).", rel->name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "cannot read stream \"%s\" in an ad-hoc SELECT", rel->name);
+        sl_error_hint(err,
+                      "A stream is read by a continuous query: CREATE QUERY q AS SELECT ... FROM "
+                      "%s; then SELECT from q (its memory sink).",
+                      rel->name);
         bind_at(err, f->name->pos);
         return NULL;
     }
@@ -173,7 +180,8 @@ static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_
     n->scan.rel = rel;
     n->scan.alias = f->alias ? f->alias->name : NULL;
     n->streaming = rel->kind == PLAN_REL_STREAM;
-    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0) return NULL;
+    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "table", qual, err) < 0)
+        return NULL;
     if (f->watermark) return bind_watermark_clause(pc, n, f->watermark, err);
     if (rel->kind == PLAN_REL_STREAM && rel->wm_col >= 0)
         return plan_watermark(pc->arena, n, rel->wm_col, rel->wm_delay_ms, f->pos);
@@ -252,7 +260,8 @@ static plan_node_t *bind_join(plan_ctx_t *pc, const ast_from_t *f, sl_error_t *e
         binder_t b = {.pc = pc, .ncols = j->ncols, .cols = j->cols, .clause = "JOIN conditions"};
         if (!(cond = bind_expr(&b, f->on, err))) return NULL;
         if (cond->type.id != EXEC_TYPE_BOOLEAN && cond->type.id != EXEC_TYPE_NULL) {
-            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of JOIN/ON must be type boolean, not type %s",
+            sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                         "argument of JOIN/ON must be type boolean, not type %s",
                          exec_type_pg_name(cond->type));
             bind_at(err, f->on->pos);
             return NULL;

@@ -34,7 +34,8 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
 /* A select list with set-returning functions (unnest, ...) over the
  * bound FROM `n`, as constant rows (bind_srf.c). */
 int plan_select_has_srf(const ast_select_t *q);
-plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n, sl_error_t *err);
+plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
+                                  sl_error_t *err);
 /* Binds a select with a WITH clause (bind_cte.c). */
 plan_node_t *plan_bind_with(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err);
 

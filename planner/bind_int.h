@@ -9,12 +9,12 @@
  * for matching select-list expressions against it. */
 typedef struct bind_key {
     exec_expr_t *expr;
-    const char *sig;      /* canonical form (bind_expr_sig) */
-    const char *name;     /* output column name ("window" for window(...),
+    const char *sig;     /* canonical form (bind_expr_sig) */
+    const char *name;    /* output column name ("window" for window(...),
                              "session_window" for session_window(...)) */
-    int64_t wm_delay_ms;  /* >= 0 when an event-time key (column or window of one) */
-    int is_window;        /* a window struct (window(...), session_window(...)) */
-    int is_session;       /* session_window(...): sessions are merged per other key */
+    int64_t wm_delay_ms; /* >= 0 when an event-time key (column or window of one) */
+    int is_window;       /* a window struct (window(...), session_window(...)) */
+    int is_session;      /* session_window(...): sessions are merged per other key */
 } bind_key_t;
 
 /* Aggregate context: expressions are bound over the aggregate's output
@@ -24,18 +24,18 @@ typedef struct bind_agg {
     bind_key_t *keys;
     int naggs, cap;
     plan_agg_t *aggs;
-    exec_expr_t **args;   /* per aggregate: its argument over the input, or NULL */
-    const char **texts;   /* per aggregate: canonical form, for reuse of equal calls */
+    exec_expr_t **args; /* per aggregate: its argument over the input, or NULL */
+    const char **texts; /* per aggregate: canonical form, for reuse of equal calls */
 } bind_agg_t;
 
 typedef struct binder {
     plan_ctx_t *pc;
     int ncols;
-    const plan_col_t *cols;   /* input columns */
-    bind_agg_t *agg;          /* set while binding over an aggregate's output */
-    const char *clause;       /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
+    const plan_col_t *cols; /* input columns */
+    bind_agg_t *agg;        /* set while binding over an aggregate's output */
+    const char *clause;     /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
     int allow_aggs;
-    plan_node_t *input;       /* the node whose rows `cols` describe (WHERE and the select
+    plan_node_t *input; /* the node whose rows `cols` describe (WHERE and the select
                                  list of a simple select), for correlated subqueries; or NULL */
 } binder_t;
 
@@ -44,8 +44,8 @@ typedef struct binder {
 typedef struct plan_cte {
     const ast_cte_t *def;
     const struct plan_cte *prev;
-    const struct plan_scope *outer;  /* pc->outer where it was defined */
-    int *used;                       /* set when referenced (arena int) */
+    const struct plan_scope *outer; /* pc->outer where it was defined */
+    int *used;                      /* set when referenced (arena int) */
 } plan_cte_t;
 
 /* The input columns of the queries enclosing a subquery, innermost first:
@@ -65,9 +65,9 @@ typedef struct plan_scope {
  * a GROUP BY match is tried first), by its AST node. */
 typedef struct plan_subq_memo {
     const ast_select_t *q;
-    exec_type_t type;         /* its first column's type */
+    exec_type_t type; /* its first column's type */
     int64_t nrows;
-    exec_value_t *values;     /* the first column of every row */
+    exec_value_t *values; /* the first column of every row */
     struct plan_subq_memo *next;
 } plan_subq_memo_t;
 
@@ -115,7 +115,7 @@ int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exe
  * is_local) (bind_settings.c): true for those names. */
 int bind_is_settings_call(const char *name);
 /* The call evaluated now through pc->settings, as a text constant. */
-exec_expr_t *bind_settings_call(plan_ctx_t *pc, const ast_expr_t *e, exec_expr_t *const *args, int n,
-                                sl_error_t *err);
+exec_expr_t *bind_settings_call(plan_ctx_t *pc, const ast_expr_t *e, exec_expr_t *const *args,
+                                int n, sl_error_t *err);
 
 #endif

@@ -49,9 +49,11 @@ exec_expr_t *bind_pg_value(binder_t *b, const char *name, sl_error_t *err)
     if (!strcmp(name, "current_user") || !strcmp(name, "session_user") || !strcmp(name, "user") ||
         !strcmp(name, "current_role"))
         return const_text(b, session_user_name(b));
-    if (!strcmp(name, "current_catalog")) return const_text(b, b->pc->database ? b->pc->database : "sluice");
+    if (!strcmp(name, "current_catalog"))
+        return const_text(b, b->pc->database ? b->pc->database : "sluice");
     if (!strcmp(name, "current_schema")) return const_text(b, "public");
-    if (!strcmp(name, "localtimestamp")) return exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
+    if (!strcmp(name, "localtimestamp"))
+        return exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
     if (!strcmp(name, "current_date")) {
         exec_expr_t *now = exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
         return now ? exec_expr_cast(a, now, exec_type_of(EXEC_TYPE_DATE), err) : NULL;
@@ -62,7 +64,8 @@ exec_expr_t *bind_pg_value(binder_t *b, const char *name, sl_error_t *err)
 /* CASE x WHEN oid1 THEN v1 ... ELSE els END over every relation, v the
  * relation's name (names) or its view definition (!names): x::regclass::text
  * and pg_get_viewdef(x). */
-static exec_expr_t *by_relation(binder_t *b, exec_expr_t *x, int names, exec_expr_t *els, sl_error_t *err)
+static exec_expr_t *by_relation(binder_t *b, exec_expr_t *x, int names, exec_expr_t *els,
+                                sl_error_t *err)
 {
     const plan_catalog_t *cat = b->pc->cat;
     sl_arena_t *a = b->pc->arena;
@@ -70,7 +73,8 @@ static exec_expr_t *by_relation(binder_t *b, exec_expr_t *x, int names, exec_exp
     const char **rel_names = NULL, **defs = NULL;
     int n = cat->relations ? cat->relations(cat->sys_ctx, a, &oids, &rel_names, &defs) : 0;
     if (!(x = exec_expr_cast(a, x, exec_type_of(EXEC_TYPE_BIGINT), err))) return NULL;
-    exec_expr_t **whens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1), **thens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1);
+    exec_expr_t **whens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1),
+                **thens = SL_NEW_ARRAY(a, exec_expr_t *, n + 1);
     int k = 0;
     for (int i = 0; i < n; i++) {
         const char *v = names ? rel_names[i] : defs[i];
@@ -90,7 +94,8 @@ static exec_expr_t *bind_userbyid(binder_t *b, exec_expr_t *x, sl_error_t *err)
     sl_arena_t *a = b->pc->arena;
     if (!(x = exec_expr_cast(a, x, exec_type_of(EXEC_TYPE_BIGINT), err))) return NULL;
     exec_expr_t *when = const_oid(b, 10), *then = const_text(b, session_user_name(b));
-    exec_expr_t *unknown = exec_expr_arith(a, EXEC_OP_CONCAT, const_text(b, "unknown (OID="), x, err);
+    exec_expr_t *unknown =
+        exec_expr_arith(a, EXEC_OP_CONCAT, const_text(b, "unknown (OID="), x, err);
     if (unknown) unknown = exec_expr_arith(a, EXEC_OP_CONCAT, unknown, const_text(b, ")"), err);
     return unknown ? exec_expr_case(a, x, &when, &then, 1, unknown, err) : NULL;
 }
@@ -99,7 +104,8 @@ static exec_expr_t *bind_userbyid(binder_t *b, exec_expr_t *x, sl_error_t *err)
 static exec_expr_t *bind_nullif(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
-    exec_expr_t *x = bind_expr(b, e->args.items[0], err), *y = x ? bind_expr(b, e->args.items[1], err) : NULL;
+    exec_expr_t *x = bind_expr(b, e->args.items[0], err),
+                *y = x ? bind_expr(b, e->args.items[1], err) : NULL;
     exec_expr_t *eq = y ? exec_expr_cmp(a, EXEC_CMP_EQ, x, y, err) : NULL;
     if (!eq) return NULL;
     exec_value_t null = exec_value_null(x->type);
@@ -123,7 +129,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
     const char *name = e->name->name;
     int n = e->args.n;
     *out = NULL;
-    if (e->names.n) { /* schema.f(...): sluice's functions are in pg_catalog, on the path of public */
+    if (e->names
+            .n) { /* schema.f(...): sluice's functions are in pg_catalog, on the path of public */
         const char *schema = e->names.items[e->names.n - 1]->name;
         if (e->names.n > 1 || (strcmp(schema, "pg_catalog") && strcmp(schema, "public"))) {
             sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
@@ -131,13 +138,15 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         }
     }
     if (e->over && strcmp(name, "row_number")) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported", name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
+                     name);
         sl_error_hint(err, "The window function sluice computes is row_number().");
         return -1;
     }
     if (e->over) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "row_number() OVER (...) is supported only as an item of a select list without GROUP BY");
+        sl_error_set(
+            err, SL_ERR_FEATURE_NOT_SUPPORTED,
+            "row_number() OVER (...) is supported only as an item of a select list without GROUP BY");
         return -1;
     }
     if (!strcmp(name, "current_database") && n == 0) {
@@ -148,7 +157,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         *out = const_text(b, session_user_name(b));
     } else if (!strcmp(name, "current_schemas") && n == 1) {
         exec_expr_t *x = bind_expr(b, e->args.items[0], err);
-        exec_expr_t *cond = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_BOOLEAN), err) : NULL;
+        exec_expr_t *cond =
+            x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_BOOLEAN), err) : NULL;
         if (!cond) return -1;
         /* with the implicit schemas: pg_catalog, then public */
         exec_expr_t *then = const_text(b, "{pg_catalog,public}");
@@ -171,13 +181,25 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
 
 /* ---- casts to oid and the reg* types ---- */
 
-typedef enum { REG_NONE, REG_OID, REG_CLASS, REG_TYPE, REG_NAMESPACE, REG_ROLE, REG_PROC } reg_kind_t;
+typedef enum {
+    REG_NONE,
+    REG_OID,
+    REG_CLASS,
+    REG_TYPE,
+    REG_NAMESPACE,
+    REG_ROLE,
+    REG_PROC
+} reg_kind_t;
 
 static reg_kind_t reg_kind(const char *t)
 {
-    static const struct { const char *name; reg_kind_t kind; } names[] = {
-        {"oid", REG_OID},          {"regclass", REG_CLASS}, {"regtype", REG_TYPE},
-        {"regnamespace", REG_NAMESPACE}, {"regrole", REG_ROLE}, {"regproc", REG_PROC},
+    static const struct {
+        const char *name;
+        reg_kind_t kind;
+    } names[] = {
+        {"oid", REG_OID},           {"regclass", REG_CLASS},
+        {"regtype", REG_TYPE},      {"regnamespace", REG_NAMESPACE},
+        {"regrole", REG_ROLE},      {"regproc", REG_PROC},
         {"regprocedure", REG_PROC},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -201,9 +223,12 @@ static int64_t reg_lookup(binder_t *b, reg_kind_t k, const char *name, sl_error_
         return t ? t->oid : 0;
     }
     case REG_NAMESPACE:
-        oid = !strcmp(name, "pg_catalog") ? 11 : !strcmp(name, "public") ? 2200
-              : !strcmp(name, "information_schema")                  ? 13000 : 0;
-        if (!oid) sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", name);
+        oid = !strcmp(name, "pg_catalog")           ? 11
+              : !strcmp(name, "public")             ? 2200
+              : !strcmp(name, "information_schema") ? 13000
+                                                    : 0;
+        if (!oid)
+            sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", name);
         return oid;
     case REG_ROLE:
         if (!strcmp(name, session_user_name(b))) return 10;
@@ -222,18 +247,22 @@ static exec_expr_t *bind_reg_cast(binder_t *b, const ast_expr_t *e, reg_kind_t k
     exec_expr_t *x = bind_expr(b, e->arg, err);
     if (!x) return NULL;
     exec_type_t oid = exec_type_of(EXEC_TYPE_BIGINT);
-    if (x->type.id != EXEC_TYPE_STRING || k == REG_OID) return exec_expr_cast(b->pc->arena, x, oid, err);
+    if (x->type.id != EXEC_TYPE_STRING || k == REG_OID)
+        return exec_expr_cast(b->pc->arena, x, oid, err);
     exec_value_t v;
     if (!exec_expr_is_foldable(x)) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot cast a non-constant string to %s", e->type->name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot cast a non-constant string to %s",
+                     e->type->name);
         return NULL;
     }
-    if (plan_eval_constant(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), &v, err) < 0) return NULL;
+    if (plan_eval_constant(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), &v, err) < 0)
+        return NULL;
     if (v.is_null) return const_null(b, k == REG_PROC ? EXEC_TYPE_STRING : EXEC_TYPE_BIGINT);
     const char *name = sl_strndup(b->pc->arena, v.u.str.ptr ? v.u.str.ptr : "", v.u.str.len);
     if (k == REG_PROC) /* functions are named by text in the catalog relations (typinput ...) */
         return const_text(b, strncmp(name, "pg_catalog.", 11) ? name : name + 11);
-    if (name[0] >= '0' && name[0] <= '9') return exec_expr_cast(b->pc->arena, exec_expr_const(b->pc->arena, &v), oid, err);
+    if (name[0] >= '0' && name[0] <= '9')
+        return exec_expr_cast(b->pc->arena, exec_expr_const(b->pc->arena, &v), oid, err);
     int64_t o = reg_lookup(b, k, name, err);
     return o ? const_oid(b, o) : NULL;
 }
@@ -242,7 +271,8 @@ static exec_expr_t *bind_reg_cast(binder_t *b, const ast_expr_t *e, reg_kind_t k
 static exec_expr_t *bind_regclass_text(binder_t *b, const ast_expr_t *inner, sl_error_t *err)
 {
     exec_expr_t *x = bind_reg_cast(b, inner, REG_CLASS, err);
-    exec_expr_t *num = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), err) : NULL;
+    exec_expr_t *num =
+        x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), err) : NULL;
     return num ? by_relation(b, x, 1, num, err) : NULL;
 }
 
@@ -257,14 +287,16 @@ static exec_expr_t *bind_regtype_text(binder_t *b, const ast_expr_t *inner, sl_e
 
 static int is_text_type(const ast_type_t *t)
 {
-    return !t->nmods && (!strcmp(t->name, "text") || !strcmp(t->name, "varchar") || !strcmp(t->name, "name"));
+    return !t->nmods &&
+           (!strcmp(t->name, "text") || !strcmp(t->name, "varchar") || !strcmp(t->name, "name"));
 }
 
 int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t *err)
 {
     const ast_type_t *t = e->type;
     if (t->schema && strcmp(t->schema->name, "pg_catalog")) {
-        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "type \"%s.%s\" does not exist", t->schema->name, t->name);
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "type \"%s.%s\" does not exist", t->schema->name,
+                     t->name);
         bind_at(err, t->schema->pos);
         return -1;
     }
@@ -279,8 +311,9 @@ int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
     } else if (is_text_type(t) && inner->kind == AST_EXPR_CAST && !inner->type->nmods &&
                reg_kind(inner->type->name) == REG_CLASS) {
         *out = bind_regclass_text(b, inner, err);
-    } else if (!t->nmods && (!strcmp(t->name, "name") || (t->quoted && !strcmp(t->name, "char")) ||
-                             (strlen(t->name) > 2 && !strcmp(t->name + strlen(t->name) - 2, "[]")))) {
+    } else if (!t->nmods &&
+               (!strcmp(t->name, "name") || (t->quoted && !strcmp(t->name, "char")) ||
+                (strlen(t->name) > 2 && !strcmp(t->name + strlen(t->name) - 2, "[]")))) {
         /* name and "char" are text; so are arrays, kept in their text form */
         exec_expr_t *x = bind_expr(b, inner, err);
         *out = x ? exec_expr_cast(b->pc->arena, x, exec_type_of(EXEC_TYPE_STRING), err) : NULL;
@@ -295,12 +328,13 @@ int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
 int bind_pg_operator_schema(const ast_expr_t *e, sl_error_t *err)
 {
     if (!e->names.n || !strcmp(e->names.items[0]->name, "pg_catalog")) return 0;
-    sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s.%s", e->names.items[0]->name,
-                 ast_op_name(e->op));
+    sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "operator does not exist: %s.%s",
+                 e->names.items[0]->name, ast_op_name(e->op));
     return bind_at(err, e->names.items[0]->pos);
 }
 
-exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err)
+exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r,
+                           sl_error_t *err)
 {
     const char *f = op == AST_OP_REGEX    ? "textregexeq"
                     : op == AST_OP_NREGEX ? "textregexne"
@@ -317,7 +351,8 @@ exec_expr_t *bind_pg_collate(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     int qualified_ok = n->n == 1 || (n->n == 2 && !strcmp(n->items[0]->name, "pg_catalog"));
     if (!qualified_ok || (strcmp(coll, "default") && strcmp(coll, "C") && strcmp(coll, "POSIX") &&
                           strcmp(coll, "ucs_basic"))) {
-        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "collation \"%s\" for encoding \"UTF8\" does not exist", coll);
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT,
+                     "collation \"%s\" for encoding \"UTF8\" does not exist", coll);
         bind_at(err, n->items[0]->pos);
         return NULL;
     }

@@ -17,7 +17,8 @@ int bind_pg_cast(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
 /* 42883 for OPERATOR(schema.op) with a schema other than pg_catalog; else 0. */
 int bind_pg_operator_schema(const ast_expr_t *e, sl_error_t *err);
 /* l ~ r, l !~ r, l ~* r, l !~* r. */
-exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r, sl_error_t *err);
+exec_expr_t *bind_pg_regex(binder_t *b, ast_op_t op, exec_expr_t *l, exec_expr_t *r,
+                           sl_error_t *err);
 /* e COLLATE name. */
 exec_expr_t *bind_pg_collate(binder_t *b, const ast_expr_t *e, sl_error_t *err);
 

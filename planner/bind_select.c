@@ -71,9 +71,12 @@ static void out_add(sl_arena_t *a, out_list_t *o, exec_expr_t *e, const char *na
 {
     if (o->n == o->cap) {
         int cap = o->cap ? o->cap * 2 : 16;
-        o->exprs = sl_arena_realloc(a, o->exprs, sizeof *o->exprs * (size_t)o->cap, sizeof *o->exprs * (size_t)cap);
-        o->names = sl_arena_realloc(a, o->names, sizeof *o->names * (size_t)o->cap, sizeof *o->names * (size_t)cap);
-        o->hidden = sl_arena_realloc(a, o->hidden, sizeof *o->hidden * (size_t)o->cap, sizeof *o->hidden * (size_t)cap);
+        o->exprs = sl_arena_realloc(a, o->exprs, sizeof *o->exprs * (size_t)o->cap,
+                                    sizeof *o->exprs * (size_t)cap);
+        o->names = sl_arena_realloc(a, o->names, sizeof *o->names * (size_t)o->cap,
+                                    sizeof *o->names * (size_t)cap);
+        o->hidden = sl_arena_realloc(a, o->hidden, sizeof *o->hidden * (size_t)o->cap,
+                                     sizeof *o->hidden * (size_t)cap);
         o->cap = cap;
     }
     o->exprs[o->n] = e;
@@ -88,7 +91,8 @@ static int expand_star(binder_t *b, const ast_select_item_t *it, out_list_t *o, 
     const char *qual = it->qualifier.n ? it->qualifier.items[it->qualifier.n - 1]->name : NULL;
     int added = 0;
     if (b->agg) {
-        sl_error_set(err, SL_ERR_GROUPING_ERROR, "SELECT * is not allowed with GROUP BY or aggregates");
+        sl_error_set(err, SL_ERR_GROUPING_ERROR,
+                     "SELECT * is not allowed with GROUP BY or aggregates");
         sl_error_hint(err, "List the grouping columns and aggregates.");
         return bind_at(err, it->pos);
     }
@@ -100,7 +104,8 @@ static int expand_star(binder_t *b, const ast_select_item_t *it, out_list_t *o, 
         added++;
     }
     if (qual && !added) {
-        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "missing FROM-clause entry for table \"%s\"", qual);
+        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "missing FROM-clause entry for table \"%s\"",
+                     qual);
         return bind_at(err, it->pos);
     }
     return 0;
@@ -150,7 +155,8 @@ static exec_expr_t *bind_sliding_window(binder_t *b, plan_node_t **input, const 
         bind_at(err, e->pos);
         return NULL;
     }
-    if (spec.slide_us == spec.size_us) return exec_expr_call(b->pc->arena, "window", args, NULL, n, err);
+    if (spec.slide_us == spec.size_us)
+        return exec_expr_call(b->pc->arena, "window", args, NULL, n, err);
     plan_node_t *in = *input;
     plan_node_t *w = plan_node_new(b->pc->arena, LP_WINDOW, in->ncols + 1, e->pos);
     memcpy(w->cols, in->cols, sizeof *w->cols * (size_t)in->ncols);
@@ -172,11 +178,13 @@ static exec_expr_t *bind_sliding_window(binder_t *b, plan_node_t **input, const 
 }
 
 /* GROUP BY 2 or GROUP BY alias: the select item it names. */
-static const ast_expr_t *group_item_ast(const ast_select_t *q, const ast_expr_t *g, const binder_t *b)
+static const ast_expr_t *group_item_ast(const ast_select_t *q, const ast_expr_t *g,
+                                        const binder_t *b)
 {
     if (g->kind == AST_EXPR_LITERAL && g->lit == AST_LIT_INTEGER) {
         int k = atoi(g->text);
-        if (k >= 1 && k <= q->items.n && q->items.items[k - 1]->expr) return q->items.items[k - 1]->expr;
+        if (k >= 1 && k <= q->items.n && q->items.items[k - 1]->expr)
+            return q->items.items[k - 1]->expr;
         return NULL;
     }
     if (g->kind == AST_EXPR_COLUMN && g->names.n == 1) {
@@ -199,8 +207,10 @@ static void key_watermark(const binder_t *b, bind_key_t *k)
     if (e->kind == EXEC_EXPR_COLUMN) {
         k->wm_delay_ms = b->cols[e->column].wm_delay_ms;
         k->is_window = b->cols[e->column].is_window;
-    } else if (e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"))) {
-        if (e->args[0]->kind == EXEC_EXPR_COLUMN) k->wm_delay_ms = b->cols[e->args[0]->column].wm_delay_ms;
+    } else if (e->kind == EXEC_EXPR_CALL &&
+               (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"))) {
+        if (e->args[0]->kind == EXEC_EXPR_COLUMN)
+            k->wm_delay_ms = b->cols[e->args[0]->column].wm_delay_ms;
         k->is_window = 1;
         k->is_session = !strcmp(e->name, "session_window");
     }
@@ -211,14 +221,17 @@ static void key_watermark(const binder_t *b, bind_key_t *k)
  * Spark's TimeWindowing and SessionWindowing do wherever window(ts, size)
  * or session_window(ts, gap) appears: a NULL time, and for a session with a
  * per-row gap, one that is NULL or not positive (end <= start). */
-static int add_window_filter(binder_t *b, plan_node_t **input, exec_expr_t *w, int pos, sl_error_t *err)
+static int add_window_filter(binder_t *b, plan_node_t **input, exec_expr_t *w, int pos,
+                             sl_error_t *err)
 {
     sl_arena_t *a = b->pc->arena;
     exec_expr_t *pred;
-    if (!strcmp(w->name, "window") || (w->const_args & 2u)) { /* a constant gap, checked positive when bound */
+    if (!strcmp(w->name, "window") ||
+        (w->const_args & 2u)) { /* a constant gap, checked positive when bound */
         pred = exec_expr_is_null(a, w->args[0], true);
     } else {
-        exec_expr_t *start = exec_expr_field(a, w, 0, err), *end = start ? exec_expr_field(a, w, 1, err) : NULL;
+        exec_expr_t *start = exec_expr_field(a, w, 0, err),
+                    *end = start ? exec_expr_field(a, w, 1, err) : NULL;
         pred = end ? exec_expr_cmp(a, EXEC_CMP_GT, end, start, err) : NULL;
     }
     if (!pred) return bind_at(err, pos);
@@ -228,12 +241,14 @@ static int add_window_filter(binder_t *b, plan_node_t **input, exec_expr_t *w, i
 
 static bool is_window_call(const exec_expr_t *e)
 {
-    return e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"));
+    return e->kind == EXEC_EXPR_CALL &&
+           (!strcmp(e->name, "window") || !strcmp(e->name, "session_window"));
 }
 
 /* add_window_filter for every window call in e (select items of a query
  * without aggregation). */
-static int filter_windows_in(binder_t *b, plan_node_t **input, exec_expr_t *e, int pos, sl_error_t *err)
+static int filter_windows_in(binder_t *b, plan_node_t **input, exec_expr_t *e, int pos,
+                             sl_error_t *err)
 {
     if (is_window_call(e)) return add_window_filter(b, input, e, pos, err);
     for (int i = 0; i < e->nargs; i++)
@@ -251,8 +266,10 @@ static int check_session_keys(const bind_agg_t *ag, int pos, sl_error_t *err)
         sessions += ag->keys[i].is_session;
     }
     if (sessions == 0 || windows == 1) return 0;
-    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "session_window cannot be combined with another window in GROUP BY");
-    sl_error_hint(err, "Group by one session_window(ts, gap), with other keys that are not windows.");
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                 "session_window cannot be combined with another window in GROUP BY");
+    sl_error_hint(err,
+                  "Group by one session_window(ts, gap), with other keys that are not windows.");
     return bind_at(err, pos);
 }
 
@@ -265,12 +282,13 @@ static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **inp
     for (int i = 0; i < n; i++) {
         const ast_expr_t *g = group_item_ast(q, q->group_by.items[i], b);
         if (!g) {
-            sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "GROUP BY position %s is not in select list",
-                         q->group_by.items[i]->text);
+            sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE,
+                         "GROUP BY position %s is not in select list", q->group_by.items[i]->text);
             return bind_at(err, q->group_by.items[i]->pos);
         }
         bind_key_t *k = &ag->keys[ag->nkeys];
-        k->expr = is_sliding_window(g) ? bind_sliding_window(b, input, g, err) : bind_expr(b, g, err);
+        k->expr =
+            is_sliding_window(g) ? bind_sliding_window(b, input, g, err) : bind_expr(b, g, err);
         if (!k->expr) return -1;
         k->sig = bind_expr_sig(b->pc->arena, k->expr);
         k->name = bind_default_name(b->pc->arena, g);
@@ -279,7 +297,8 @@ static int bind_group_keys(binder_t *b, const ast_select_t *q, plan_node_t **inp
         for (int j = 0; j < ag->nkeys; j++) dup |= !strcmp(ag->keys[j].sig, k->sig);
         if (dup) continue;
         if (k->is_session) session_pos = g->pos;
-        if (is_window_call(k->expr) && add_window_filter(b, input, k->expr, g->pos, err) < 0) return -1;
+        if (is_window_call(k->expr) && add_window_filter(b, input, k->expr, g->pos, err) < 0)
+            return -1;
         ag->nkeys++;
     }
     return check_session_keys(ag, session_pos, err);
@@ -321,7 +340,8 @@ static plan_node_t *build_aggregate(sl_arena_t *a, plan_node_t *input, bind_agg_
     }
     /* sessions are evicted and late by their own end only */
     if (agg->agg.session_key >= 0)
-        agg->agg.event_key = ag->keys[agg->agg.session_key].wm_delay_ms >= 0 ? agg->agg.session_key : -1;
+        agg->agg.event_key =
+            ag->keys[agg->agg.session_key].wm_delay_ms >= 0 ? agg->agg.session_key : -1;
     agg->agg.naggs = ag->naggs;
     agg->agg.aggs = ag->aggs;
     for (int i = 0; i < ag->naggs; i++) {
@@ -345,8 +365,8 @@ static int bind_sort_item(binder_t *b, const ast_sort_t *s, out_list_t *o, sl_er
         int visible = 0;
         for (int i = 0; i < o->n; i++)
             if (!o->hidden[i] && ++visible == k) return i;
-        sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "ORDER BY position %s is not in select list",
-                     e->text);
+        sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE,
+                     "ORDER BY position %s is not in select list", e->text);
         return bind_at(err, e->pos);
     }
     if (e->kind == AST_EXPR_COLUMN && e->names.n == 1)
@@ -371,8 +391,9 @@ static int bind_order(binder_t *b, const ast_sort_list_t *l, out_list_t *o, plan
         if (col < 0) return -1;
         (*keys)[i].col = col;
         (*keys)[i].desc = l->items[i]->desc;
-        (*keys)[i].nulls_first = l->items[i]->nulls == AST_NULLS_DEFAULT ? l->items[i]->desc
-                                 : l->items[i]->nulls == AST_NULLS_FIRST;
+        (*keys)[i].nulls_first = l->items[i]->nulls == AST_NULLS_DEFAULT
+                                     ? l->items[i]->desc
+                                     : l->items[i]->nulls == AST_NULLS_FIRST;
     }
     return 0;
 }
@@ -413,11 +434,13 @@ static plan_node_t *add_order_limit(plan_ctx_t *pc, const ast_select_t *q, plan_
 {
     if (q->order_by.n) n = make_sort(pc->arena, n, keys, q->order_by.n, q->order_by.items[0]->pos);
     if (q->limit || q->offset) {
-        plan_node_t *l = plan_node_new(pc->arena, LP_LIMIT, n->ncols, q->limit ? q->limit->pos : q->offset->pos);
+        plan_node_t *l =
+            plan_node_new(pc->arena, LP_LIMIT, n->ncols, q->limit ? q->limit->pos : q->offset->pos);
         memcpy(l->cols, n->cols, sizeof *l->cols * (size_t)n->ncols);
         l->limit.limit = -1;
         if (q->limit && bind_count(pc, q->limit, "LIMIT", &l->limit.limit, err) < 0) return NULL;
-        if (q->offset && bind_count(pc, q->offset, "OFFSET", &l->limit.offset, err) < 0) return NULL;
+        if (q->offset && bind_count(pc, q->offset, "OFFSET", &l->limit.offset, err) < 0)
+            return NULL;
         if (l->limit.offset < 0) l->limit.offset = 0;
         plan_set_child(l, 0, n);
         n = l;
@@ -479,7 +502,8 @@ static plan_node_t *bind_where(plan_ctx_t *pc, plan_node_t *n, const ast_expr_t 
     exec_expr_t *pred = bind_expr(&b, w, err);
     if (!pred) return NULL;
     if (pred->type.id != EXEC_TYPE_BOOLEAN && pred->type.id != EXEC_TYPE_NULL) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of WHERE must be type boolean, not type %s",
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "argument of WHERE must be type boolean, not type %s",
                      exec_type_pg_name(pred->type));
         bind_at(err, w->pos);
         return NULL;
@@ -508,14 +532,16 @@ static int query_has_aggregates(const ast_select_t *q)
     return 0;
 }
 
-static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n, sl_error_t *err);
+static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
+                              sl_error_t *err);
 
 static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
     plan_node_t *n = bind_from_list(pc, q, err);
     if (n && q->where) n = bind_where(pc, n, q->where, err);
     if (!n) return NULL;
-    if (plan_select_has_srf(q) && !query_has_aggregates(q)) { /* unnest(...) in the list (bind_srf.c) */
+    if (plan_select_has_srf(q) &&
+        !query_has_aggregates(q)) { /* unnest(...) in the list (bind_srf.c) */
         n = plan_bind_srf_select(pc, q, n, err);
         return n ? bind_tail(pc, q, n, err) : NULL;
     }
@@ -560,7 +586,8 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
 }
 
 /* ORDER BY / LIMIT / OFFSET over a node's own columns (UNION and VALUES). */
-static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n, sl_error_t *err)
+static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
+                              sl_error_t *err)
 {
     if (!q->order_by.n && !q->limit && !q->offset) return n;
     int ncols = plan_visible_columns(n);
@@ -621,7 +648,8 @@ static plan_node_t *bind_union(plan_ctx_t *pc, const ast_select_t *q, sl_error_t
     for (int c = 0; c < ncols; c++) types[c] = arms[0]->cols[c].type;
     for (int i = 1; i < narms; i++) {
         if (plan_visible_columns(arms[i]) != ncols) {
-            sl_error_set(err, SL_ERR_SYNTAX_ERROR, "each UNION query must have the same number of columns");
+            sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                         "each UNION query must have the same number of columns");
             bind_at(err, q->arms.items[i]->pos);
             return NULL;
         }

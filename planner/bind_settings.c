@@ -48,12 +48,13 @@ static int truthy(const char *s)
 
 static exec_expr_t *text_const(plan_ctx_t *pc, const char *s)
 {
-    exec_value_t v = s ? exec_value_string(s, strlen(s)) : exec_value_null(exec_type_of(EXEC_TYPE_STRING));
+    exec_value_t v =
+        s ? exec_value_string(s, strlen(s)) : exec_value_null(exec_type_of(EXEC_TYPE_STRING));
     return exec_expr_const(pc->arena, &v);
 }
 
-exec_expr_t *bind_settings_call(plan_ctx_t *pc, const ast_expr_t *e, exec_expr_t *const *args, int n,
-                                sl_error_t *err)
+exec_expr_t *bind_settings_call(plan_ctx_t *pc, const ast_expr_t *e, exec_expr_t *const *args,
+                                int n, sl_error_t *err)
 {
     int set = !strcasecmp(e->name->name, "set_config");
     if (set ? n != 3 : n < 1 || n > 2) {

@@ -38,14 +38,17 @@ static void add_row(sl_arena_t *a, srf_rows_t *r, exec_value_t v)
 }
 
 /* Argument i evaluated as type t. */
-static int arg_value(plan_ctx_t *pc, const ast_from_t *f, int i, exec_type_t t, exec_value_t *out, sl_error_t *err)
+static int arg_value(plan_ctx_t *pc, const ast_from_t *f, int i, exec_type_t t, exec_value_t *out,
+                     sl_error_t *err)
 {
     exec_expr_t *x = plan_bind_constant(pc, f->func_args.items[i], err);
-    if (!x || plan_eval_constant(pc->arena, x, t, out, err) < 0) return bind_at(err, f->func_args.items[i]->pos);
+    if (!x || plan_eval_constant(pc->arena, x, t, out, err) < 0)
+        return bind_at(err, f->func_args.items[i]->pos);
     return 0;
 }
 
-static int series(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_t *r, sl_error_t *err)
+static int series(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_t *r,
+                  sl_error_t *err)
 {
     int n = f->func_args.n, all_int = 1;
     if (n < 2 || n > 3) return 0;
@@ -66,8 +69,8 @@ static int series(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_
     }
     for (int64_t x = v[0].u.i64; step > 0 ? x <= v[1].u.i64 : x >= v[1].u.i64; x += step) {
         if (r->n >= BIND_SRF_MAX_ROWS) {
-            sl_error_set(err, SL_ERR_PROGRAM_LIMIT_EXCEEDED, "generate_series in FROM gives at most %d rows",
-                         BIND_SRF_MAX_ROWS);
+            sl_error_set(err, SL_ERR_PROGRAM_LIMIT_EXCEEDED,
+                         "generate_series in FROM gives at most %d rows", BIND_SRF_MAX_ROWS);
             return bind_at(err, f->pos);
         }
         add_row(pc->arena, r, all_int ? exec_value_int((int32_t)x) : exec_value_bigint(x));
@@ -85,19 +88,23 @@ static void split_array(sl_arena_t *a, exec_str_t s, srf_rows_t *r)
         for (k += quoted; k < s.len; k++) {
             char ch = s.ptr[k];
             if (quoted && ch == '\\' && k + 1 < s.len) ch = s.ptr[++k];
-            else if (quoted && ch == '"') { k++; break; }
-            else if (!quoted && (ch == ',' || ch == '}')) break;
+            else if (quoted && ch == '"') {
+                k++;
+                break;
+            } else if (!quoted && (ch == ',' || ch == '}')) break;
             sl_buf_putc(&e, ch);
         }
         int null = !quoted && e.len == 4 && !memcmp(e.data, "NULL", 4);
         char *z = sl_strndup(a, e.data ? e.data : "", e.len);
-        add_row(a, r, null ? exec_value_null(exec_type_of(EXEC_TYPE_STRING)) : exec_value_cstr(a, z));
+        add_row(a, r,
+                null ? exec_value_null(exec_type_of(EXEC_TYPE_STRING)) : exec_value_cstr(a, z));
         sl_buf_free(&e);
         if (k < s.len && s.ptr[k] == ',') k++;
     }
 }
 
-static int unnest(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_t *r, sl_error_t *err)
+static int unnest(plan_ctx_t *pc, const ast_from_t *f, exec_type_t *t, srf_rows_t *r,
+                  sl_error_t *err)
 {
     if (f->func_args.n != 1) return 0;
     *t = exec_type_of(EXEC_TYPE_STRING);
@@ -111,7 +118,8 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
 {
     const char *name = f->name->name;
     if (f->schema && strcmp(f->schema->name, "pg_catalog")) {
-        sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", f->schema->name);
+        sl_error_set(err, SL_ERR_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist",
+                     f->schema->name);
         bind_at(err, f->schema->pos);
         return NULL;
     }
@@ -122,10 +130,11 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
                                               : 0;
     if (rc < 0) return NULL;
     if (rc == 0) {
-        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s with %d arguments does not exist in FROM", name,
-                     f->func_args.n);
-        sl_error_hint(err, "The set-returning functions in FROM are generate_series(start, stop[, step]) and "
-                           "unnest(array).");
+        sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION,
+                     "function %s with %d arguments does not exist in FROM", name, f->func_args.n);
+        sl_error_hint(
+            err, "The set-returning functions in FROM are generate_series(start, stop[, step]) and "
+                 "unnest(array).");
         bind_at(err, f->name->pos);
         return NULL;
     }
@@ -134,7 +143,8 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
     n->cols[0] = (plan_col_t){.name = col, .qual = col, .type = t, .wm_delay_ms = -1};
     n->values.nrows = (int)r.n;
     n->values.rows = r.n ? r.rows : SL_NEW_ARRAY(pc->arena, exec_value_t *, 1);
-    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "function", name, err) < 0) return NULL;
+    if (f->alias_cols.n && plan_rename_columns(n, &f->alias_cols, "function", name, err) < 0)
+        return NULL;
     return n;
 }
 
@@ -152,7 +162,14 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
  * and the window function row_number() OVER ([PARTITION BY ...] [ORDER BY
  * ...]) (one row per input row; not beside the set-returning ones). */
 
-typedef enum { SRF_NONE, SRF_UNNEST, SRF_SUBSCRIPTS, SRF_SERIES, SRF_EXPAND, SRF_ROW_NUMBER } srf_kind_t;
+typedef enum {
+    SRF_NONE,
+    SRF_UNNEST,
+    SRF_SUBSCRIPTS,
+    SRF_SERIES,
+    SRF_EXPAND,
+    SRF_ROW_NUMBER
+} srf_kind_t;
 
 /* The set-returning call an item is (possibly under one field access). */
 static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
@@ -161,7 +178,8 @@ static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
     if (!e || e->kind != AST_EXPR_FUNC) return SRF_NONE;
     *call = e;
     const char *n = e->name->name;
-    if (e->over) return SRF_ROW_NUMBER; /* the only window function; others are refused when bound */
+    if (e->over)
+        return SRF_ROW_NUMBER; /* the only window function; others are refused when bound */
     return !strcmp(n, "unnest")                ? SRF_UNNEST
            : !strcmp(n, "generate_subscripts") ? SRF_SUBSCRIPTS
            : !strcmp(n, "generate_series")     ? SRF_SERIES
@@ -201,16 +219,21 @@ static void elements(sl_arena_t *a, exec_str_t s, srf_rows_t *r, int *from)
 }
 
 /* The values one call gives for the current outer row (bound in pc). */
-static int srf_values(plan_ctx_t *pc, srf_kind_t k, const ast_expr_t *call, srf_rows_t *out, sl_error_t *err)
+static int srf_values(plan_ctx_t *pc, srf_kind_t k, const ast_expr_t *call, srf_rows_t *out,
+                      sl_error_t *err)
 {
     sl_arena_t *a = pc->arena;
     if (k == SRF_SERIES) {
-        ast_from_t f = {.kind = AST_FROM_FUNCTION, .pos = call->pos, .name = call->name, .func_args = call->args};
+        ast_from_t f = {.kind = AST_FROM_FUNCTION,
+                        .pos = call->pos,
+                        .name = call->name,
+                        .func_args = call->args};
         exec_type_t t;
         return series(pc, &f, &t, out, err) < 0 ? -1 : 0;
     }
-    if (call->args.n < 1) return sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s() does not exist",
-                                              call->name->name);
+    if (call->args.n < 1)
+        return sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, "function %s() does not exist",
+                            call->name->name);
     exec_expr_t *x = plan_bind_constant(pc, call->args.items[0], err);
     exec_value_t v;
     if (!x || plan_eval_constant(a, x, exec_type_of(EXEC_TYPE_STRING), &v, err) < 0) return -1;
@@ -236,8 +259,10 @@ static int srf_values(plan_ctx_t *pc, srf_kind_t k, const ast_expr_t *call, srf_
 static exec_type_t srf_type(sl_arena_t *a, srf_kind_t k)
 {
     return k == SRF_UNNEST ? exec_type_of(EXEC_TYPE_STRING)
-           : k == SRF_EXPAND ? expand_type(a)
-                             : exec_type_of(k == SRF_SERIES || k == SRF_ROW_NUMBER ? EXEC_TYPE_BIGINT : EXEC_TYPE_INT);
+           : k == SRF_EXPAND
+               ? expand_type(a)
+               : exec_type_of(k == SRF_SERIES || k == SRF_ROW_NUMBER ? EXEC_TYPE_BIGINT
+                                                                     : EXEC_TYPE_INT);
 }
 
 /* The field an item takes of its function's composite result, or -1. */
@@ -255,7 +280,7 @@ typedef struct srf_select {
     const ast_expr_t **calls;
     exec_type_t *types;
     srf_rows_t out;
-    srf_rows_t *wkeys;    /* per window item: per output row, a STRUCT-less key array (as a row) */
+    srf_rows_t *wkeys; /* per window item: per output row, a STRUCT-less key array (as a row) */
 } srf_select_t;
 
 /* A window item's partition then order values for the current outer row. */
@@ -265,7 +290,8 @@ static int window_keys(srf_select_t *s, const ast_expr_t *call, exec_value_t **o
     int n = w->partition.n + w->order.n;
     exec_value_t *k = SL_NEW_ARRAY(s->pc->arena, exec_value_t, n > 0 ? n : 1);
     for (int j = 0; j < n; j++) {
-        const ast_expr_t *e = j < w->partition.n ? w->partition.items[j] : w->order.items[j - w->partition.n]->expr;
+        const ast_expr_t *e =
+            j < w->partition.n ? w->partition.items[j] : w->order.items[j - w->partition.n]->expr;
         exec_expr_t *x = plan_bind_constant(s->pc, e, err);
         if (!x || plan_eval_constant(s->pc->arena, x, x->type, &k[j], err) < 0) return -1;
     }
@@ -306,7 +332,8 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
                 row[i] = plain[i];
                 continue;
             }
-            exec_value_t v = r < sets[i].n ? *sets[i].rows[r] : exec_value_null(srf_type(a, s->kinds[i]));
+            exec_value_t v =
+                r < sets[i].n ? *sets[i].rows[r] : exec_value_null(srf_type(a, s->kinds[i]));
             int f = item_field(s->q->items.items[i]->expr, srf_type(a, s->kinds[i]));
             row[i] = f < 0 ? v : v.is_null ? exec_value_null(s->types[i]) : v.u.fields[f];
         }
@@ -359,7 +386,8 @@ static void number_rows(srf_select_t *s, int i)
     for (int64_t r = 0; r < n; r++) {
         const exec_value_t *k = ws.keys[idx[r]], *prev = r ? ws.keys[idx[r - 1]] : NULL;
         int same = prev != NULL;
-        for (int j = 0; same && j < w->partition.n; j++) same = !compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT);
+        for (int j = 0; same && j < w->partition.n; j++)
+            same = !compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT);
         num = same ? num + 1 : 1;
         s->out.rows[idx[r]][i] = exec_value_bigint(num);
     }
@@ -372,12 +400,14 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
     for (int i = 0; i < s->nitems; i++) {
         const ast_select_item_t *it = s->q->items.items[i];
         if (it->star) {
-            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "* is not supported beside set-returning functions");
+            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                         "* is not supported beside set-returning functions");
             return bind_at(err, it->pos);
         }
         s->kinds[i] = item_srf(it->expr, &s->calls[i]);
-        if (s->kinds[i] == SRF_ROW_NUMBER && (strcmp(s->calls[i]->name->name, "row_number") ||
-                                              s->calls[i]->args.n || it->expr->kind != AST_EXPR_FUNC)) {
+        if (s->kinds[i] == SRF_ROW_NUMBER &&
+            (strcmp(s->calls[i]->name->name, "row_number") || s->calls[i]->args.n ||
+             it->expr->kind != AST_EXPR_FUNC)) {
             sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
                          s->calls[i]->name->name);
             sl_error_hint(err, "The window function sluice computes is row_number().");
@@ -392,7 +422,8 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             int f = item_field(it->expr, t);
             s->types[i] = f >= 0 ? t.fields[f].type : t;
             if (it->expr->kind == AST_EXPR_FIELD && f < 0) {
-                sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" not found in data type", it->expr->field->name);
+                sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" not found in data type",
+                             it->expr->field->name);
                 return bind_at(err, it->expr->pos);
             }
         }
@@ -405,13 +436,15 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
         sets |= s->kinds[i] != SRF_NONE && s->kinds[i] != SRF_ROW_NUMBER;
     }
     if (windows && sets) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window functions beside set-returning functions are not supported");
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "window functions beside set-returning functions are not supported");
         return bind_at(err, s->q->pos);
     }
     return 0;
 }
 
-plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n, sl_error_t *err)
+plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
+                                  sl_error_t *err)
 {
     binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
     srf_select_t s = {.pc = pc, .q = q, .nitems = q->items.n};
@@ -420,7 +453,8 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     s.types = SL_NEW_ARRAY(pc->arena, exec_type_t, s.nitems);
     s.wkeys = SL_NEW_ARRAY(pc->arena, srf_rows_t, s.nitems);
     plan_node_t *v = plan_node_new(pc->arena, LP_VALUES, s.nitems, q->pos);
-    plan_scope_t scope = {n->ncols, n->cols, pc->outer, NULL, SL_NEW_ARRAY(pc->arena, uint8_t, n->ncols + 1)};
+    plan_scope_t scope = {n->ncols, n->cols, pc->outer, NULL,
+                          SL_NEW_ARRAY(pc->arena, uint8_t, n->ncols + 1)};
     exec_value_t *nulls = SL_NEW_ARRAY(pc->arena, exec_value_t, n->ncols + 1);
     for (int i = 0; i < n->ncols; i++) nulls[i] = exec_value_null(n->cols[i].type);
     scope.values = nulls;

@@ -33,11 +33,14 @@ int bind_check_correlated(const binder_t *b, const ast_expr_t *e, sl_error_t *er
                             !strcmp(c->name, p->items[1]->name);
             int plain = !c->hidden && !strcmp(c->name, p->items[0]->name);
             if (!qualified && !plain) continue;
-            const char *name = qualified ? sl_printf(b->pc->arena, "%s.%s", c->qual, c->name) : c->name;
-            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                         "correlated subqueries are not supported: \"%s\" is a column of an enclosing query",
-                         name);
-            sl_error_hint(err, "Compute the subquery for every value with a join or GROUP BY instead.");
+            const char *name =
+                qualified ? sl_printf(b->pc->arena, "%s.%s", c->qual, c->name) : c->name;
+            sl_error_set(
+                err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                "correlated subqueries are not supported: \"%s\" is a column of an enclosing query",
+                name);
+            sl_error_hint(err,
+                          "Compute the subquery for every value with a join or GROUP BY instead.");
             return 1;
         }
     }
@@ -56,16 +59,19 @@ static plan_node_t *limit_rows(sl_arena_t *a, plan_node_t *q, int64_t n)
 /* Binds e->query in a scope where b's columns are outer, and runs it (at
  * most `limit` rows when >= 0). `one_column`: the values are the result, so
  * it must have exactly one column. */
-static plan_subq_memo_t *run_subquery(binder_t *b, const ast_expr_t *e, int64_t limit, int one_column,
-                                      sl_error_t *err)
+static plan_subq_memo_t *run_subquery(binder_t *b, const ast_expr_t *e, int64_t limit,
+                                      int one_column, sl_error_t *err)
 {
     plan_ctx_t *pc = b->pc;
     for (plan_subq_memo_t *m = pc->memo; m; m = m->next)
         if (m->q == e->query) return m;
     if (!pc->subqueries) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "subqueries in expressions are not supported in continuous queries");
-        sl_error_hint(err, "Join the stream with the table instead: a stream-static join reads the table anew "
-                           "every micro-batch.");
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "subqueries in expressions are not supported in continuous queries");
+        sl_error_hint(
+            err,
+            "Join the stream with the table instead: a stream-static join reads the table anew "
+            "every micro-batch.");
         bind_at(err, e->pos);
         return NULL;
     }
@@ -76,7 +82,8 @@ static plan_subq_memo_t *run_subquery(binder_t *b, const ast_expr_t *e, int64_t 
     if (!q) return NULL;
     int nv = plan_visible_columns(q);
     if (one_column && nv != 1) {
-        sl_error_set(err, SL_ERR_SYNTAX_ERROR, nv > 1 ? "subquery has too many columns" : "subquery has no columns");
+        sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                     nv > 1 ? "subquery has too many columns" : "subquery has no columns");
         bind_at(err, e->query->pos);
         return NULL;
     }

@@ -13,15 +13,16 @@
 
 /* The one visible column named `name` in cols[from, to), -1 when none,
  * -2 (42702 set) when several. */
-static int side_column(const plan_node_t *j, int from, int to, const ast_ident_t *id, const char *side,
-                       sl_error_t *err)
+static int side_column(const plan_node_t *j, int from, int to, const ast_ident_t *id,
+                       const char *side, sl_error_t *err)
 {
     int found = -1;
     for (int i = from; i < to; i++) {
         if (j->cols[i].hidden || strcmp(j->cols[i].name, id->name)) continue;
         if (found >= 0) {
-            sl_error_set(err, SL_ERR_AMBIGUOUS_COLUMN, "common column name \"%s\" appears more than once in %s table",
-                         id->name, side);
+            sl_error_set(err, SL_ERR_AMBIGUOUS_COLUMN,
+                         "common column name \"%s\" appears more than once in %s table", id->name,
+                         side);
             bind_at(err, id->pos);
             return -2;
         }
@@ -37,7 +38,8 @@ static ast_ident_list_t natural_keys(plan_ctx_t *pc, const plan_node_t *j, int n
     for (int i = 0; i < nleft; i++) {
         if (j->cols[i].hidden) continue;
         int shared = 0, dup = 0;
-        for (int k = nleft; k < j->ncols; k++) shared |= !j->cols[k].hidden && !strcmp(j->cols[k].name, j->cols[i].name);
+        for (int k = nleft; k < j->ncols; k++)
+            shared |= !j->cols[k].hidden && !strcmp(j->cols[k].name, j->cols[i].name);
         for (int k = 0; k < keys.n; k++) dup |= !strcmp(keys.items[k]->name, j->cols[i].name);
         if (!shared || dup) continue;
         ast_ident_t *id = SL_NEW(pc->arena, ast_ident_t);
@@ -49,7 +51,8 @@ static ast_ident_list_t natural_keys(plan_ctx_t *pc, const plan_node_t *j, int n
 }
 
 /* The key value of the output: the side the join keeps, or both coalesced. */
-static exec_expr_t *merged_key(plan_ctx_t *pc, const plan_node_t *j, int lc, int rc, sl_error_t *err)
+static exec_expr_t *merged_key(plan_ctx_t *pc, const plan_node_t *j, int lc, int rc,
+                               sl_error_t *err)
 {
     exec_expr_t *l = exec_expr_column(pc->arena, lc, j->cols[lc].type, j->cols[lc].name);
     exec_expr_t *r = exec_expr_column(pc->arena, rc, j->cols[rc].type, j->cols[rc].name);
@@ -97,8 +100,8 @@ plan_node_t *plan_join_using(plan_ctx_t *pc, plan_node_t *j, const ast_from_t *f
             return NULL;
         if (lk[k] < 0 || rk[k] < 0) {
             sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
-                         "column \"%s\" specified in USING clause does not exist in %s table", id->name,
-                         lk[k] < 0 ? "left" : "right");
+                         "column \"%s\" specified in USING clause does not exist in %s table",
+                         id->name, lk[k] < 0 ? "left" : "right");
             bind_at(err, id->pos);
             return NULL;
         }

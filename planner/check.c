@@ -39,19 +39,22 @@ static int has_watermark_col(const plan_node_t *n)
 static int check_sessions(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
     if (mode == OUTPUT_UPDATE)
-        return refuse(err, n, "update output mode is not supported with session_window",
-                      "Sessions merge as rows arrive, so a session emitted as updated could later become part "
-                      "of a longer one; use OUTPUT MODE append (each session once, when the watermark closes "
-                      "it) or complete.");
+        return refuse(
+            err, n, "update output mode is not supported with session_window",
+            "Sessions merge as rows arrive, so a session emitted as updated could later become part "
+            "of a longer one; use OUTPUT MODE append (each session once, when the watermark closes "
+            "it) or complete.");
     if (n->agg.nkeys == 1)
-        return refuse(err, n, "session_window on a stream needs another grouping column",
-                      "Group by session_window(ts, gap) and a key, such as a user id; sessions over the whole "
-                      "stream are not supported (as in Spark).");
+        return refuse(
+            err, n, "session_window on a stream needs another grouping column",
+            "Group by session_window(ts, gap) and a key, such as a user id; sessions over the whole "
+            "stream are not supported (as in Spark).");
     if (mode == OUTPUT_APPEND && n->agg.event_key < 0)
-        return refuse(err, n, "append output mode needs a watermark on the time column of session_window",
-                      "A session is emitted once the watermark passes its end: declare WATERMARK ts DELAY OF "
-                      "INTERVAL '...' on the stream (or in FROM) for the column given to session_window; or use "
-                      "OUTPUT MODE complete.");
+        return refuse(
+            err, n, "append output mode needs a watermark on the time column of session_window",
+            "A session is emitted once the watermark passes its end: declare WATERMARK ts DELAY OF "
+            "INTERVAL '...' on the stream (or in FROM) for the column given to session_window; or use "
+            "OUTPUT MODE complete.");
     return 0;
 }
 
@@ -59,15 +62,17 @@ static int check_aggregate(const plan_node_t *n, output_mode_t mode, sl_error_t 
 {
     for (int i = 0; i < n->agg.naggs; i++)
         if (n->agg.aggs[i].distinct)
-            return refuse(err, n, "count(DISTINCT ...) and other DISTINCT aggregates are not supported on a stream",
-                          "Use approx_count_distinct(x), which keeps a fixed-size sketch per group.");
+            return refuse(
+                err, n,
+                "count(DISTINCT ...) and other DISTINCT aggregates are not supported on a stream",
+                "Use approx_count_distinct(x), which keeps a fixed-size sketch per group.");
     if (n->agg.session_key >= 0) return check_sessions(n, mode, err);
     if (mode == OUTPUT_APPEND && n->agg.event_key < 0)
-        return refuse(err, n,
-                      "append output mode needs a watermark on a grouping column of this aggregation",
-                      "Append mode emits a group once, when the watermark passes it: declare WATERMARK "
-                      "col DELAY OF INTERVAL '...' on the stream and GROUP BY that column or "
-                      "window(col, ...); or use OUTPUT MODE update or complete.");
+        return refuse(
+            err, n, "append output mode needs a watermark on a grouping column of this aggregation",
+            "Append mode emits a group once, when the watermark passes it: declare WATERMARK "
+            "col DELAY OF INTERVAL '...' on the stream and GROUP BY that column or "
+            "window(col, ...); or use OUTPUT MODE update or complete.");
     return 0;
 }
 
@@ -75,7 +80,8 @@ static int has_watermarked_key(const plan_node_t *n)
 {
     const plan_node_t *l = n->children[0], *r = n->children[1];
     for (int k = 0; k < n->join.nkeys; k++)
-        if (l->cols[n->join.lkeys[k]].wm_delay_ms >= 0 || r->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
+        if (l->cols[n->join.lkeys[k]].wm_delay_ms >= 0 ||
+            r->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
             return 1;
     return 0;
 }
@@ -97,31 +103,37 @@ static int check_outer_join(const plan_node_t *n, sl_error_t *err)
     char msg[200];
     if (t == PLAN_JOIN_FULL) {
         if (!lw && !rw)
-            return refuse(err, n, "a FULL join of two streams needs a watermark on at least one of them",
-                          "Rows without a match are emitted once the other stream's watermark shows "
-                          "that none can come: declare a WATERMARK and bound the times in ON, e.g. AND "
-                          "r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
-        return refuse(err, n, "a FULL join of two streams needs a condition in ON that bounds the time "
-                              "of one stream by a watermarked column of the other",
-                      "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with a watermark "
-                      "on r.t or l.t; or join on a watermarked column.");
+            return refuse(
+                err, n, "a FULL join of two streams needs a watermark on at least one of them",
+                "Rows without a match are emitted once the other stream's watermark shows "
+                "that none can come: declare a WATERMARK and bound the times in ON, e.g. AND "
+                "r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
+        return refuse(
+            err, n,
+            "a FULL join of two streams needs a condition in ON that bounds the time "
+            "of one stream by a watermarked column of the other",
+            "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with a watermark "
+            "on r.t or l.t; or join on a watermarked column.");
     }
     const char *kept = t == PLAN_JOIN_LEFT ? "left" : "right";
     const char *other = t == PLAN_JOIN_LEFT ? "right" : "left";
     if (!(t == PLAN_JOIN_LEFT ? rw : lw)) {
         snprintf(msg, sizeof msg, "a %s join of two streams needs a watermark on its %s side",
                  t == PLAN_JOIN_LEFT ? "LEFT" : "RIGHT", other);
-        return refuse(err, n, msg,
-                      "A row without a match is emitted once the other stream's watermark shows that "
-                      "none can come: declare a WATERMARK on that stream and bound the times in ON, "
-                      "e.g. AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
+        return refuse(
+            err, n, msg,
+            "A row without a match is emitted once the other stream's watermark shows that "
+            "none can come: declare a WATERMARK on that stream and bound the times in ON, "
+            "e.g. AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR; or join on a watermarked column.");
     }
-    snprintf(msg, sizeof msg, "a %s join of two streams needs a condition in ON that bounds the time "
-                              "of its %s side by a watermarked column of its %s side",
+    snprintf(msg, sizeof msg,
+             "a %s join of two streams needs a condition in ON that bounds the time "
+             "of its %s side by a watermarked column of its %s side",
              t == PLAN_JOIN_LEFT ? "LEFT" : "RIGHT", kept, other);
-    return refuse(err, n, msg,
-                  "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with the watermark on "
-                  "the other side's column; or join on a watermarked column.");
+    return refuse(
+        err, n, msg,
+        "For example AND r.t BETWEEN l.t AND l.t + INTERVAL '1' HOUR, with the watermark on "
+        "the other side's column; or join on a watermarked column.");
 }
 
 static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
@@ -137,12 +149,14 @@ static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
         return 0;
     }
     if (ls && (t == PLAN_JOIN_RIGHT || t == PLAN_JOIN_FULL))
-        return refuse(err, n, "a RIGHT or FULL join that keeps the rows of a static table is not supported "
-                              "with a stream on the left",
+        return refuse(err, n,
+                      "a RIGHT or FULL join that keeps the rows of a static table is not supported "
+                      "with a stream on the left",
                       "Put the stream on the preserved side: FROM stream LEFT JOIN table.");
     if (rs && (t == PLAN_JOIN_LEFT || t == PLAN_JOIN_FULL))
-        return refuse(err, n, "a LEFT or FULL join that keeps the rows of a static table is not supported "
-                              "with a stream on the right",
+        return refuse(err, n,
+                      "a LEFT or FULL join that keeps the rows of a static table is not supported "
+                      "with a stream on the right",
                       "Put the stream on the preserved side: FROM stream LEFT JOIN table.");
     return 0;
 }
@@ -152,7 +166,8 @@ static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 static int reads_clock(const exec_expr_t *e)
 {
     if (!e) return 0;
-    if (e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "current_timestamp") || !strcmp(e->name, "now")))
+    if (e->kind == EXEC_EXPR_CALL &&
+        (!strcmp(e->name, "current_timestamp") || !strcmp(e->name, "now")))
         return 1;
     for (int i = 0; i < e->nargs; i++)
         if (reads_clock(e->args[i])) return 1;
@@ -172,14 +187,17 @@ static int node_reads_clock(const plan_node_t *n)
  * (a continuous query has no batch whose time the clock could be pinned to). */
 static int check_continuous(const plan_node_t *n, sl_error_t *err)
 {
-    static const char *const names[] = {"", "", "VALUES", "", "", "", "window", "aggregation", "join",
-                                        "UNION", "DISTINCT ON", "ORDER BY", "LIMIT"};
+    static const char *const names[] = {
+        "",     "",      "VALUES",      "",         "",     "", "window", "aggregation",
+        "join", "UNION", "DISTINCT ON", "ORDER BY", "LIMIT"};
     if (node_reads_clock(n))
-        return refuse(err, n, "a continuous trigger does not support current time operations",
-                      "current_timestamp(), now(), localtimestamp and current_date have no batch time to "
-                      "be pinned to in continuous processing (as in Spark); use TRIGGER PROCESSING TIME "
-                      "'...', or the event time of the rows.");
-    if (n->kind == LP_SCAN || n->kind == LP_WATERMARK || n->kind == LP_FILTER || n->kind == LP_PROJECT)
+        return refuse(
+            err, n, "a continuous trigger does not support current time operations",
+            "current_timestamp(), now(), localtimestamp and current_date have no batch time to "
+            "be pinned to in continuous processing (as in Spark); use TRIGGER PROCESSING TIME "
+            "'...', or the event time of the rows.");
+    if (n->kind == LP_SCAN || n->kind == LP_WATERMARK || n->kind == LP_FILTER ||
+        n->kind == LP_PROJECT)
         return 0;
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
                  "a continuous trigger runs only projections and filters, not %s", names[n->kind]);
@@ -198,9 +216,10 @@ static int check_chain(const plan_node_t *n, output_mode_t mode, sl_error_t *err
     if (!stateful) return 0;
     for (int i = 0; i < n->nchildren; i++)
         if (has_kind(n->children[i], LP_AGGREGATE))
-            return refuse(err, n, "a stateful operator after an aggregation runs only in append output mode",
-                          "In update and complete modes an aggregation emits rows that later stateful "
-                          "operators would count as late; use OUTPUT MODE append.");
+            return refuse(
+                err, n, "a stateful operator after an aggregation runs only in append output mode",
+                "In update and complete modes an aggregation emits rows that later stateful "
+                "operators would count as late; use OUTPUT MODE append.");
     return 0;
 }
 
@@ -216,9 +235,11 @@ static int check_node(const plan_node_t *n, output_mode_t mode, int continuous, 
     case LP_JOIN: return check_join(n, mode, err);
     case LP_SORT:
         if (mode == OUTPUT_COMPLETE && has_kind(n, LP_AGGREGATE)) return 0;
-        return refuse(err, n, "ORDER BY on a stream is supported only after an aggregation in complete output mode",
-                      "A stream never ends, so its rows cannot be sorted; sort the aggregated result "
-                      "with OUTPUT MODE complete, or sort when you SELECT from the query's table.");
+        return refuse(
+            err, n,
+            "ORDER BY on a stream is supported only after an aggregation in complete output mode",
+            "A stream never ends, so its rows cannot be sorted; sort the aggregated result "
+            "with OUTPUT MODE complete, or sort when you SELECT from the query's table.");
     case LP_LIMIT:
         if (mode != OUTPUT_UPDATE) return 0;
         return refuse(err, n, "LIMIT on a stream is not supported in update output mode",
@@ -243,13 +264,13 @@ int plan_check_streaming(const plan_node_t *root, output_mode_t mode, int contin
         return refuse(err, root, "a continuous query must read a stream",
                       "FROM names only static tables here; read them with an ordinary SELECT.");
     if (mode == OUTPUT_COMPLETE && !has_kind(root, LP_AGGREGATE))
-        return refuse(err, root, "complete output mode needs an aggregation",
-                      "Complete mode rewrites the whole result every batch, which is only bounded for "
-                      "aggregated results; use OUTPUT MODE append (the default) or update.");
+        return refuse(
+            err, root, "complete output mode needs an aggregation",
+            "Complete mode rewrites the whole result every batch, which is only bounded for "
+            "aggregated results; use OUTPUT MODE append (the default) or update.");
     if (sink && conn_check_mode(sink, mode, err) < 0) {
         if (!err->position) err->position = root->pos + 1;
         return -1;
     }
     return check_node(root, mode, continuous, err);
 }
-

@@ -41,7 +41,8 @@ static void explain_aggregate(const plan_node_t *n, sl_buf_t *out)
     for (int i = 0; i < n->agg.nkeys; i++)
         sl_buf_printf(out, "%s%s", i ? ", " : "", in->cols[n->agg.keys[i]].name);
     sl_buf_puts(out, "] aggregates [");
-    for (int i = 0; i < n->agg.naggs; i++) sl_buf_printf(out, "%s%s", i ? ", " : "", n->agg.aggs[i].text);
+    for (int i = 0; i < n->agg.naggs; i++)
+        sl_buf_printf(out, "%s%s", i ? ", " : "", n->agg.aggs[i].text);
     sl_buf_putc(out, ']');
     if (n->agg.session_key >= 0)
         sl_buf_printf(out, " sessions on %s", in->cols[n->agg.keys[n->agg.session_key]].name);
@@ -49,9 +50,9 @@ static void explain_aggregate(const plan_node_t *n, sl_buf_t *out)
     sl_buf_puts(out, " (stateful");
     if (n->agg.event_key >= 0)
         sl_buf_printf(out, ", watermark on %s: late rows dropped, final %s evicted",
-                      in->cols[n->agg.keys[n->agg.event_key]].name, n->agg.session_key >= 0 ? "sessions" : "groups");
-    else
-        sl_buf_puts(out, ", no watermark: state grows with the keys");
+                      in->cols[n->agg.keys[n->agg.event_key]].name,
+                      n->agg.session_key >= 0 ? "sessions" : "groups");
+    else sl_buf_puts(out, ", no watermark: state grows with the keys");
     sl_buf_putc(out, ')');
 }
 
@@ -67,7 +68,8 @@ static void explain_join(const plan_node_t *n, sl_buf_t *out)
         exec_expr_format(n->join.residual, out);
     }
     if (l->streaming && r->streaming) sl_buf_puts(out, " (stream-stream, stateful)");
-    else if (l->streaming || r->streaming) sl_buf_puts(out, " (stream-static: the table is re-read every batch)");
+    else if (l->streaming || r->streaming)
+        sl_buf_puts(out, " (stream-static: the table is re-read every batch)");
 }
 
 static void explain_line(const plan_node_t *n, sl_buf_t *out)
@@ -93,17 +95,23 @@ static void explain_line(const plan_node_t *n, sl_buf_t *out)
         put_cols(out, n);
         return;
     case LP_WINDOW:
-        sl_buf_printf(out, "Window %s size %lld ms slide %lld ms", n->children[0]->cols[n->window.ts_col].name,
-                      (long long)(n->window.size_us / 1000), (long long)(n->window.slide_us / 1000));
+        sl_buf_printf(out, "Window %s size %lld ms slide %lld ms",
+                      n->children[0]->cols[n->window.ts_col].name,
+                      (long long)(n->window.size_us / 1000),
+                      (long long)(n->window.slide_us / 1000));
         return;
     case LP_AGGREGATE: explain_aggregate(n, out); return;
     case LP_JOIN: explain_join(n, out); return;
     case LP_UNION: sl_buf_puts(out, "Union All"); return;
     case LP_DEDUP:
-        sl_buf_printf(out, "Deduplicate on %d key%s%s%s", n->dedup.nkeys, n->dedup.nkeys == 1 ? "" : "s",
-                      n->dedup.within_watermark ? " within watermark" : "", n->streaming ? " (stateful)" : "");
+        sl_buf_printf(out, "Deduplicate on %d key%s%s%s", n->dedup.nkeys,
+                      n->dedup.nkeys == 1 ? "" : "s",
+                      n->dedup.within_watermark ? " within watermark" : "",
+                      n->streaming ? " (stateful)" : "");
         return;
-    case LP_SORT: sl_buf_printf(out, "Sort %d key%s", n->sort.nkeys, n->sort.nkeys == 1 ? "" : "s"); return;
+    case LP_SORT:
+        sl_buf_printf(out, "Sort %d key%s", n->sort.nkeys, n->sort.nkeys == 1 ? "" : "s");
+        return;
     case LP_LIMIT:
         sl_buf_printf(out, "Limit %lld", (long long)n->limit.limit);
         if (n->limit.offset) sl_buf_printf(out, " offset %lld", (long long)n->limit.offset);

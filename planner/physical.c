@@ -25,7 +25,8 @@ static void add_input(phys_t *ps, plan_input_kind_t kind, const exec_pnode_t *le
         for (int i = 0; i < p->nsources; i++)
             if (p->sources[i] == rel) in->source = i;
         if (in->source < 0) {
-            const plan_relation_t **s = SL_NEW_ARRAY(ps->a, const plan_relation_t *, p->nsources + 1);
+            const plan_relation_t **s =
+                SL_NEW_ARRAY(ps->a, const plan_relation_t *, p->nsources + 1);
             if (p->nsources) memcpy(s, p->sources, sizeof *s * (size_t)p->nsources);
             s[p->nsources] = rel;
             in->source = p->nsources++;
@@ -65,9 +66,10 @@ static exec_pnode_t *plan_scan(phys_t *ps, const plan_node_t *n)
     static const char *const kinds[] = {"", "stream", "table", "memory table", "catalog relation"};
     const char *tag = sl_printf(ps->a, "%s %s", kinds[rel->kind], rel->name);
     exec_pnode_t *leaf = op_input_plan(ps->a, n->ncols, names, types, tag);
-    plan_input_kind_t k = rel->kind == PLAN_REL_STREAM   ? PLAN_INPUT_STREAM
-                          : rel->kind == PLAN_REL_MEMORY ? PLAN_INPUT_MEMORY
-                                                         : PLAN_INPUT_TABLE; /* tables, catalog relations */
+    plan_input_kind_t k = rel->kind == PLAN_REL_STREAM ? PLAN_INPUT_STREAM
+                          : rel->kind == PLAN_REL_MEMORY
+                              ? PLAN_INPUT_MEMORY
+                              : PLAN_INPUT_TABLE; /* tables, catalog relations */
     add_input(ps, k, leaf, rel, NULL);
     return leaf;
 }
@@ -77,9 +79,9 @@ static exec_pnode_t *plan_values(phys_t *ps, const plan_node_t *n)
     const char **names;
     exec_type_t *types;
     phys_schema(ps, n, &names, &types);
-    exec_pnode_t *leaf = op_input_plan(ps->a, n->ncols, names, types,
-                                       sl_printf(ps->a, "values (%d row%s)", n->values.nrows,
-                                                 n->values.nrows == 1 ? "" : "s"));
+    exec_pnode_t *leaf = op_input_plan(
+        ps->a, n->ncols, names, types,
+        sl_printf(ps->a, "values (%d row%s)", n->values.nrows, n->values.nrows == 1 ? "" : "s"));
     add_input(ps, PLAN_INPUT_VALUES, leaf, NULL, n);
     return leaf;
 }
@@ -118,7 +120,8 @@ exec_pnode_t *phys_node(phys_t *ps, const plan_node_t *n, sl_error_t *err)
         /* a bounded sort keeps only the rows the limit can return */
         const plan_node_t *s = n->children[0];
         exec_pnode_t *in = phys_node(ps, s->children[0], err);
-        exec_pnode_t *sorted = in ? phys_sort_limit(ps, s, in, n->limit.limit + n->limit.offset, err) : NULL;
+        exec_pnode_t *sorted =
+            in ? phys_sort_limit(ps, s, in, n->limit.limit + n->limit.offset, err) : NULL;
         return sorted ? phys_limit(ps, n, sorted, err) : NULL;
     }
     if (n->nchildren >= 1 && n->kind != LP_JOIN && n->kind != LP_UNION &&

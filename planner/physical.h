@@ -20,9 +20,9 @@ typedef enum {
 typedef struct plan_input {
     plan_input_kind_t kind;
     const exec_pnode_t *leaf;
-    const plan_relation_t *rel;   /* STREAM, TABLE, MEMORY */
-    const plan_node_t *values;    /* VALUES */
-    int source;                   /* STREAM: source id (order of first appearance) */
+    const plan_relation_t *rel; /* STREAM, TABLE, MEMORY */
+    const plan_node_t *values;  /* VALUES */
+    int source;                 /* STREAM: source id (order of first appearance) */
 } plan_input_t;
 
 typedef struct plan_physical {
@@ -30,23 +30,23 @@ typedef struct plan_physical {
     int nnodes;
     int ninputs;
     plan_input_t *inputs;
-    int nsources;                 /* distinct streams read */
+    int nsources; /* distinct streams read */
     const plan_relation_t **sources;
-    int nstateful;                /* stateful operators, by op_id */
+    int nstateful; /* stateful operators, by op_id */
     exec_pnode_t **stateful;
-    int nwatermarks;              /* WATERMARK nodes (their metrics give event times) */
+    int nwatermarks; /* WATERMARK nodes (their metrics give event times) */
     exec_pnode_t **watermarks;
     int64_t *wm_delays;
-    int ncols;                    /* output (visible) columns */
-    int nhidden;                  /* hidden key columns after them (plan_result_key) */
-    const char **names;           /* ncols + nhidden */
-    exec_type_t *types;           /* ncols + nhidden */
+    int ncols;          /* output (visible) columns */
+    int nhidden;        /* hidden key columns after them (plan_result_key) */
+    const char **names; /* ncols + nhidden */
+    exec_type_t *types; /* ncols + nhidden */
 } plan_physical_t;
 
 typedef struct plan_phys_opts {
-    int streaming;                /* incremental (stateful operators keep state) */
-    int npartitions;              /* shuffle partitions */
-    output_mode_t mode;             /* output mode (batch: COMPLETE) */
+    int streaming;      /* incremental (stateful operators keep state) */
+    int npartitions;    /* shuffle partitions */
+    output_mode_t mode; /* output mode (batch: COMPLETE) */
 } plan_phys_opts_t;
 
 plan_physical_t *plan_physical(sl_arena_t *a, const plan_node_t *root, const plan_phys_opts_t *o,

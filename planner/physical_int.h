@@ -16,7 +16,8 @@ void phys_add_stateful(phys_t *ps, exec_pnode_t *n);
 void phys_schema(phys_t *ps, const plan_node_t *n, const char ***names, exec_type_t **types);
 
 exec_pnode_t *phys_window(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);
-exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);
+exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *child,
+                             sl_error_t *err);
 exec_pnode_t *phys_join(phys_t *ps, const plan_node_t *n, sl_error_t *err);
 exec_pnode_t *phys_union(phys_t *ps, const plan_node_t *n, sl_error_t *err);
 exec_pnode_t *phys_dedup(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err);

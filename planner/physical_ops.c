@@ -8,7 +8,8 @@
 #include "planner/join_bound.h"
 #include "planner/physical_int.h"
 
-static exec_pnode_t *refuse(sl_error_t *err, const plan_node_t *n, const char *msg, const char *hint)
+static exec_pnode_t *refuse(sl_error_t *err, const plan_node_t *n, const char *msg,
+                            const char *hint)
 {
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "%s", msg);
     if (hint) sl_error_hint(err, "%s", hint);
@@ -24,9 +25,9 @@ static exec_pnode_t *at(sl_error_t *err, const plan_node_t *n, exec_pnode_t *p)
 
 exec_pnode_t *phys_window(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err)
 {
-    return at(err, n, op_window_plan(ps->a, child, n->window.ts_col, n->window.size_us,
-                                     n->window.slide_us, n->window.start_us,
-                                     n->cols[n->ncols - 1].name, err));
+    return at(err, n,
+              op_window_plan(ps->a, child, n->window.ts_col, n->window.size_us, n->window.slide_us,
+                             n->window.start_us, n->cols[n->ncols - 1].name, err));
 }
 
 exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err)
@@ -44,8 +45,13 @@ exec_pnode_t *phys_aggregate(phys_t *ps, const plan_node_t *n, exec_pnode_t *chi
     exec_type_t *types;
     phys_schema(ps, n, &names, &types);
     op_agg_spec_t spec = {
-        .nkeys = n->agg.nkeys, .keys = n->agg.keys, .ncalls = n->agg.naggs, .calls = calls,
-        .names = names, .event_key = streaming ? n->agg.event_key : -1, .session_key = n->agg.session_key,
+        .nkeys = n->agg.nkeys,
+        .keys = n->agg.keys,
+        .ncalls = n->agg.naggs,
+        .calls = calls,
+        .names = names,
+        .event_key = streaming ? n->agg.event_key : -1,
+        .session_key = n->agg.session_key,
         .op_id = streaming ? ps->out->nstateful : -1,
     };
     exec_pnode_t *p = op_agg_plan(ps->a, child, &spec, ps->opts->npartitions, streaming, err);
@@ -85,19 +91,26 @@ static exec_pnode_t *stream_join(phys_t *ps, const plan_node_t *n, exec_pnode_t 
     exec_pnode_t *le = op_exchange_plan(ps->a, l, n->join.lkeys, n->join.nkeys, np, 0);
     exec_pnode_t *re = op_exchange_plan(ps->a, r, n->join.rkeys, n->join.nkeys, np, 0);
     op_stream_join_spec_t spec = {
-        .type = join_type(n->join.type), .nkeys = n->join.nkeys, .left_keys = n->join.lkeys,
-        .right_keys = n->join.rkeys, .residual = n->join.residual, .left_time = first_event_col(L),
-        .right_time = first_event_col(R), .evict_key = -1, .op_id = ps->out->nstateful,
+        .type = join_type(n->join.type),
+        .nkeys = n->join.nkeys,
+        .left_keys = n->join.lkeys,
+        .right_keys = n->join.rkeys,
+        .residual = n->join.residual,
+        .left_time = first_event_col(L),
+        .right_time = first_event_col(R),
+        .evict_key = -1,
+        .op_id = ps->out->nstateful,
     };
     for (int k = 0; k < n->join.nkeys && spec.evict_key < 0; k++)
-        if (L->cols[n->join.lkeys[k]].wm_delay_ms >= 0 || R->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
+        if (L->cols[n->join.lkeys[k]].wm_delay_ms >= 0 ||
+            R->cols[n->join.rkeys[k]].wm_delay_ms >= 0)
             spec.evict_key = k;
     /* Without a watermarked key, a side with an event-time column drops
      * rows by its state value bound (Spark: only a side with a watermark,
      * here its time compared in ON with the other side's watermarked one). */
     if (spec.evict_key < 0) {
-        spec.left_has_bound = spec.left_time >= 0 &&
-                              plan_join_state_bound(n, 0, spec.left_time, &spec.left_bound_ms);
+        spec.left_has_bound =
+            spec.left_time >= 0 && plan_join_state_bound(n, 0, spec.left_time, &spec.left_bound_ms);
         spec.right_has_bound = spec.right_time >= 0 &&
                                plan_join_state_bound(n, 1, spec.right_time, &spec.right_bound_ms);
     }
@@ -119,10 +132,10 @@ static exec_pnode_t *broadcast_join(phys_t *ps, const plan_node_t *n, exec_pnode
     exec_pnode_t *bx = op_exchange_plan(ps->a, build, NULL, 0, 1, 1);
     const int *pk = probe_is_left ? n->join.lkeys : n->join.rkeys;
     const int *bk = probe_is_left ? n->join.rkeys : n->join.lkeys;
-    exec_pnode_t *j = n->join.nkeys
-                          ? op_hash_join_plan(ps->a, probe, bx, pk, bk, n->join.nkeys, t, probe_is_left,
-                                              n->join.residual, err)
-                          : op_nl_join_plan(ps->a, probe, bx, t, probe_is_left, n->join.residual, err);
+    exec_pnode_t *j =
+        n->join.nkeys ? op_hash_join_plan(ps->a, probe, bx, pk, bk, n->join.nkeys, t, probe_is_left,
+                                          n->join.residual, err)
+                      : op_nl_join_plan(ps->a, probe, bx, t, probe_is_left, n->join.residual, err);
     return at(err, n, j);
 }
 

@@ -58,11 +58,15 @@ exec_pnode_t *phys_dedup(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, 
 {
     const plan_node_t *in = n->children[0];
     int streaming = ps->opts->streaming && n->streaming;
-    exec_pnode_t *x = op_exchange_plan(ps->a, child, n->dedup.keys, n->dedup.nkeys,
-                                       ps->opts->npartitions, 0);
+    exec_pnode_t *x =
+        op_exchange_plan(ps->a, child, n->dedup.keys, n->dedup.nkeys, ps->opts->npartitions, 0);
     op_dedup_spec_t spec = {
-        .nkeys = n->dedup.nkeys, .keys = n->dedup.keys, .time_col = -1, .evict_key = -1,
-        .within_watermark = n->dedup.within_watermark, .op_id = streaming ? ps->out->nstateful : -1,
+        .nkeys = n->dedup.nkeys,
+        .keys = n->dedup.keys,
+        .time_col = -1,
+        .evict_key = -1,
+        .within_watermark = n->dedup.within_watermark,
+        .op_id = streaming ? ps->out->nstateful : -1,
     };
     if (streaming) {
         spec.time_col = first_event_col(in);
@@ -98,7 +102,8 @@ exec_pnode_t *phys_sort_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *ch
 exec_pnode_t *phys_limit(phys_t *ps, const plan_node_t *n, exec_pnode_t *child, sl_error_t *err)
 {
     int streaming = ps->opts->streaming && n->streaming;
-    exec_pnode_t *g = child->ops == &op_sort_ops ? child : op_exchange_plan(ps->a, child, NULL, 0, 1, 0);
+    exec_pnode_t *g =
+        child->ops == &op_sort_ops ? child : op_exchange_plan(ps->a, child, NULL, 0, 1, 0);
     if (!streaming || ps->opts->mode == OUTPUT_COMPLETE)
         return at(err, n, op_limit_plan(ps->a, g, n->limit.limit, n->limit.offset, err));
     if (n->limit.offset > 0) {

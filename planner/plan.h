@@ -14,16 +14,16 @@
 #include "planner/relation.h"
 
 typedef enum {
-    LP_SCAN = 1,     /* a relation: stream, static table or memory sink */
-    LP_VALUES,       /* constant rows (VALUES, SELECT without FROM) */
-    LP_WATERMARK,    /* marks an event-time column with a delay (Spark's withWatermark) */
-    LP_FILTER,       /* rows where pred is true */
-    LP_PROJECT,      /* one column per expression */
-    LP_WINDOW,       /* sliding window(ts, size, slide): one row per window, appends the window */
-    LP_AGGREGATE,    /* group by key columns, aggregate calls; out = keys then results */
-    LP_JOIN,         /* left ++ right columns */
-    LP_UNION,        /* UNION ALL of two children with equal column types */
-    LP_DEDUP,        /* DISTINCT ON (key columns): first row per key */
+    LP_SCAN = 1,  /* a relation: stream, static table or memory sink */
+    LP_VALUES,    /* constant rows (VALUES, SELECT without FROM) */
+    LP_WATERMARK, /* marks an event-time column with a delay (Spark's withWatermark) */
+    LP_FILTER,    /* rows where pred is true */
+    LP_PROJECT,   /* one column per expression */
+    LP_WINDOW,    /* sliding window(ts, size, slide): one row per window, appends the window */
+    LP_AGGREGATE, /* group by key columns, aggregate calls; out = keys then results */
+    LP_JOIN,      /* left ++ right columns */
+    LP_UNION,     /* UNION ALL of two children with equal column types */
+    LP_DEDUP,     /* DISTINCT ON (key columns): first row per key */
     LP_SORT,
     LP_LIMIT
 } plan_kind_t;
@@ -31,33 +31,38 @@ typedef enum {
 /* A column of a node's output. */
 typedef struct plan_col {
     const char *name;
-    const char *qual;      /* relation name or alias it is reachable under, or NULL */
+    const char *qual; /* relation name or alias it is reachable under, or NULL */
     exec_type_t type;
-    int64_t wm_delay_ms;   /* >= 0: an event-time column under a watermark (or a window
+    int64_t wm_delay_ms; /* >= 0: an event-time column under a watermark (or a window
                               of one: is_window); -1: no watermark */
-    int is_window;         /* a window STRUCT<start, end> column */
-    int hidden;            /* added by the binder (sort keys); not part of SELECT * */
-    int result_key;        /* hidden: a grouping column kept as the result's key (result_key.c);
+    int is_window;       /* a window STRUCT<start, end> column */
+    int hidden;          /* added by the binder (sort keys); not part of SELECT * */
+    int result_key;      /* hidden: a grouping column kept as the result's key (result_key.c);
                               physical planning keeps it after the visible columns */
 } plan_col_t;
 
 /* One aggregate call of LP_AGGREGATE. */
 typedef struct plan_agg {
-    const char *func;      /* lower-case name: count, sum, ... */
-    int distinct;          /* f(DISTINCT x) */
-    int star;              /* count(*) */
-    int arg;               /* input column of the argument (after the pre-projection), -1 for * */
-    exec_type_t type;      /* result type */
-    const char *text;      /* as written, for EXPLAIN and names */
-    int ignore_nulls;      /* first/last(x, true) */
-    double relative_sd;    /* approx_count_distinct(x, rsd); 0 = the default */
+    const char *func;   /* lower-case name: count, sum, ... */
+    int distinct;       /* f(DISTINCT x) */
+    int star;           /* count(*) */
+    int arg;            /* input column of the argument (after the pre-projection), -1 for * */
+    exec_type_t type;   /* result type */
+    const char *text;   /* as written, for EXPLAIN and names */
+    int ignore_nulls;   /* first/last(x, true) */
+    double relative_sd; /* approx_count_distinct(x, rsd); 0 = the default */
 } plan_agg_t;
 
-typedef enum { PLAN_JOIN_INNER = 1, PLAN_JOIN_LEFT, PLAN_JOIN_RIGHT, PLAN_JOIN_FULL,
-               PLAN_JOIN_CROSS } plan_join_t;
+typedef enum {
+    PLAN_JOIN_INNER = 1,
+    PLAN_JOIN_LEFT,
+    PLAN_JOIN_RIGHT,
+    PLAN_JOIN_FULL,
+    PLAN_JOIN_CROSS
+} plan_join_t;
 
 typedef struct plan_sort_key {
-    int col;               /* input column */
+    int col; /* input column */
     int desc;
     int nulls_first;
 } plan_sort_key_t;
@@ -68,10 +73,10 @@ struct plan_node {
     plan_kind_t kind;
     int ncols;
     plan_col_t *cols;
-    int streaming;         /* reads a stream somewhere below */
+    int streaming; /* reads a stream somewhere below */
     int nchildren;
     plan_node_t *children[2];
-    int pos;               /* byte offset of the clause that made it, for messages */
+    int pos; /* byte offset of the clause that made it, for messages */
     union {
         struct {
             const plan_relation_t *rel;
@@ -79,7 +84,7 @@ struct plan_node {
         } scan;
         struct {
             int nrows;
-            exec_value_t **rows;   /* nrows arrays of ncols values */
+            exec_value_t **rows; /* nrows arrays of ncols values */
         } values;
         struct {
             int col;
@@ -89,19 +94,19 @@ struct plan_node {
             exec_expr_t *pred;
         } filter;
         struct {
-            exec_expr_t **exprs;   /* ncols */
+            exec_expr_t **exprs; /* ncols */
         } project;
         struct {
-            int ts_col;            /* TIMESTAMP input column */
+            int ts_col; /* TIMESTAMP input column */
             int64_t size_us, slide_us, start_us;
         } window;
         struct {
             int nkeys;
-            int *keys;             /* input columns */
+            int *keys; /* input columns */
             int naggs;
             plan_agg_t *aggs;
-            int event_key;         /* index into keys of the event-time/window key, or -1 */
-            int session_key;       /* index into keys of a session_window(...) key, or -1:
+            int event_key;   /* index into keys of the event-time/window key, or -1 */
+            int session_key; /* index into keys of a session_window(...) key, or -1:
                                       rows of equal other keys whose sessions overlap or
                                       touch are aggregated as one session */
         } agg;
@@ -122,7 +127,7 @@ struct plan_node {
             plan_sort_key_t *keys;
         } sort;
         struct {
-            int64_t limit;         /* -1: none */
+            int64_t limit; /* -1: none */
             int64_t offset;
         } limit;
     };
@@ -134,8 +139,8 @@ struct plan_node {
  * err on failure. */
 typedef struct plan_subquery_runner {
     void *ctx;
-    int (*run)(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_value_t **values, int64_t *nrows,
-               sl_error_t *err);
+    int (*run)(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_value_t **values,
+               int64_t *nrows, sl_error_t *err);
 } plan_subquery_runner_t;
 
 /* The session settings that current_setting() and set_config() read and
@@ -155,23 +160,23 @@ struct plan_subq_memo; /* bind_int.h: subquery results already computed */
 
 /* What binding needs from its caller. */
 typedef struct plan_ctx {
-    sl_arena_t *arena;             /* the plan's lifetime */
+    sl_arena_t *arena; /* the plan's lifetime */
     const plan_catalog_t *cat;
-    const char *sql;               /* the text AST positions refer to */
-    int nparams;                   /* extended-protocol parameters, text, NULL = SQL NULL */
+    const char *sql; /* the text AST positions refer to */
+    int nparams;     /* extended-protocol parameters, text, NULL = SQL NULL */
     const char *const *params;
     /* NULL, or nparams declared types: $n's text is a value of that type
      * (DECIMAL: precision and scale from the text); EXEC_TYPE_NULL = a text
      * value typed by its use, like a string literal. */
     const exec_type_id_t *param_types;
-    int params_unbound;            /* describing a statement before Bind: $n are untyped NULLs */
+    int params_unbound; /* describing a statement before Bind: $n are untyped NULLs */
     /* Describing: NULL, or one entry per $n of the statement (at least its
      * highest n) in which the binder records the
      * type an undeclared $n meets (the other operand of a comparison or
      * arithmetic, the column an INSERT stores it in), PostgreSQL's inference
      * for ParameterDescription; id EXEC_TYPE_NULL = nothing inferred. */
-    exec_type_t *param_inferred;            /* describing a statement before Bind: $n are untyped NULLs */
-    int allow_streams;             /* 0 for an ad-hoc SELECT: reading a stream is refused */
+    exec_type_t *param_inferred; /* describing a statement before Bind: $n are untyped NULLs */
+    int allow_streams;           /* 0 for an ad-hoc SELECT: reading a stream is refused */
     /* The session's role and database (current_user, current_database());
      * NULL outside a session (they are then "sluice"). */
     const char *user;
@@ -182,7 +187,7 @@ typedef struct plan_ctx {
     /* current_setting() and set_config(); NULL (a continuous query): they
      * do not exist there. */
     const plan_settings_t *settings;
-    int nrels;                     /* relations read, in plan order (filled by the binder) */
+    int nrels; /* relations read, in plan order (filled by the binder) */
     const plan_relation_t **rels;
     /* binder state, zero at the start */
     const struct plan_cte *ctes;

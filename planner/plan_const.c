@@ -146,8 +146,9 @@ exec_expr_t *plan_bind_condition(plan_ctx_t *pc, const plan_relation_t *rel, con
     binder_t b = {.pc = pc, .ncols = rel->ncols, .cols = cols, .clause = clause};
     exec_expr_t *x = bind_expr(&b, e, err);
     if (x && x->type.id != EXEC_TYPE_BOOLEAN && x->type.id != EXEC_TYPE_NULL) {
-        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "argument of %s must be type boolean, not type %s",
-                     clause, exec_type_pg_name(x->type));
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "argument of %s must be type boolean, not type %s", clause,
+                     exec_type_pg_name(x->type));
         bind_at(err, e->pos);
         return NULL;
     }

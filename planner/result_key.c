@@ -45,8 +45,8 @@ static int window_bound_of(const plan_node_t *root, const plan_node_t *below, in
     if (in < 0) return -1;
     for (int i = 0; i < root->ncols; i++) {
         const exec_expr_t *e = root->project.exprs[i];
-        if (e->kind == EXEC_EXPR_FIELD && !root->cols[i].hidden && e->args[0]->kind == EXEC_EXPR_COLUMN &&
-            e->args[0]->column == in)
+        if (e->kind == EXEC_EXPR_FIELD && !root->cols[i].hidden &&
+            e->args[0]->kind == EXEC_EXPR_COLUMN && e->args[0]->column == in)
             return i;
     }
     return -1;
@@ -55,7 +55,8 @@ static int window_bound_of(const plan_node_t *root, const plan_node_t *below, in
 static const plan_node_t *find_aggregate(const plan_node_t *n)
 {
     while (n && n->kind != LP_AGGREGATE) {
-        if (n->kind != LP_PROJECT && n->kind != LP_FILTER && n->kind != LP_SORT && n->kind != LP_LIMIT)
+        if (n->kind != LP_PROJECT && n->kind != LP_FILTER && n->kind != LP_SORT &&
+            n->kind != LP_LIMIT)
             return NULL;
         n = n->children[0];
     }
@@ -66,7 +67,8 @@ static const plan_node_t *find_aggregate(const plan_node_t *n)
  * carries column `k` of `agg`: projections that do not pass it on get a
  * hidden result_key column; filters, sorts and limits pass their input's
  * columns through. Nodes below `agg` are shared, not copied. */
-static plan_node_t *carry_key(sl_arena_t *a, const plan_node_t *n, const plan_node_t *agg, int k, int *col)
+static plan_node_t *carry_key(sl_arena_t *a, const plan_node_t *n, const plan_node_t *agg, int k,
+                              int *col)
 {
     if (n == agg) {
         *col = k;
@@ -85,7 +87,8 @@ static plan_node_t *carry_key(sl_arena_t *a, const plan_node_t *n, const plan_no
     }
     for (int i = 0; i < n->ncols; i++) {
         const exec_expr_t *e = n->project.exprs[i];
-        if (e->kind == EXEC_EXPR_COLUMN && e->column == in && (!n->cols[i].hidden || n->cols[i].result_key)) {
+        if (e->kind == EXEC_EXPR_COLUMN && e->column == in &&
+            (!n->cols[i].hidden || n->cols[i].result_key)) {
             *col = i;
             return c;
         }
@@ -96,8 +99,12 @@ static plan_node_t *carry_key(sl_arena_t *a, const plan_node_t *n, const plan_no
     memcpy(c->project.exprs, n->project.exprs, sizeof *c->project.exprs * (size_t)n->ncols);
     const plan_col_t *src = &child->cols[in];
     c->project.exprs[n->ncols] = exec_expr_column(a, in, src->type, src->name);
-    c->cols[n->ncols] = (plan_col_t){.name = src->name, .type = src->type, .wm_delay_ms = -1,
-                                     .is_window = src->is_window, .hidden = 1, .result_key = 1};
+    c->cols[n->ncols] = (plan_col_t){.name = src->name,
+                                     .type = src->type,
+                                     .wm_delay_ms = -1,
+                                     .is_window = src->is_window,
+                                     .hidden = 1,
+                                     .result_key = 1};
     *col = c->ncols++;
     return c;
 }

@@ -40,8 +40,8 @@ static int check_pinned(runner_t *r, const ckpt_batch_meta_t *m, sl_error_t *err
         const char *old = ckpt_conf_get(m, mine[i].key);
         if (old && strcmp(old, mine[i].value)) {
             sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                         "setting %s is %s in the checkpoint of query \"%s\" but %s now", mine[i].key,
-                         old, r->spec.name, mine[i].value);
+                         "setting %s is %s in the checkpoint of query \"%s\" but %s now",
+                         mine[i].key, old, r->spec.name, mine[i].value);
             return sl_error_hint(err, "Settings are pinned at the first run; use a new checkpoint "
                                       "to change them.");
         }
@@ -70,7 +70,8 @@ static int recover(runner_t *r, sl_error_t *err)
     r->rerun = rec.rerun;
     if (rec.rerun) {
         r->rerun_end = SL_NEW_ARRAY(r->arena, const char *, r->spec.nsources + 1);
-        for (int i = 0; i < r->spec.nsources && i < rec.end.nsources; i++) r->rerun_end[i] = rec.end.sources[i];
+        for (int i = 0; i < r->spec.nsources && i < rec.end.nsources; i++)
+            r->rerun_end[i] = rec.end.sources[i];
         r->rerun_ts = rec.meta.timestamp_ms;
         SL_INFO("runner", "query=%s re-running batch %lld over its logged offsets", r->spec.name,
                 (long long)rec.next_batch);
@@ -252,7 +253,6 @@ static int fetch_offsets(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
     t->d.latest_offset = sl_mono_ms() - t0;
     return 0;
 }
-
 
 void runner_trigger_init(runner_t *r, runner_trigger_info_t *t)
 {

@@ -44,35 +44,35 @@ typedef struct runner_input {
 } runner_input_t;
 
 typedef struct runner_spec {
-    const char *name;              /* query name (progress "name") */
-    const char *checkpoint;        /* checkpoint directory */
-    const exec_pnode_t *root;      /* numbered physical plan */
+    const char *name;         /* query name (progress "name") */
+    const char *checkpoint;   /* checkpoint directory */
+    const exec_pnode_t *root; /* numbered physical plan */
     int ninputs;
     const runner_input_t *inputs;
     int nsources;
     source_t **sources;
     sink_t *sink;
-    int nwatermarks;               /* WATERMARK nodes and their delays */
+    int nwatermarks; /* WATERMARK nodes and their delays */
     exec_pnode_t *const *watermarks;
     const int64_t *wm_delays;
-    int nstateful;                 /* stateful nodes by op id */
+    int nstateful; /* stateful nodes by op id */
     exec_pnode_t *const *stateful;
     output_mode_t mode;
-    int npartitions;               /* shuffle partitions (pinned at the first run) */
-    const char *state_provider;    /* "memory" | "rocksdb" (pinned) */
-    const char *watermark_policy;  /* "min" | "max" (pinned) */
-    source_limit_t limit;          /* ONCE: everything available */
-    int min_batches_to_retain;     /* log retention (Spark's default 100) */
-    int64_t state_max_memory;      /* memory state store: bytes the state may hold; 0 = no limit */
-    exec_pool_t *pool;             /* the batch's partitions */
-    exec_pool_t *io_pool;          /* its durable writes, while the batch runs */
-    const atomic_int *cancel;      /* set to abandon a running batch (stop / shutdown) */
+    int npartitions;              /* shuffle partitions (pinned at the first run) */
+    const char *state_provider;   /* "memory" | "rocksdb" (pinned) */
+    const char *watermark_policy; /* "min" | "max" (pinned) */
+    source_limit_t limit;         /* ONCE: everything available */
+    int min_batches_to_retain;    /* log retention (Spark's default 100) */
+    int64_t state_max_memory;     /* memory state store: bytes the state may hold; 0 = no limit */
+    exec_pool_t *pool;            /* the batch's partitions */
+    exec_pool_t *io_pool;         /* its durable writes, while the batch runs */
+    const atomic_int *cancel;     /* set to abandon a running batch (stop / shutdown) */
 } runner_spec_t;
 
 /* What a trigger did. */
 typedef enum {
-    RUNNER_IDLE = 0,   /* no new data and no batch due */
-    RUNNER_RAN = 1     /* ran (or re-ran) a batch */
+    RUNNER_IDLE = 0, /* no new data and no batch due */
+    RUNNER_RAN = 1   /* ran (or re-ran) a batch */
 } runner_outcome_t;
 
 /* The settings pinned by an existing checkpoint (at its latest offsets):

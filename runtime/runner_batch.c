@@ -94,7 +94,7 @@ int runner_write_ahead(runner_t *r, runner_trigger_info_t *t, int64_t ts, sl_err
 typedef struct commit_stage {
     runner_t *r;
     runner_trigger_info_t *t;
-    int64_t wm;              /* nextBatchWatermarkMs */
+    int64_t wm; /* nextBatchWatermarkMs */
     int rc;
     sl_error_t err;
 } commit_stage_t;
@@ -115,15 +115,15 @@ static void commit_stage_task(void *arg, int i)
 typedef struct ahead_job {
     runner_t *r;
     runner_trigger_info_t *t;
-    offsets_rec_t rec;       /* what task 0 writes to offsets/N */
-    int write_offsets;       /* task 0 writes offsets/N */
+    offsets_rec_t rec; /* what task 0 writes to offsets/N */
+    int write_offsets; /* task 0 writes offsets/N */
     exec_pool_job_t *job;
     int joined;
-    int *rcs;                /* per task */
+    int *rcs; /* per task */
     sl_error_t *errs;
-    int rc;                  /* after the join: 0, or -1 with err */
+    int rc; /* after the join: 0, or -1 with err */
     sl_error_t err;
-    commit_stage_t *stage;   /* started after the join, or NULL */
+    commit_stage_t *stage; /* started after the join, or NULL */
     exec_pool_job_t *staging;
 } ahead_job_t;
 
@@ -193,7 +193,8 @@ static int count_rows_cb(void *arg, exec_batch_t *b, sl_error_t *err)
     return c->emit(c->arg, b, err);
 }
 
-static int produce_split(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+static int produce_split(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
+                         sl_error_t *err)
 {
     split_input_t *si = arg;
     count_emit_t c = {emit, emit_arg, si->rows};
@@ -226,7 +227,8 @@ static int build_inputs(runner_t *r, runner_trigger_info_t *t, atomic_llong *row
         source_t *s = r->spec.sources[in->source];
         source_split_t *splits;
         int ns;
-        if (s->ops->plan(s, t->batch_id, t->start[in->source], t->end[in->source], a, &splits, &ns, err) < 0)
+        if (s->ops->plan(s, t->batch_id, t->start[in->source], t->end[in->source], a, &splits, &ns,
+                         err) < 0)
             return -1;
         for (int j = 0; j < ns; j++) {
             v = grow_inputs(a, v, n, &cap);
@@ -234,7 +236,9 @@ static int build_inputs(runner_t *r, runner_trigger_info_t *t, atomic_llong *row
             si->src = s;
             si->split = splits[j];
             si->rows = &rows[in->source];
-            v[n++] = (exec_input_t){.leaf = in->leaf, .produce = produce_split, .arg = si,
+            v[n++] = (exec_input_t){.leaf = in->leaf,
+                                    .produce = produce_split,
+                                    .arg = si,
                                     .partition = splits[j].partition};
         }
     }
@@ -311,9 +315,14 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
     ahead_start(r, t, ts, flags & RUNNER_BATCH_OFFSETS, &ahead);
     r->status = "Processing new data";
     op_ctx_t base = {
-        .batch_id = t->batch_id, .npartitions = r->spec.npartitions, .mode = r->spec.mode,
-        .wm = operator_watermarks(r), .state_dir = ckpt_state_dir(r->ckpt),
-        .state_provider = r->spec.state_provider, .is_replay = r->rerun, .stores = r->stores,
+        .batch_id = t->batch_id,
+        .npartitions = r->spec.npartitions,
+        .mode = r->spec.mode,
+        .wm = operator_watermarks(r),
+        .state_dir = ckpt_state_dir(r->ckpt),
+        .state_provider = r->spec.state_provider,
+        .is_replay = r->rerun,
+        .stores = r->stores,
     };
     int64_t t0 = sl_mono_ms();
     exec_result_t res;
@@ -350,7 +359,7 @@ int runner_run_batch(runner_t *r, runner_trigger_info_t *t, int64_t ts, int64_t 
 
 int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
 {
-    SL_ASSERT(t->batch_id == r->next_batch); /* batches commit in order, one at a time */
+    SL_ASSERT(t->batch_id == r->next_batch);       /* batches commit in order, one at a time */
     SL_ASSERT(t->batch_wm_ms >= r->prev_batch_wm); /* the watermark never goes back */
     int64_t t0 = sl_mono_ms();
     ckpt_staged_t *staged = t->commit;
@@ -359,7 +368,8 @@ int runner_commit_batch(runner_t *r, runner_trigger_info_t *t, sl_error_t *err)
                : ckpt_commit_write(r->ckpt, t->batch_id, r->watermark_ms, err) < 0)
         return -1;
     t->d.commit_offsets = sl_mono_ms() - t0;
-    for (int i = 0; i < r->spec.nsources; i++) r->committed[i] = t->end[i] ? sl_strdup(r->arena, t->end[i]) : NULL;
+    for (int i = 0; i < r->spec.nsources; i++)
+        r->committed[i] = t->end[i] ? sl_strdup(r->arena, t->end[i]) : NULL;
     r->evicted_wm = t->batch_wm_ms;
     r->prev_batch_wm = t->batch_wm_ms;
     r->next_batch = t->batch_id + 1;

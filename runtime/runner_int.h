@@ -13,64 +13,64 @@
 
 /* The recent growth of one stateful operator's state. */
 typedef struct runner_growth {
-    int64_t rows, bytes;          /* numRowsTotal and memoryUsedBytes after the last batch */
-    int streak;                   /* batches in a row that grew it with no watermark */
-    int warned;                   /* the log has the warning of this streak */
+    int64_t rows, bytes; /* numRowsTotal and memoryUsedBytes after the last batch */
+    int streak;          /* batches in a row that grew it with no watermark */
+    int warned;          /* the log has the warning of this streak */
 } runner_growth_t;
 
 /* Durations of the phases of one trigger (ms), Spark's durationMs keys. */
 typedef struct runner_durations {
     int64_t latest_offset, wal_commit, get_batch, query_planning, add_batch, commit_offsets;
     int64_t trigger_execution;
-    int ran_wal, ran_batch;       /* which phases happened */
+    int ran_wal, ran_batch; /* which phases happened */
 } runner_durations_t;
 
 /* What one trigger saw, for its progress report. */
 typedef struct runner_trigger_info {
-    int64_t start_ms;             /* trigger start (wall clock) */
+    int64_t start_ms; /* trigger start (wall clock) */
     int64_t batch_id;
-    int ran;                      /* a batch executed */
-    const char **start;           /* per source offsets (NULL = none) */
-    const char **reported_start;  /* startOffset in progress: NULL before the first commit */
+    int ran;                     /* a batch executed */
+    const char **start;          /* per source offsets (NULL = none) */
+    const char **reported_start; /* startOffset in progress: NULL before the first commit */
     const char **end;
     const char **latest;
-    int64_t *rows;                /* per source input rows */
+    int64_t *rows; /* per source input rows */
     int64_t total_rows;
-    int64_t output_rows;          /* sink numOutputRows */
-    int64_t batch_wm_ms;          /* watermark the batch used */
-    op_metrics_t *metrics;        /* per node id, of the batch (NULL when idle) */
-    ckpt_staged_t *commit;        /* commits/N staged by runner_run_batch, or NULL */
+    int64_t output_rows;   /* sink numOutputRows */
+    int64_t batch_wm_ms;   /* watermark the batch used */
+    op_metrics_t *metrics; /* per node id, of the batch (NULL when idle) */
+    ckpt_staged_t *commit; /* commits/N staged by runner_run_batch, or NULL */
     runner_durations_t d;
 } runner_trigger_info_t;
 
 struct runner {
     runner_spec_t spec;
-    sl_arena_t *arena;            /* lives with the runner; driver thread only */
-    sl_arena_t *trigger_arena;    /* reset at each trigger; driver thread only */
+    sl_arena_t *arena;         /* lives with the runner; driver thread only */
+    sl_arena_t *trigger_arena; /* reset at each trigger; driver thread only */
     ckpt_t *ckpt;
     struct exec_store_cache *stores; /* stateful operators' stores, open across batches */
     char run_id[37];
     int64_t next_batch;
-    int rerun;                    /* the next trigger re-runs next_batch over rerun_end */
+    int rerun; /* the next trigger re-runs next_batch over rerun_end */
     const char **rerun_end;
     int64_t rerun_ts;
-    const char **committed;       /* per source: end of the last committed batch, or NULL */
-    int64_t watermark_ms;         /* batchWatermarkMs of the next batch */
-    int64_t prev_batch_wm;        /* watermark of the last executed batch (late-row filter) */
-    int64_t evicted_wm;           /* watermark stateful operators last evicted by, -1 none */
-    int64_t *node_wm;             /* per WATERMARK node */
+    const char **committed; /* per source: end of the last committed batch, or NULL */
+    int64_t watermark_ms;   /* batchWatermarkMs of the next batch */
+    int64_t prev_batch_wm;  /* watermark of the last executed batch (late-row filter) */
+    int64_t evicted_wm;     /* watermark stateful operators last evicted by, -1 none */
+    int64_t *node_wm;       /* per WATERMARK node */
     int caught_up;
     int data_available;
-    int64_t last_sink_id;         /* continuous: the last batch id given to the sink */
-    const char *status;           /* StreamingQueryStatus message */
-    int64_t last_trigger_start;   /* wall ms of the previous trigger, 0 = none */
-    int64_t last_idle_report;     /* wall ms of the last idle report or executed batch */
-    op_metrics_t *last_metrics;   /* of the last executed batch (idle reports reuse them) */
+    int64_t last_sink_id;       /* continuous: the last batch id given to the sink */
+    const char *status;         /* StreamingQueryStatus message */
+    int64_t last_trigger_start; /* wall ms of the previous trigger, 0 = none */
+    int64_t last_idle_report;   /* wall ms of the last idle report or executed batch */
+    op_metrics_t *last_metrics; /* of the last executed batch (idle reports reuse them) */
     int last_nnodes;
-    sl_buf_t progress;            /* last report (compact JSON) */
-    double in_rate, proc_rate;    /* its rates (NaN when not finite) */
+    sl_buf_t progress;         /* last report (compact JSON) */
+    double in_rate, proc_rate; /* its rates (NaN when not finite) */
     int progress_new;
-    runner_growth_t *growth;      /* per stateful node (spec.stateful order) */
+    runner_growth_t *growth; /* per stateful node (spec.stateful order) */
 };
 
 /* The settings pinned in every offsets/N (in the trigger arena). */

@@ -86,7 +86,8 @@ static void state_operator(sl_json_t *j, const runner_t *r, const exec_pnode_t *
     if (m->ncustom) {
         sl_json_key(j, "customMetrics");
         sl_json_object_begin(j);
-        for (int i = 0; i < m->ncustom; i++) sl_json_kv_int(j, m->custom_names[i], m->custom_values[i]);
+        for (int i = 0; i < m->ncustom; i++)
+            sl_json_kv_int(j, m->custom_names[i], m->custom_values[i]);
         sl_json_object_end(j);
     }
     sl_json_object_end(j);
@@ -165,8 +166,8 @@ void runner_progress_build(runner_t *r, const runner_trigger_info_t *t)
     /* Rows per second as Spark computes them: input over the time since the
      * previous trigger started (infinite, so 0, on a run's first trigger),
      * processed over this trigger's duration (at least 1 ms). */
-    double in_sec = r->last_trigger_start ? (double)(t->start_ms - r->last_trigger_start) / 1000.0
-                                          : INFINITY;
+    double in_sec =
+        r->last_trigger_start ? (double)(t->start_ms - r->last_trigger_start) / 1000.0 : INFINITY;
     double proc_sec = (double)(t->d.trigger_execution > 0 ? t->d.trigger_execution : 1) / 1000.0;
     r->in_rate = (double)t->total_rows / in_sec;
     r->proc_rate = (double)t->total_rows / proc_sec;

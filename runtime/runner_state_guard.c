@@ -45,18 +45,21 @@ int runner_check_state_memory(const runner_t *r, const op_metrics_t *m, sl_error
     if (total <= r->spec.state_max_memory) return 0;
     const exec_pnode_t *n = r->spec.stateful[big];
     const op_metrics_t *om = &m[n->id];
-    sl_error_set(err, SL_ERR_OUT_OF_MEMORY,
-                 "the state of query \"%s\" needs %.1f MB, over sluice.stateStore.maxMemory (%.1f MB): "
-                 "operator %s (id %d) holds %lld rows in %.1f MB; give the input a watermark, use the "
-                 "rocksdb state store or raise the limit",
-                 r->spec.name, mb(total), mb(r->spec.state_max_memory), n->ops->name, big,
-                 (long long)om->num_rows_total, mb(om->memory_used_bytes));
-    sl_error_detail(err, "Batch %lld was not committed: the query resumes from it once its state fits "
+    sl_error_set(
+        err, SL_ERR_OUT_OF_MEMORY,
+        "the state of query \"%s\" needs %.1f MB, over sluice.stateStore.maxMemory (%.1f MB): "
+        "operator %s (id %d) holds %lld rows in %.1f MB; give the input a watermark, use the "
+        "rocksdb state store or raise the limit",
+        r->spec.name, mb(total), mb(r->spec.state_max_memory), n->ops->name, big,
+        (long long)om->num_rows_total, mb(om->memory_used_bytes));
+    sl_error_detail(err,
+                    "Batch %lld was not committed: the query resumes from it once its state fits "
                     "(re-create the query on the same CHECKPOINT with a higher limit).",
                     (long long)r->next_batch);
-    return sl_error_hint(err, "Give the input a watermark (WATERMARK col DELAY OF interval) so that old "
-                         "state is dropped, run the query with 'sluice.stateStore' 'rocksdb' (a new "
-                         "checkpoint: the provider is pinned), or raise 'sluice.stateStore.maxMemory'.");
+    return sl_error_hint(
+        err, "Give the input a watermark (WATERMARK col DELAY OF interval) so that old "
+             "state is dropped, run the query with 'sluice.stateStore' 'rocksdb' (a new "
+             "checkpoint: the provider is pinned), or raise 'sluice.stateStore.maxMemory'.");
 }
 
 /* Whether no watermark evicted state of stateful node i in this batch. */
@@ -73,7 +76,8 @@ void runner_watch_state_growth(runner_t *r, const op_metrics_t *m, const op_wm_t
         const exec_pnode_t *n = r->spec.stateful[i];
         const op_metrics_t *om = &m[n->id];
         if (om->rows_in == 0) continue; /* a no-data batch says nothing either way */
-        int grew = om->num_rows_total > g->rows && om->num_rows_removed == 0 && without_watermark(wm, i);
+        int grew =
+            om->num_rows_total > g->rows && om->num_rows_removed == 0 && without_watermark(wm, i);
         g->streak = grew ? g->streak + 1 : 0;
         g->rows = om->num_rows_total;
         g->bytes = om->memory_used_bytes;
@@ -83,9 +87,10 @@ void runner_watch_state_growth(runner_t *r, const op_metrics_t *m, const op_wm_t
         }
         if (g->warned) continue;
         g->warned = 1;
-        SL_WARN("runner", "query=%s operator=%s id=%d state keeps growing with no watermark: %lld rows "
-                "(%.1f MB) after %d batches that each added state and dropped none", r->spec.name,
-                n->ops->name, i, (long long)g->rows, mb(g->bytes), g->streak);
+        SL_WARN("runner",
+                "query=%s operator=%s id=%d state keeps growing with no watermark: %lld rows "
+                "(%.1f MB) after %d batches that each added state and dropped none",
+                r->spec.name, n->ops->name, i, (long long)g->rows, mb(g->bytes), g->streak);
     }
 }
 
@@ -101,10 +106,12 @@ void runner_growth_warnings(const runner_t *r, sl_json_t *j)
             any = 1;
         }
         char msg[400];
-        snprintf(msg, sizeof msg,
-                 "the state of operator %s (id %d) has grown in each of the last %d batches with no "
-                 "watermark to drop it: %lld rows, %.1f MB; give the input a watermark, or bound the "
-                 "keys", r->spec.stateful[i]->ops->name, i, g->streak, (long long)g->rows, mb(g->bytes));
+        snprintf(
+            msg, sizeof msg,
+            "the state of operator %s (id %d) has grown in each of the last %d batches with no "
+            "watermark to drop it: %lld rows, %.1f MB; give the input a watermark, or bound the "
+            "keys",
+            r->spec.stateful[i]->ops->name, i, g->streak, (long long)g->rows, mb(g->bytes));
         sl_json_string(j, msg);
     }
     if (any) sl_json_array_end(j);

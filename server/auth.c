@@ -105,12 +105,12 @@ static void keys_from_salted(const unsigned char salted[AUTH_KEY_LEN], auth_veri
 static void salted_password(const char *password, const auth_verifier_t *v,
                             unsigned char out[AUTH_KEY_LEN])
 {
-    PKCS5_PBKDF2_HMAC(password, (int)strlen(password), v->salt, (int)v->salt_len,
-                      v->iterations, EVP_sha256(), AUTH_KEY_LEN, out);
+    PKCS5_PBKDF2_HMAC(password, (int)strlen(password), v->salt, (int)v->salt_len, v->iterations,
+                      EVP_sha256(), AUTH_KEY_LEN, out);
 }
 
-void auth_verifier_from_password(const char *password, const unsigned char *salt,
-                                 size_t salt_len, int iterations, auth_verifier_t *v)
+void auth_verifier_from_password(const char *password, const unsigned char *salt, size_t salt_len,
+                                 int iterations, auth_verifier_t *v)
 {
     memset(v, 0, sizeof *v);
     v->iterations = iterations;
@@ -184,8 +184,8 @@ void auth_verifier_format(const auth_verifier_t *v, sl_buf_t *out)
 
 /* HMAC(secret, purpose || 0 || user): the salt source for plain passwords
  * ("salt") and for unknown users ("mock"). */
-static void derive(const unsigned char secret[AUTH_KEY_LEN], const char *purpose,
-                   const char *user, unsigned char out[AUTH_KEY_LEN])
+static void derive(const unsigned char secret[AUTH_KEY_LEN], const char *purpose, const char *user,
+                   unsigned char out[AUTH_KEY_LEN])
 {
     sl_buf_t b = SL_BUF_INIT;
     sl_buf_append(&b, purpose, strlen(purpose) + 1);
@@ -241,8 +241,8 @@ static int db_add_line(auth_db_t *db, char *line, const char *origin, int lineno
         sl_error_t verr;
         if (auth_verifier_parse(secret, &v, &verr) < 0)
             return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
-                                "invalid entry in password file \"%s\" line %d: %s", origin,
-                                lineno, verr.message);
+                                "invalid entry in password file \"%s\" line %d: %s", origin, lineno,
+                                verr.message);
     } else {
         unsigned char salt[AUTH_KEY_LEN];
         derive(db->secret, "salt", line, salt);
@@ -290,8 +290,8 @@ auth_db_t *auth_db_load(const char *path, sl_error_t *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not open password file \"%s\": %s",
-                     path, strerror(errno));
+        sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not open password file \"%s\": %s", path,
+                     strerror(errno));
         return NULL;
     }
     sl_buf_t text = SL_BUF_INIT;
@@ -304,8 +304,7 @@ auth_db_t *auth_db_load(const char *path, sl_error_t *err)
     auth_db_t *db = NULL;
     if (bad)
         sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not read password file \"%s\"", path);
-    else
-        db = auth_db_parse(text.data ? text.data : "", text.len, path, err);
+    else db = auth_db_parse(text.data ? text.data : "", text.len, path, err);
     if (text.data) OPENSSL_cleanse(text.data, text.len);
     sl_buf_free(&text);
     return db;
@@ -328,8 +327,8 @@ int auth_db_count(const auth_db_t *db)
 
 int auth_fail(sl_error_t *err, const char *user)
 {
-    return sl_error_set(err, SL_ERR_INVALID_PASSWORD, "password authentication failed for user \"%s\"",
-                        user);
+    return sl_error_set(err, SL_ERR_INVALID_PASSWORD,
+                        "password authentication failed for user \"%s\"", user);
 }
 
 /* ---- SCRAM-SHA-256 exchange ---------------------------------------------- */
@@ -439,8 +438,8 @@ static int scram_bare(auth_scram_t *st, const char *bare, sl_error_t *err)
     return 0;
 }
 
-int auth_scram_first(auth_scram_t *st, const char *mech, const char *msg, size_t len,
-                     sl_buf_t *out, sl_error_t *err)
+int auth_scram_first(auth_scram_t *st, const char *mech, const char *msg, size_t len, sl_buf_t *out,
+                     sl_error_t *err)
 {
     int plus = !strcmp(mech, MECH_SCRAM_PLUS);
     if (st->step != 0 || (!plus && strcmp(mech, MECH_SCRAM)) || (plus && !st->cbind_len))
@@ -499,8 +498,7 @@ static int scram_verify(auth_scram_t *st, const char *without_proof, size_t wlen
     return ok ? 0 : auth_fail(err, st->user);
 }
 
-int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *out,
-                     sl_error_t *err)
+int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *out, sl_error_t *err)
 {
     if (st->step != 1) return scram_malformed(err, "Unexpected SCRAM message.");
     if (memchr(msg, '\0', len)) return scram_malformed(err, "Unexpected NUL byte.");
@@ -510,8 +508,7 @@ int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *ou
     int rc = -1;
     unsigned char proof[AUTH_KEY_LEN];
     for (const char *q = strstr(text, ",p="); q; q = strstr(q + 1, ",p=")) proof_at = q;
-    if (scram_attr(&p, 'c', &val, &vlen) < 0)
-        scram_malformed(err, "Expected attribute \"c\".");
+    if (scram_attr(&p, 'c', &val, &vlen) < 0) scram_malformed(err, "Expected attribute \"c\".");
     else if (scram_check_cbind(st, val, vlen, err) < 0)
         ;
     else if (scram_attr(&p, 'r', &val, &vlen) < 0)
@@ -523,8 +520,7 @@ int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *ou
     else if (auth_b64_decode(proof_at + 3, strlen(proof_at + 3), proof, sizeof proof) !=
              AUTH_KEY_LEN)
         scram_malformed(err, "Malformed proof.");
-    else
-        rc = scram_verify(st, text, (size_t)(proof_at - text), proof, out, err);
+    else rc = scram_verify(st, text, (size_t)(proof_at - text), proof, out, err);
     free(text);
     st->step = 2;
     return rc;

@@ -18,19 +18,19 @@
 #include "common/buf.h"
 #include "common/sl_error.h"
 
-#define AUTH_KEY_LEN 32            /* SHA-256 output: StoredKey, ServerKey, proofs */
-#define AUTH_SALT_MAX 128          /* longest salt accepted in a verifier (bytes) */
-#define AUTH_DEFAULT_SALT_LEN 16   /* salt made for plain passwords (PostgreSQL's) */
+#define AUTH_KEY_LEN 32          /* SHA-256 output: StoredKey, ServerKey, proofs */
+#define AUTH_SALT_MAX 128        /* longest salt accepted in a verifier (bytes) */
+#define AUTH_DEFAULT_SALT_LEN 16 /* salt made for plain passwords (PostgreSQL's) */
 #define AUTH_DEFAULT_ITERATIONS 4096
 #define AUTH_MAX_ITERATIONS 100000000
-#define AUTH_NONCE_RAW_LEN 18      /* random bytes of the server nonce (base64: 24 chars) */
-#define AUTH_CBIND_MAX 64          /* longest channel binding data (a certificate hash) */
+#define AUTH_NONCE_RAW_LEN 18 /* random bytes of the server nonce (base64: 24 chars) */
+#define AUTH_CBIND_MAX 64     /* longest channel binding data (a certificate hash) */
 
 /* A SCRAM-SHA-256 verifier: what the server keeps instead of a password. */
 typedef struct auth_verifier {
-    int iterations;                     /* PBKDF2 iteration count */
-    unsigned char salt[AUTH_SALT_MAX];  /* raw salt bytes */
-    size_t salt_len;                    /* 1..AUTH_SALT_MAX */
+    int iterations;                         /* PBKDF2 iteration count */
+    unsigned char salt[AUTH_SALT_MAX];      /* raw salt bytes */
+    size_t salt_len;                        /* 1..AUTH_SALT_MAX */
     unsigned char stored_key[AUTH_KEY_LEN]; /* SHA256(HMAC(SaltedPassword, "Client Key")) */
     unsigned char server_key[AUTH_KEY_LEN]; /* HMAC(SaltedPassword, "Server Key") */
 } auth_verifier_t;
@@ -52,8 +52,8 @@ int auth_verifier_parse(const char *text, auth_verifier_t *v, sl_error_t *err);
 /* Appends the verifier in the format auth_verifier_parse() reads. */
 void auth_verifier_format(const auth_verifier_t *v, sl_buf_t *out);
 /* Builds the verifier of a password for the given salt and iteration count. */
-void auth_verifier_from_password(const char *password, const unsigned char *salt,
-                                 size_t salt_len, int iterations, auth_verifier_t *v);
+void auth_verifier_from_password(const char *password, const unsigned char *salt, size_t salt_len,
+                                 int iterations, auth_verifier_t *v);
 /* 1 when `password` (cleartext, as sent by the `password` method) matches
  * the verifier, else 0. Costs one PBKDF2 run whatever the outcome. */
 int auth_verifier_check_password(const auth_verifier_t *v, const char *password);
@@ -79,18 +79,18 @@ int auth_db_lookup(const auth_db_t *db, const char *user, auth_verifier_t *out);
 /* Server side of one SCRAM-SHA-256 exchange. Initialise with
  * auth_scram_init(), then feed the client's two messages. */
 typedef struct auth_scram {
-    char *user;                 /* startup user name (errors name it) */
-    auth_verifier_t v;          /* the user's verifier, or a mock one */
-    int known;                  /* 0: unknown user, the exchange can only fail */
+    char *user;                          /* startup user name (errors name it) */
+    auth_verifier_t v;                   /* the user's verifier, or a mock one */
+    int known;                           /* 0: unknown user, the exchange can only fail */
     unsigned char cbind[AUTH_CBIND_MAX]; /* tls-server-end-point data; cbind_len 0 = no TLS */
     size_t cbind_len;
-    int plus;                   /* client chose SCRAM-SHA-256-PLUS */
-    char *gs2_header;           /* "n,,", "y,," or "p=tls-server-end-point,," */
-    char *client_first_bare;    /* "n=...,r=..." as received */
-    char *server_first;         /* "r=...,s=...,i=..." as sent */
-    char *nonce;                /* client nonce + server nonce */
+    int plus;                      /* client chose SCRAM-SHA-256-PLUS */
+    char *gs2_header;              /* "n,,", "y,," or "p=tls-server-end-point,," */
+    char *client_first_bare;       /* "n=...,r=..." as received */
+    char *server_first;            /* "r=...,s=...,i=..." as sent */
+    char *nonce;                   /* client nonce + server nonce */
     const char *test_server_nonce; /* unit tests only: used instead of random bytes */
-    int step;                   /* 0: expect client-first, 1: expect client-final, 2: done */
+    int step;                      /* 0: expect client-first, 1: expect client-final, 2: done */
 } auth_scram_t;
 
 /* Starts an exchange for `user`; cbind (NULL/0 without TLS) enables
@@ -103,13 +103,12 @@ void auth_scram_mechanisms(const auth_scram_t *st, sl_buf_t *out);
 /* Handles SASLInitialResponse (mechanism and client-first-message); appends
  * the server-first-message to `out`. Returns -1 with err (08P01 for a
  * malformed message or a channel binding mismatch). */
-int auth_scram_first(auth_scram_t *st, const char *mech, const char *msg, size_t len,
-                     sl_buf_t *out, sl_error_t *err);
+int auth_scram_first(auth_scram_t *st, const char *mech, const char *msg, size_t len, sl_buf_t *out,
+                     sl_error_t *err);
 /* Handles the client-final-message; appends the server-final-message
  * ("v=...") on success. A wrong proof or an unknown user fails with 28P01
  * `password authentication failed for user "<name>"`. */
-int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *out,
-                     sl_error_t *err);
+int auth_scram_final(auth_scram_t *st, const char *msg, size_t len, sl_buf_t *out, sl_error_t *err);
 /* Releases the strings of the exchange (the struct itself is the caller's). */
 void auth_scram_free(auth_scram_t *st);
 

@@ -58,8 +58,9 @@ cat_t *cat_open(const char *dir, sl_error_t *err)
         cat_close(c);
         return NULL;
     }
-    if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                        SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &c->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not open catalog \"%s\": %s", path,
                      c->db ? sqlite3_errmsg(c->db) : "out of memory");
         cat_close(c);
@@ -150,18 +151,22 @@ static int create_locked(cat_t *c, cat_kind_t kind, const char *name, const char
     if (lookup_locked(c, name, a, &old)) {
         rc = sl_error_set(err, SL_ERR_DUPLICATE_TABLE, "%s \"%s\" already exists",
                           old.kind == kind ? cat_kind_name(kind) : "relation", name);
-        if (old.kind != kind) sl_error_detail(err, "A %s of that name exists.", cat_kind_name(old.kind));
+        if (old.kind != kind)
+            sl_error_detail(err, "A %s of that name exists.", cat_kind_name(old.kind));
         goto out;
     }
     for (int i = 0; i < ndeps; i++)
         if (!lookup_locked(c, deps[i], a, NULL)) {
-            rc = sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", deps[i]);
+            rc = sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                              deps[i]);
             goto out;
         }
     sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(c->db, "INSERT INTO objects (name, kind, sql, state, created_at) "
-                                  "VALUES (?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(c->db,
+                           "INSERT INTO objects (name, kind, sql, state, created_at) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           -1, &st, NULL) != SQLITE_OK) {
         rc = db_error(c, err, "insert");
         goto rollback;
     }
@@ -239,7 +244,9 @@ static int drop_locked(cat_t *c, cat_kind_t kind, const char *name, sl_error_t *
         rc = sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is not a %s", name,
                           cat_kind_name(kind));
         sl_error_hint(err, "Use DROP %s to remove a %s.",
-                      e.kind == CAT_STREAM ? "STREAM" : e.kind == CAT_TABLE ? "TABLE" : "QUERY",
+                      e.kind == CAT_STREAM  ? "STREAM"
+                      : e.kind == CAT_TABLE ? "TABLE"
+                                            : "QUERY",
                       cat_kind_name(e.kind));
     } else {
         const char **deps;
@@ -276,8 +283,10 @@ int cat_list(cat_t *c, cat_kind_t kind, sl_arena_t *a, cat_entry_t **out)
     sqlite3_stmt *st;
     int n = 0, cap = 16;
     cat_entry_t *v = sl_alloc(a, sizeof *v * (size_t)cap);
-    if (sqlite3_prepare_v2(c->db, "SELECT " ENTRY_COLS " FROM objects WHERE ?1 = 0 OR kind = ?1 "
-                                  "ORDER BY name", -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(c->db,
+                           "SELECT " ENTRY_COLS " FROM objects WHERE ?1 = 0 OR kind = ?1 "
+                           "ORDER BY name",
+                           -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_int(st, 1, (int)kind);
         while (sqlite3_step(st) == SQLITE_ROW) {
             if (n == cap) {

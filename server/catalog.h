@@ -23,11 +23,11 @@ typedef enum { CAT_STREAM = 1, CAT_TABLE = 2, CAT_QUERY = 3 } cat_kind_t;
 typedef struct cat_entry {
     cat_kind_t kind;
     const char *name;
-    const char *sql;        /* the CREATE statement as the user wrote it */
-    const char *state;      /* queries: desired state ("ACTIVE", "STOPPED", "FINISHED"); else "" */
-    int64_t created_at;     /* microseconds since the epoch */
-    int64_t version;        /* bumped by cat_touch() (table data changes) */
-    int64_t id;             /* the object's row id, > 0, never reused while it exists (the
+    const char *sql;    /* the CREATE statement as the user wrote it */
+    const char *state;  /* queries: desired state ("ACTIVE", "STOPPED", "FINISHED"); else "" */
+    int64_t created_at; /* microseconds since the epoch */
+    int64_t version;    /* bumped by cat_touch() (table data changes) */
+    int64_t id;         /* the object's row id, > 0, never reused while it exists (the
                                catalog relations' OIDs derive from it) */
 } cat_entry_t;
 

@@ -14,11 +14,11 @@ typedef enum { KEY_STR, KEY_INT, KEY_ENUM } key_type_t;
 typedef struct conf_key {
     const char *name;
     key_type_t type;
-    const char *def;     /* default as text */
-    long lo, hi;         /* bounds of KEY_INT */
-    const char *values;  /* "a|b|c" of KEY_ENUM */
+    const char *def;    /* default as text */
+    long lo, hi;        /* bounds of KEY_INT */
+    const char *values; /* "a|b|c" of KEY_ENUM */
     const char *doc;
-    size_t offset;       /* of the field in conf_t */
+    size_t offset; /* of the field in conf_t */
 } conf_key_t;
 
 #define STR_(x) #x
@@ -159,7 +159,11 @@ static int parse_line(char *line, char **key, char **value)
         *value = out;
         for (;; p++) {
             if (*p == '\0') return -1;
-            if (*p == '\'' && p[1] == '\'') { *out++ = '\''; p++; continue; }
+            if (*p == '\'' && p[1] == '\'') {
+                *out++ = '\'';
+                p++;
+                continue;
+            }
             if (*p == '\'') break;
             *out++ = *p;
         }
@@ -179,8 +183,10 @@ int conf_load_file(conf_t *c, const char *path, sl_error_t *err)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not open configuration file "
-                            "\"%s\": %s", path, strerror(errno));
+        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
+                            "could not open configuration file "
+                            "\"%s\": %s",
+                            path, strerror(errno));
     char line[4096];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
@@ -240,8 +246,7 @@ void conf_describe(sl_buf_t *out)
             sl_buf_printf(out, "# (integer, %ld .. %ld)\n%s = %s\n", k->lo, k->hi, k->name, k->def);
         else if (k->type == KEY_ENUM)
             sl_buf_printf(out, "# (one of %s)\n%s = '%s'\n", k->values, k->name, k->def);
-        else
-            sl_buf_printf(out, "%s = '%s'\n", k->name, k->def);
+        else sl_buf_printf(out, "%s = '%s'\n", k->name, k->def);
     }
 }
 

@@ -287,7 +287,8 @@ static int csv_is_null(const copy_opts_t *o, const copy_null_rules_t *r, int idx
     int in_rules = r && idx < r->n;
     if (in_rules && r->force_not_null && r->force_not_null[idx]) return 0;
     if (!quoted) return same_bytes(raw, raw_len, o->null_str, o->null_len);
-    return in_rules && r->force_null && r->force_null[idx] && same_bytes(val, n, o->null_str, o->null_len);
+    return in_rules && r->force_null && r->force_null[idx] &&
+           same_bytes(val, n, o->null_str, o->null_len);
 }
 
 static int decode_csv(const copy_opts_t *o, const copy_null_rules_t *rules, const char *rec,
@@ -357,7 +358,11 @@ int copy_decode_record(const copy_opts_t *o, const copy_null_rules_t *rules, con
 static int utf8_seq(const unsigned char *p, size_t n)
 {
     unsigned c = p[0];
-    int len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    int len = c < 0x80             ? 1
+              : (c & 0xe0) == 0xc0 ? 2
+              : (c & 0xf0) == 0xe0 ? 3
+              : (c & 0xf8) == 0xf0 ? 4
+                                   : 0;
     if (len == 0 || c == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4) return 0;
     for (int k = 1; k < len; k++) {
         if ((size_t)k >= n) return -1;

@@ -57,14 +57,14 @@ typedef struct copy_field {
     const char *p;
     size_t n;
     int null;
-    int quoted;           /* CSV: some of it was quoted */
+    int quoted; /* CSV: some of it was quoted */
 } copy_field_t;
 
 /* Per-column NULL rules of CSV input (FORCE_NOT_NULL, FORCE_NULL). */
 typedef struct copy_null_rules {
     const unsigned char *force_not_null; /* NULL = none; else one flag per field */
     const unsigned char *force_null;
-    int n;                               /* flags in each array */
+    int n; /* flags in each array */
 } copy_null_rules_t;
 
 /* Finds the next record in p[0..n): its length without the line end goes

@@ -26,30 +26,30 @@
 
 struct copy_in {
     srv_t *srv;
-    sess_t *sess;               /* whose transaction the rows join (sess_copy_begin) */
+    sess_t *sess; /* whose transaction the rows join (sess_copy_begin) */
     txn_t *txn;
-    tstore_conn_t *conn;        /* the session's connection, holding the write lock */
-    int open;                   /* the statement has not ended */
-    int started;                /* a job ran (check_writer) */
-    sl_arena_t *arena;          /* relation, options, names */
+    tstore_conn_t *conn; /* the session's connection, holding the write lock */
+    int open;            /* the statement has not ended */
+    int started;         /* a job ran (check_writer) */
+    sl_arena_t *arena;   /* relation, options, names */
     plan_relation_t rel;
     copy_opts_t opts;
     copy_null_rules_t rules;
     int nfields;
     int *target;
-    unsigned char *is_target;   /* per table column: some field fills it */
+    unsigned char *is_target; /* per table column: some field fills it */
     /* parsing state, touched by the job only */
-    sl_buf_t pending;           /* bytes received and not yet parsed (a partial record) */
-    uint64_t line;              /* records read, the header included */
-    int header_left;            /* the header line is still to be skipped */
-    int ended;                  /* the "\." line was read: the rest is ignored */
+    sl_buf_t pending; /* bytes received and not yet parsed (a partial record) */
+    uint64_t line;    /* records read, the header included */
+    int header_left;  /* the header line is still to be skipped */
+    int ended;        /* the "\." line was read: the rest is ignored */
     sl_buf_t scratch;
     copy_field_t *fields;
     int fields_cap;
     /* the job */
     uv_work_t work;
-    int busy, closed, last;     /* closed: loop thread only */
-    atomic_int abort;           /* copy_in_abort: the next job only ends the statement */
+    int busy, closed, last; /* closed: loop thread only */
+    atomic_int abort;       /* copy_in_abort: the next job only ends the statement */
     sl_error_t err;
     int failed;
     int64_t added;
@@ -84,7 +84,8 @@ copy_in_t *copy_in_new(srv_t *srv, sess_t *sess, const copy_in_spec_t *spec, sl_
     ci->work.data = ci;
     if (obj_lookup(srv->cat, spec->table, ci->arena, &ci->rel, err) != 1) {
         if (!sl_error_isset(err))
-            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist", spec->table);
+            sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+                         spec->table);
         copy_in_free(ci);
         return NULL;
     }
@@ -126,7 +127,8 @@ static void context_line(copy_in_t *ci, const char *rec, size_t n)
 {
     char q[COPY_CONTEXT_MAX + 8];
     quote_limited(q, sizeof q, rec, n);
-    sl_error_detail(&ci->err, "COPY %s, line %llu: %s", ci->rel.name, (unsigned long long)ci->line, q);
+    sl_error_detail(&ci->err, "COPY %s, line %llu: %s", ci->rel.name, (unsigned long long)ci->line,
+                    q);
 }
 
 /* Detail "COPY t, line N, column c: "<value>"". */
@@ -138,8 +140,8 @@ static void context_column(copy_in_t *ci, int field, const copy_field_t *f)
                     (unsigned long long)ci->line, ci->rel.col_names[ci->target[field]], q);
 }
 
-static int fail_line(copy_in_t *ci, const char *rec, size_t n, const char *sqlstate, const char *msg,
-                     const char *arg)
+static int fail_line(copy_in_t *ci, const char *rec, size_t n, const char *sqlstate,
+                     const char *msg, const char *arg)
 {
     sl_error_set(&ci->err, sqlstate, msg, arg);
     context_line(ci, rec, n);
@@ -153,9 +155,10 @@ static int check_encoding(copy_in_t *ci, const char *rec, size_t n)
 {
     size_t bad = copy_utf8_check(rec, n, 0);
     if (bad == n) return 0;
-    sl_error_set(&ci->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, "invalid byte sequence for encoding \"UTF8\": 0x%02x",
-                 (unsigned char)rec[bad]);
-    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.name, (unsigned long long)ci->line); /* no text: it is not UTF-8 */
+    sl_error_set(&ci->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE,
+                 "invalid byte sequence for encoding \"UTF8\": 0x%02x", (unsigned char)rec[bad]);
+    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.name,
+                    (unsigned long long)ci->line); /* no text: it is not UTF-8 */
     ci->failed = 1;
     return -1;
 }
@@ -259,7 +262,8 @@ static void parse_pending(copy_in_t *ci)
     size_t off = 0, len, used;
     const char *p = ci->pending.data;
     while (!ci->failed && !ci->ended &&
-           (used = copy_next_record(&ci->opts, p + off, ci->pending.len - off, ci->last, &len)) > 0) {
+           (used = copy_next_record(&ci->opts, p + off, ci->pending.len - off, ci->last, &len)) >
+               0) {
         if (handle_record(ci, &bld, p + off, len) < 0) break;
         off += used;
         if (bld.batch->nrows >= EXEC_BATCH_ROWS && flush_batch(ci, &bld, a) < 0) break;

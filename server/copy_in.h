@@ -36,9 +36,9 @@ typedef struct copy_in copy_in_t;
 
 /* What COPY FROM was asked for. Strings are copied by copy_in_new. */
 typedef struct copy_in_spec {
-    const char *table;            /* a catalog-stored table (checked by the statement) */
-    int nfields;                  /* fields per record */
-    const int *target;            /* target[i]: the table column of field i */
+    const char *table; /* a catalog-stored table (checked by the statement) */
+    int nfields;       /* fields per record */
+    const int *target; /* target[i]: the table column of field i */
     copy_opts_t opts;
     const unsigned char *force_not_null; /* per field, or NULL */
     const unsigned char *force_null;

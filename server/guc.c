@@ -57,7 +57,7 @@ struct guc {
     int n, cap;
     guc_slot_t *slots;
     int nsnaps;
-    guc_snap_t *snaps;   /* [0] = BEGIN, [i + 1] = savepoint i */
+    guc_snap_t *snaps; /* [0] = BEGIN, [i + 1] = savepoint i */
     char *reported[GUC__COUNT];
     int reported_once;
 };
@@ -221,14 +221,18 @@ static int check_int(guc_id_t id, const char *v, char **out, sl_error_t *err)
     int64_t n, lo, hi;
     if (parse_number(v, ms, &n) < 0) {
         invalid_value(err, id, v);
-        if (ms) sl_error_hint(err, "Valid units for this parameter are \"ms\", \"s\", \"min\", \"h\", and \"d\".");
+        if (ms)
+            sl_error_hint(
+                err,
+                "Valid units for this parameter are \"ms\", \"s\", \"min\", \"h\", and \"d\".");
         return -1;
     }
     sscanf(gucs[id].values, "%lld..%lld", (long long *)&lo, (long long *)&hi);
     if (n < lo || n > hi)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                             "%lld%s is outside the valid range for parameter \"%s\" (%lld .. %lld)",
-                            (long long)n, ms ? " ms" : "", gucs[id].name, (long long)lo, (long long)hi);
+                            (long long)n, ms ? " ms" : "", gucs[id].name, (long long)lo,
+                            (long long)hi);
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", (long long)n);
     *out = ms ? format_ms(n) : sl_xstrdup(buf);
@@ -291,7 +295,8 @@ static int check_datestyle(const guc_t *g, const char *v, char **out, sl_error_t
         word[n] = 0;
         p += n;
         if (!strcasecmp(word, "ISO") || !strcasecmp(word, "DEFAULT")) continue;
-        if (!strcasecmp(word, "MDY") || !strcasecmp(word, "US") || !strncasecmp(word, "NONEURO", 7)) order = "MDY";
+        if (!strcasecmp(word, "MDY") || !strcasecmp(word, "US") || !strncasecmp(word, "NONEURO", 7))
+            order = "MDY";
         else if (!strcasecmp(word, "DMY") || !strncasecmp(word, "EURO", 4)) order = "DMY";
         else if (!strcasecmp(word, "YMD")) order = "YMD";
         else {
@@ -352,7 +357,8 @@ static int check_special(const guc_t *g, guc_id_t id, const char *v, char **out,
             return 0;
         }
         invalid_value(err, id, v);
-        return sl_error_detail(err, "sluice always treats backslashes in string literals literally.");
+        return sl_error_detail(err,
+                               "sluice always treats backslashes in string literals literally.");
     case GUC_SESSION_AUTHORIZATION:
         if (!strcmp(v, g->user)) {
             *out = sl_xstrdup(v);
@@ -432,11 +438,11 @@ int guc_set(guc_t *g, const char *name, const char *value, int local, int in_blo
 {
     int id = guc_find(name);
     if (id < 0 && !is_placeholder(name))
-        return sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "unrecognized configuration parameter \"%s\"",
-                            name);
+        return sl_error_set(err, SL_ERR_UNDEFINED_OBJECT,
+                            "unrecognized configuration parameter \"%s\"", name);
     if (id >= 0 && (gucs[id].flags & F_FIXED))
-        return sl_error_set(err, SL_ERR_CANT_CHANGE_RUNTIME_PARAM, "parameter \"%s\" cannot be changed",
-                            gucs[id].name);
+        return sl_error_set(err, SL_ERR_CANT_CHANGE_RUNTIME_PARAM,
+                            "parameter \"%s\" cannot be changed", gucs[id].name);
     if ((local || (id >= 0 && (gucs[id].flags & F_TXN))) && !in_block) {
         char *ignored = NULL; /* still checked, as PostgreSQL does */
         int rc = id >= 0 && value ? check_value(g, (guc_id_t)id, value, &ignored, err) : 0;

@@ -80,7 +80,8 @@ void http_error(http_resp_t *r, unsigned status, const char *sqlstate, const cha
 static int code_index(unsigned status)
 {
     switch (status) {
-#define HTTP_CODE_CASE(c) case c: return HTTP_IDX_##c;
+#define HTTP_CODE_CASE(c) \
+    case c: return HTTP_IDX_##c;
         HTTP_CODES(HTTP_CODE_CASE)
 #undef HTTP_CODE_CASE
     default: return HTTP_IDX_OTHER;
@@ -292,8 +293,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         rq->ready = NULL;
         return response_queue(rq, m, rq->ready_status);
     }
-    default:
-        return MHD_YES; /* suspended: nothing to do until the action resumes it */
+    default: return MHD_YES; /* suspended: nothing to do until the action resumes it */
     }
 }
 
@@ -355,18 +355,15 @@ static struct MHD_Daemon *daemon_start(http_server_t *hs, struct sockaddr_storag
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (ss->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(
-        flags, 0, NULL, NULL, on_access, hs,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss,
+        flags, 0, NULL, NULL, on_access, hs, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTP_THREADS,
         /* http_conn.c applies http_max_connections; MHD splits its limit
          * between its threads, so each thread may take them all */
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)(c->http_max_connections * HTTP_THREADS),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->http_timeout,
-        MHD_OPTION_NOTIFY_CONNECTION, http_conn_notify, hs, /* deadlines, per-address cap */
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, hs,
-        MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, hs,
-        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, hs,
-        MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->http_timeout, MHD_OPTION_NOTIFY_CONNECTION,
+        http_conn_notify, hs, /* deadlines, per-address cap */
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, hs, MHD_OPTION_UNESCAPE_CALLBACK, on_unescape,
+        hs, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, hs, MHD_OPTION_END);
 }
 
 /* Starting the daemon from a thread of its own whose priority is lowered
@@ -377,8 +374,8 @@ static struct MHD_Daemon *daemon_start(http_server_t *hs, struct sockaddr_storag
 typedef struct daemon_start_arg {
     http_server_t *hs;
     struct sockaddr_storage *ss;
-    struct MHD_Daemon *daemon;  /* out */
-    int error;                  /* out: errno when daemon is NULL */
+    struct MHD_Daemon *daemon; /* out */
+    int error;                 /* out: errno when daemon is NULL */
 } daemon_start_arg_t;
 
 static void *daemon_start_main(void *arg)
@@ -426,7 +423,8 @@ int http_start(srv_t *srv, sl_error_t *err)
     hs->nice = (int)c->http_nice;
     hs->has_token = c->http_token[0] != '\0';
     if (hs->has_token)
-        EVP_Digest(c->http_token, strlen(c->http_token), hs->token_digest, NULL, EVP_sha256(), NULL);
+        EVP_Digest(c->http_token, strlen(c->http_token), hs->token_digest, NULL, EVP_sha256(),
+                   NULL);
     hs->timeout_ms = c->http_timeout * 1000;
     hs->per_ip = (int)c->http_per_ip_connections;
     hs->max_conns = (int)c->http_max_connections;

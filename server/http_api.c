@@ -138,8 +138,8 @@ void http_api_action(http_req_t *rq, const char *name, int action, http_resp_t *
     const char *verb = action == 'x' ? "stop" : "start";
     int rc = action == 'x' ? qm_stop(qm, name, &err) : qm_start(qm, name, &err);
     if (rc < 0) {
-        unsigned status = !strcmp(err.sqlstate, SL_ERR_UNDEFINED_TABLE) ? MHD_HTTP_NOT_FOUND
-                                                                        : MHD_HTTP_CONFLICT;
+        unsigned status =
+            !strcmp(err.sqlstate, SL_ERR_UNDEFINED_TABLE) ? MHD_HTTP_NOT_FOUND : MHD_HTTP_CONFLICT;
         http_error(r, status, err.sqlstate, "%s", err.message);
         return;
     }

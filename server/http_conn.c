@@ -132,8 +132,7 @@ static void conn_addresses(http_conn_t *hc, struct MHD_Connection *conn)
     if (getsockname(hc->fd, (struct sockaddr *)&local, &len) < 0) return;
     if (local.ss_family == AF_INET6)
         hc->local_port = ntohs(((struct sockaddr_in6 *)&local)->sin6_port);
-    else
-        hc->local_port = ntohs(((struct sockaddr_in *)&local)->sin_port);
+    else hc->local_port = ntohs(((struct sockaddr_in *)&local)->sin_port);
 }
 
 /* Debug line of a new connection with the count of open ones (the tests
@@ -169,10 +168,8 @@ static void conn_started(http_server_t *hs, struct MHD_Connection *conn, void **
 static void conn_closed(http_server_t *hs, http_conn_t *hc)
 {
     pthread_mutex_lock(&hs->conn_lock);
-    if (hc->prev)
-        hc->prev->next = hc->next;
-    else
-        hs->conns = hc->next;
+    if (hc->prev) hc->prev->next = hc->next;
+    else hs->conns = hc->next;
     if (hc->next) hc->next->prev = hc->prev;
     pthread_mutex_unlock(&hs->conn_lock);
     free(hc);
@@ -229,10 +226,8 @@ static int64_t conn_sweep(http_server_t *hs, int64_t now)
     int64_t next = 0;
     for (http_conn_t *c = hs->conns; c; c = c->next) {
         if (c->cut || !c->deadline_ms) continue;
-        if (c->deadline_ms <= now)
-            conn_cut(c, "no complete request within http_timeout");
-        else if (!next || c->deadline_ms < next)
-            next = c->deadline_ms;
+        if (c->deadline_ms <= now) conn_cut(c, "no complete request within http_timeout");
+        else if (!next || c->deadline_ms < next) next = c->deadline_ms;
     }
     return next;
 }

@@ -39,8 +39,7 @@ static void host_add(http_server_t *hs, const char *name, size_t n)
 {
     hs->hosts = sl_xrealloc(hs->hosts, sizeof *hs->hosts * (size_t)(hs->nhosts + 1));
     char *h = sl_xcalloc(1, n + 1);
-    for (size_t i = 0; i < n; i++)
-        h[i] = (char)tolower((unsigned char)name[i]);
+    for (size_t i = 0; i < n; i++) h[i] = (char)tolower((unsigned char)name[i]);
     hs->hosts[hs->nhosts++] = h;
 }
 
@@ -80,16 +79,12 @@ int http_guard_init(http_server_t *hs, const conf_t *c, sl_error_t *err)
         return 0;
     }
     for (const char *p = list;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
+        while (*p == ' ' || *p == '\t') p++;
         size_t n = strcspn(p, ",");
         size_t len = n;
-        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-            len--;
-        if (len == 1 && *p == '*')
-            hs->any_host = true;
-        else if (entry_valid(p, len))
-            host_add(hs, p, len);
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t')) len--;
+        if (len == 1 && *p == '*') hs->any_host = true;
+        else if (entry_valid(p, len)) host_add(hs, p, len);
         else
             return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                                 "invalid entry \"%.*s\" in http_allowed_hosts: expected host "
@@ -102,8 +97,7 @@ int http_guard_init(http_server_t *hs, const conf_t *c, sl_error_t *err)
 
 void http_guard_free(http_server_t *hs)
 {
-    for (int i = 0; i < hs->nhosts; i++)
-        free(hs->hosts[i]);
+    for (int i = 0; i < hs->nhosts; i++) free(hs->hosts[i]);
     free(hs->hosts);
 }
 
@@ -185,8 +179,7 @@ static bool json_typed(http_req_t *rq)
 {
     const char *ct = header(rq, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (!ct) return false;
-    while (*ct == ' ')
-        ct++;
+    while (*ct == ' ') ct++;
     size_t n = strcspn(ct, "; \t");
     return n == 16 && !strncasecmp(ct, "application/json", 16);
 }

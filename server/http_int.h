@@ -34,7 +34,7 @@ enum {
 #define HTTP_CODE_IDX(c) HTTP_IDX_##c,
     HTTP_CODES(HTTP_CODE_IDX)
 #undef HTTP_CODE_IDX
-    HTTP_IDX_OTHER,
+        HTTP_IDX_OTHER,
     HTTP_NCODES
 };
 
@@ -45,72 +45,72 @@ typedef struct http_conn http_conn_t;
 typedef struct http_server {
     srv_t *srv;
     struct MHD_Daemon *daemon;
-    int port;                          /* bound port */
-    bool has_token;                    /* http_token is set */
-    unsigned char token_digest[32];    /* SHA-256 of http_token (compared in constant time) */
-    size_t max_body;                   /* http_max_request_bytes */
-    int nice;                          /* http_nice, the priority of every MHD thread */
-    pthread_mutex_t lock;              /* guards queue, actions and stopping */
-    pthread_cond_t idle;               /* signalled when actions drops to 0 */
-    pthread_cond_t work;               /* signalled when queue grows or stopping is set */
-    pthread_t dispatcher;              /* starts the STOP/START threads (normal priority) */
-    struct http_req *queue;            /* actions waiting for the dispatcher (linked by next) */
-    int actions;                       /* STOP/START requests queued or running */
-    bool stopping;                     /* http_stop began: no new actions */
+    int port;                       /* bound port */
+    bool has_token;                 /* http_token is set */
+    unsigned char token_digest[32]; /* SHA-256 of http_token (compared in constant time) */
+    size_t max_body;                /* http_max_request_bytes */
+    int nice;                       /* http_nice, the priority of every MHD thread */
+    pthread_mutex_t lock;           /* guards queue, actions and stopping */
+    pthread_cond_t idle;            /* signalled when actions drops to 0 */
+    pthread_cond_t work;            /* signalled when queue grows or stopping is set */
+    pthread_t dispatcher;           /* starts the STOP/START threads (normal priority) */
+    struct http_req *queue;         /* actions waiting for the dispatcher (linked by next) */
+    int actions;                    /* STOP/START requests queued or running */
+    bool stopping;                  /* http_stop began: no new actions */
     atomic_uint_fast64_t responses[HTTP_NCODES]; /* responses sent, per status code */
-    char **hosts;                      /* http_allowed_hosts, lower case (http_guard.c) */
+    char **hosts;                                /* http_allowed_hosts, lower case (http_guard.c) */
     int nhosts;
-    bool any_host;                     /* "*": any Host header */
-    int64_t timeout_ms;                /* http_timeout: time to send a whole request */
-    int per_ip;                        /* http_per_ip_connections (0 = none) */
-    int max_conns;                     /* http_max_connections */
-    pthread_mutex_t conn_lock;         /* guards conns, every http_conn_t and timer_stop */
-    pthread_cond_t conn_wake;          /* wakes the timer (a new deadline, or stop) */
-    pthread_t timer;                   /* cuts connections past their deadline */
+    bool any_host;             /* "*": any Host header */
+    int64_t timeout_ms;        /* http_timeout: time to send a whole request */
+    int per_ip;                /* http_per_ip_connections (0 = none) */
+    int max_conns;             /* http_max_connections */
+    pthread_mutex_t conn_lock; /* guards conns, every http_conn_t and timer_stop */
+    pthread_cond_t conn_wake;  /* wakes the timer (a new deadline, or stop) */
+    pthread_t timer;           /* cuts connections past their deadline */
     bool timer_started;
     bool timer_stop;
-    http_conn_t *conns;                /* open connections (http_conn.c) */
+    http_conn_t *conns; /* open connections (http_conn.c) */
 } http_server_t;
 
 /* What a handler answers. Handlers fill it; http.c turns it into an MHD
  * response. */
 typedef struct http_resp {
-    unsigned status;                   /* HTTP status; 0 = not answered yet */
-    const char *type;                  /* Content-Type (a literal or arena string) */
-    sl_buf_t body;                     /* the body (heap; handed to MHD) */
-    const unsigned char *static_body;  /* or a body that outlives the daemon (UI assets) */
+    unsigned status;                  /* HTTP status; 0 = not answered yet */
+    const char *type;                 /* Content-Type (a literal or arena string) */
+    sl_buf_t body;                    /* the body (heap; handed to MHD) */
+    const unsigned char *static_body; /* or a body that outlives the daemon (UI assets) */
     size_t static_len;
-    int nheaders;                      /* extra headers: name/value pairs */
+    int nheaders; /* extra headers: name/value pairs */
     const char *headers[HTTP_MAX_HEADERS][2];
 } http_resp_t;
 
 /* Phases of a request across the access handler's calls. */
 typedef enum {
-    HTTP_REQ_NEW,                      /* first call: headers only */
-    HTTP_REQ_BODY,                     /* receiving the body */
-    HTTP_REQ_ACTION,                   /* connection suspended, an action thread runs */
-    HTTP_REQ_READY                     /* the action thread left its response in `ready` */
+    HTTP_REQ_NEW,    /* first call: headers only */
+    HTTP_REQ_BODY,   /* receiving the body */
+    HTTP_REQ_ACTION, /* connection suspended, an action thread runs */
+    HTTP_REQ_READY   /* the action thread left its response in `ready` */
 } http_req_phase_t;
 
 /* One request, from its first header to its completion callback. */
 typedef struct http_req {
     http_server_t *hs;
     struct MHD_Connection *conn;
-    sl_arena_t *arena;                 /* freed when the request completes; owned by
+    sl_arena_t *arena;  /* freed when the request completes; owned by
                                         * the MHD thread, by the action thread while
                                         * an action runs (common/arena.h) */
-    const char *method;                /* "GET", "POST", ... */
-    const char *path;                  /* raw path (not yet percent-decoded) */
+    const char *method; /* "GET", "POST", ... */
+    const char *path;   /* raw path (not yet percent-decoded) */
     http_req_phase_t phase;
-    size_t body_len;                   /* bytes of body received so far */
-    bool body_too_large;               /* more than max_body arrived */
-    sl_buf_t body;                     /* the body, up to max_body bytes */
-    int action;                        /* for an action: 's'top or 's'tart */
-    const char *name;                  /* the query an action works on (decoded) */
-    struct MHD_Response *ready;        /* HTTP_REQ_READY: the response to queue */
-    struct http_req *next;             /* in the server's action queue */
+    size_t body_len;            /* bytes of body received so far */
+    bool body_too_large;        /* more than max_body arrived */
+    sl_buf_t body;              /* the body, up to max_body bytes */
+    int action;                 /* for an action: 's'top or 's'tart */
+    const char *name;           /* the query an action works on (decoded) */
+    struct MHD_Response *ready; /* HTTP_REQ_READY: the response to queue */
+    struct http_req *next;      /* in the server's action queue */
     unsigned ready_status;
-    int local_port;                    /* the server port the client connected to */
+    int local_port; /* the server port the client connected to */
 } http_req_t;
 
 /* ---- responses (http.c) ---- */

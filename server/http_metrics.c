@@ -26,7 +26,7 @@
 typedef struct mquery {
     const qm_info_t *info;
     json_t *p;
-    const char *labels;   /* query="name" */
+    const char *labels; /* query="name" */
 } mquery_t;
 
 /* ---- text format ---- */
@@ -79,11 +79,15 @@ static int num(json_t *o, const char *key, double *v)
 static int iso_seconds(json_t *s, double *out)
 {
     int y, mo, d, h, mi, sec, ms;
-    if (!json_is_string(s) ||
-        sscanf(json_string_value(s), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &y, &mo, &d, &h, &mi, &sec, &ms) != 7)
+    if (!json_is_string(s) || sscanf(json_string_value(s), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &y, &mo,
+                                     &d, &h, &mi, &sec, &ms) != 7)
         return 0;
-    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
-                    .tm_min = mi, .tm_sec = sec};
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = sec};
     *out = (double)timegm(&tm) + ms / 1000.0;
     return 1;
 }
@@ -126,7 +130,8 @@ static void scalar_family(sl_buf_t *b, const struct scalar *s, mquery_t *qs, int
         json_t *o = qs[i].p;
         if (o && s->sub) o = json_object_get(o, s->key);
         double v;
-        if (num(o, s->sub ? s->sub : s->key, &v) && v >= 0) sample(b, s->name, qs[i].labels, v * s->scale);
+        if (num(o, s->sub ? s->sub : s->key, &v) && v >= 0)
+            sample(b, s->name, qs[i].labels, v * s->scale);
     }
 }
 
@@ -185,19 +190,21 @@ static void watermark_families(sl_buf_t *b, mquery_t *qs, int n)
            "Seconds between now and the event-time watermark (how far event time lags).");
     for (int i = 0; i < n; i++)
         if (iso_seconds(watermark_of(&qs[i]), &wm) && wm > 0)
-            sample(b, "sluice_query_watermark_lag_seconds", qs[i].labels, round((now - wm) * 1000) / 1000);
+            sample(b, "sluice_query_watermark_lag_seconds", qs[i].labels,
+                   round((now - wm) * 1000) / 1000);
 }
 
 /* Families of every element of an array member (stateOperators, sources). */
 static const struct element {
-    const char *array, *name, *help, *key, *in;  /* in: member object holding key, or NULL */
+    const char *array, *name, *help, *key, *in; /* in: member object holding key, or NULL */
 } elements[] = {
-    {"stateOperators", "sluice_query_state_rows", "Rows in the state of a stateful operator (numRowsTotal).",
-     "numRowsTotal", NULL},
+    {"stateOperators", "sluice_query_state_rows",
+     "Rows in the state of a stateful operator (numRowsTotal).", "numRowsTotal", NULL},
     {"stateOperators", "sluice_query_state_rows_updated",
      "State rows updated by the last trigger (numRowsUpdated).", "numRowsUpdated", NULL},
     {"stateOperators", "sluice_query_state_memory_bytes",
-     "Memory used by a stateful operator's state stores (memoryUsedBytes).", "memoryUsedBytes", NULL},
+     "Memory used by a stateful operator's state stores (memoryUsedBytes).", "memoryUsedBytes",
+     NULL},
     {"stateOperators", "sluice_query_rows_dropped_by_watermark",
      "Late rows a stateful operator dropped in the last trigger (numRowsDroppedByWatermark).",
      "numRowsDroppedByWatermark", NULL},
@@ -217,7 +224,8 @@ static const char *element_labels(sl_arena_t *a, const mquery_t *q, const struct
     sl_buf_t v = SL_BUF_INIT;
     json_t *op = json_object_get(el, "operatorName");
     label_value(&v, json_is_string(op) ? json_string_value(op) : "");
-    const char *s = sl_printf(a, "%s,operator=\"%s\",op=\"%zu\"", q->labels, v.data ? v.data : "", idx);
+    const char *s =
+        sl_printf(a, "%s,operator=\"%s\",op=\"%zu\"", q->labels, v.data ? v.data : "", idx);
     sl_buf_free(&v);
     return s;
 }
@@ -229,7 +237,8 @@ static void element_family(sl_buf_t *b, sl_arena_t *a, const struct element *e, 
         json_t *arr = qs[i].p ? json_object_get(qs[i].p, e->array) : NULL;
         size_t idx;
         json_t *el;
-        json_array_foreach(arr, idx, el) {
+        json_array_foreach(arr, idx, el)
+        {
             double v;
             json_t *o = e->in ? json_object_get(el, e->in) : el;
             if (num(o, e->key, &v)) sample(b, e->name, element_labels(a, &qs[i], e, el, idx), v);
@@ -245,7 +254,7 @@ static void http_families(sl_buf_t *b, http_server_t *hs)
 #define HTTP_CODE_NAME(c) #c,
         HTTP_CODES(HTTP_CODE_NAME)
 #undef HTTP_CODE_NAME
-        "other"};
+            "other"};
     family(b, "sluice_http_responses_total", "counter",
            "HTTP responses sent by the API, metrics and UI handlers, by status code.");
     for (int i = 0; i < HTTP_NCODES; i++)
@@ -266,8 +275,10 @@ static int proc_stat(double *cpu_s, double *start_ticks, double *vsize, double *
     unsigned long long ut, st, start, vs, rss;
     /* fields 3..24: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
      * utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss */
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
-                             "%*d %*d %llu %llu %llu", &ut, &st, &start, &vs, &rss) != 5)
+    if (!p || sscanf(p + 2,
+                     "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
+                     "%*d %*d %llu %llu %llu",
+                     &ut, &st, &start, &vs, &rss) != 5)
         return 0;
     double tick = (double)sysconf(_SC_CLK_TCK);
     *cpu_s = (double)(ut + st) / tick;
@@ -304,7 +315,8 @@ static void process_families(sl_buf_t *b)
     double cpu = NAN, start = NAN, vsize = NAN, rss = NAN;
     proc_stat(&cpu, &start, &vsize, &rss);
     struct rlimit rl;
-    family(b, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.");
+    family(b, "process_cpu_seconds_total", "counter",
+           "Total user and system CPU time spent in seconds.");
     sample(b, "process_cpu_seconds_total", "", cpu);
     family(b, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     sample(b, "process_resident_memory_bytes", "", rss * (double)sysconf(_SC_PAGESIZE));
@@ -327,7 +339,8 @@ static void query_families(sl_buf_t *b, sl_arena_t *a, mquery_t *qs, int n)
     info_family(b, qs, n);
     status_family(b, a, qs, n);
     triggers_family(b, qs, n);
-    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) scalar_family(b, &scalars[i], qs, n);
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        scalar_family(b, &scalars[i], qs, n);
     watermark_families(b, qs, n);
     for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++)
         element_family(b, a, &elements[i], qs, n);

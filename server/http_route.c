@@ -86,8 +86,8 @@ static bool token_ok(const http_server_t *hs, const char *tok, size_t n)
 /* "Authorization: Bearer <token>" (scheme case-insensitive). */
 static bool bearer_ok(http_req_t *rq)
 {
-    const char *h = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND,
-                                                MHD_HTTP_HEADER_AUTHORIZATION);
+    const char *h =
+        MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     if (!h || strncasecmp(h, "Bearer ", 7) != 0) return false;
     h += 7;
     while (*h == ' ') h++;
@@ -115,8 +115,8 @@ static void unauthorized(http_req_t *rq, bool sent_token, http_resp_t *r)
     if (is_get(rq) && (!strcmp(p, "/") || !strcmp(p, "/index.html"))) {
         http_ui_login_page(r, NULL);
     } else {
-        http_error(r, MHD_HTTP_UNAUTHORIZED, NULL, sent_token ? "invalid bearer token"
-                                                              : "missing bearer token");
+        http_error(r, MHD_HTTP_UNAUTHORIZED, NULL,
+                   sent_token ? "invalid bearer token" : "missing bearer token");
     }
     http_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                 sent_token ? "Bearer realm=\"sluice\", error=\"invalid_token\""
@@ -141,10 +141,12 @@ static bool authorized(http_req_t *rq, http_resp_t *r)
 /* The part after /api/v1/queries/{name}: 1 matched, 0 unknown. */
 static int match_query_tail(const char *tail, http_route_kind_t *kind)
 {
-    static const struct { const char *tail; http_route_kind_t kind; } tails[] = {
-        {"", HTTP_R_QUERY},          {"/progress", HTTP_R_PROGRESS},
-        {"/progress/recent", HTTP_R_RECENT}, {"/stop", HTTP_R_STOP},
-        {"/start", HTTP_R_START},
+    static const struct {
+        const char *tail;
+        http_route_kind_t kind;
+    } tails[] = {
+        {"", HTTP_R_QUERY},     {"/progress", HTTP_R_PROGRESS}, {"/progress/recent", HTTP_R_RECENT},
+        {"/stop", HTTP_R_STOP}, {"/start", HTTP_R_START},
     };
     for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++)
         if (!strcmp(tail, tails[i].tail)) {
@@ -196,8 +198,8 @@ static bool is_post_route(http_route_kind_t k)
 /* 413 from the Content-Length header alone, before any byte of the body. */
 static bool too_large(http_req_t *rq, http_resp_t *r)
 {
-    const char *cl = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *cl =
+        MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (!cl || strtoull(cl, NULL, 10) <= rq->hs->max_body) return false;
     http_error(r, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
                "request body too large: at most %zu bytes are accepted", rq->hs->max_body);

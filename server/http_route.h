@@ -8,22 +8,22 @@
 #include "server/http_int.h"
 
 typedef enum {
-    HTTP_R_HEALTHZ,   /* GET /healthz */
-    HTTP_R_METRICS,   /* GET /metrics */
-    HTTP_R_LOGIN,     /* POST /login (the UI's sign-in form) */
-    HTTP_R_LIST,      /* GET /api/v1/queries */
-    HTTP_R_QUERY,     /* GET /api/v1/queries/{name} */
-    HTTP_R_PROGRESS,  /* GET /api/v1/queries/{name}/progress */
-    HTTP_R_RECENT,    /* GET /api/v1/queries/{name}/progress/recent */
-    HTTP_R_STOP,      /* POST /api/v1/queries/{name}/stop */
-    HTTP_R_START,     /* POST /api/v1/queries/{name}/start */
-    HTTP_R_UI         /* GET / and the UI's files */
+    HTTP_R_HEALTHZ,  /* GET /healthz */
+    HTTP_R_METRICS,  /* GET /metrics */
+    HTTP_R_LOGIN,    /* POST /login (the UI's sign-in form) */
+    HTTP_R_LIST,     /* GET /api/v1/queries */
+    HTTP_R_QUERY,    /* GET /api/v1/queries/{name} */
+    HTTP_R_PROGRESS, /* GET /api/v1/queries/{name}/progress */
+    HTTP_R_RECENT,   /* GET /api/v1/queries/{name}/progress/recent */
+    HTTP_R_STOP,     /* POST /api/v1/queries/{name}/stop */
+    HTTP_R_START,    /* POST /api/v1/queries/{name}/start */
+    HTTP_R_UI        /* GET / and the UI's files */
 } http_route_kind_t;
 
 /* A matched route. */
 typedef struct http_route {
     http_route_kind_t kind;
-    const char *name;  /* the decoded query name of /api/v1/queries/{name}/...; else NULL */
+    const char *name; /* the decoded query name of /api/v1/queries/{name}/...; else NULL */
 } http_route_t;
 
 /* Checks a request on its first call (headers only): 0 = a GET route to run

@@ -16,13 +16,13 @@ extern const struct {
 } http_ui_assets[];
 extern const int http_ui_nassets;
 
-#define UI_CSP                                                                                  \
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "            \
+#define UI_CSP                                                                        \
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " \
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 /* The sign-in page is shown to clients without a token, so it cannot load
  * the (protected) stylesheet: its styles are inline, allowed for it alone. */
-#define LOGIN_CSP                                                                               \
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "         \
+#define LOGIN_CSP                                                                        \
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; " \
     "frame-ancestors 'none'; base-uri 'none'"
 #define LOGIN_MARK "<!--message-->"
 

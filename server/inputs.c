@@ -44,7 +44,8 @@ static int produce_memory(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emi
     return 0;
 }
 
-int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
+                          sl_error_t *err)
 {
     const plan_node_t *v = arg;
     exec_builder_t bld;
@@ -53,7 +54,8 @@ int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emi
     exec_builder_init(&bld, a, v->ncols, types, (uint32_t)v->values.nrows);
     for (int r = 0; r < v->values.nrows; r++) {
         uint32_t row = exec_builder_add_row(&bld);
-        for (int c = 0; c < v->ncols; c++) exec_builder_set_value(&bld, c, row, &v->values.rows[r][c]);
+        for (int c = 0; c < v->ncols; c++)
+            exec_builder_set_value(&bld, c, row, &v->values.rows[r][c]);
     }
     return emit(emit_arg, exec_builder_finish(&bld), err);
 }
@@ -91,7 +93,8 @@ static void release_snapshot(void *arg)
  * and the parts in task order keep the rows' order); the snapshot is held
  * until `a` is reset. Returns the inputs added to v, or 0 when the table
  * is read by one producer instead. */
-static int table_parts(srv_t *srv, const plan_input_t *in, int nparts, sl_arena_t *a, exec_input_t *v)
+static int table_parts(srv_t *srv, const plan_input_t *in, int nparts, sl_arena_t *a,
+                       exec_input_t *v)
 {
     tcache_entry_t *e;
     sl_error_t ignored; /* the single producer reports the error */
@@ -104,14 +107,16 @@ static int table_parts(srv_t *srv, const plan_input_t *in, int nparts, sl_arena_
     int parts = nb < nparts ? (nb > 0 ? nb : 1) : nparts;
     for (int k = 0; k < parts; k++) {
         table_part_t *tp = SL_NEW(a, table_part_t);
-        *tp = (table_part_t){e, (int)((int64_t)nb * k / parts), (int)((int64_t)nb * (k + 1) / parts)};
-        v[k] = (exec_input_t){.leaf = in->leaf, .produce = produce_table_part, .arg = tp, .partition = k};
+        *tp =
+            (table_part_t){e, (int)((int64_t)nb * k / parts), (int)((int64_t)nb * (k + 1) / parts)};
+        v[k] = (exec_input_t){
+            .leaf = in->leaf, .produce = produce_table_part, .arg = tp, .partition = k};
     }
     return parts;
 }
 
-int inputs_static(srv_t *srv, tstore_conn_t *reader, const plan_physical_t *p, int nparts, sl_arena_t *a,
-                  exec_input_t **out)
+int inputs_static(srv_t *srv, tstore_conn_t *reader, const plan_physical_t *p, int nparts,
+                  sl_arena_t *a, exec_input_t **out)
 {
     int cap = (p->ninputs > 0 ? p->ninputs : 1) * (nparts > 1 ? nparts : 1);
     exec_input_t *v = SL_NEW_ARRAY(a, exec_input_t, cap);

@@ -18,10 +18,11 @@ struct tstore_conn;
  * `nparts` > 1 (a statement run once: the arena lives until it ends) a
  * catalog table's committed rows are read by up to nparts tasks in
  * parallel, from one snapshot held until `a` is reset. */
-int inputs_static(srv_t *srv, struct tstore_conn *reader, const plan_physical_t *p, int nparts, sl_arena_t *a,
-                  exec_input_t **out);
+int inputs_static(srv_t *srv, struct tstore_conn *reader, const plan_physical_t *p, int nparts,
+                  sl_arena_t *a, exec_input_t **out);
 /* The producer of constant rows: `arg` is the VALUES plan node
  * (plan_input_t.values). */
-int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err);
+int inputs_produce_values(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
+                          sl_error_t *err);
 
 #endif

@@ -30,7 +30,6 @@
 #include "common/pool.h"
 #include "server/qm.h"
 
-
 static srv_t srv;
 static uv_signal_t sig_term, sig_int;
 static int lock_fd = -1;
@@ -167,7 +166,8 @@ int main(int argc, char **argv)
     if (lock_data_directory(c->data_directory) < 0) return 1;
 
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    srv.worker_threads = c->worker_threads > 0 ? (int)c->worker_threads : (int)(ncpu > 0 ? ncpu : 2);
+    srv.worker_threads =
+        c->worker_threads > 0 ? (int)c->worker_threads : (int)(ncpu > 0 ? ncpu : 2);
     char nthreads[16];
     snprintf(nthreads, sizeof nthreads, "%d", srv.worker_threads + 1);
     setenv("UV_THREADPOOL_SIZE", nthreads, 1); /* read by libuv at the first queued work */

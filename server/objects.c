@@ -66,7 +66,8 @@ static int columns_from_defs(const ast_column_def_list_t *defs, const char *sql,
             }
         out->col_names[i] = d->name->name;
         const ast_type_t *t = d->type;
-        if (exec_type_parse(sql + t->pos, (size_t)(t->end - t->pos), a, &out->col_types[i], err) < 0) {
+        if (exec_type_parse(sql + t->pos, (size_t)(t->end - t->pos), a, &out->col_types[i], err) <
+            0) {
             err->position = t->pos + 1;
             return -1;
         }
@@ -106,8 +107,10 @@ static int stream_columns(const ast_create_stream_t *cs, const char *sql, sl_are
     if (!cs->has_columns) {
         sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION, "a %s stream needs a column list",
                      d->name);
-        sl_error_hint(err, "Declare the columns of its records: CREATE STREAM %s (col TYPE, ...) "
-                           "USING %s ...", cs->name->name, d->name);
+        sl_error_hint(err,
+                      "Declare the columns of its records: CREATE STREAM %s (col TYPE, ...) "
+                      "USING %s ...",
+                      cs->name->name, d->name);
         err->position = cs->connector->pos + 1;
         return -1;
     }
@@ -151,7 +154,8 @@ int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t
     }
     out->nopts = cs->options.n;
     out->opts = obj_options(&cs->options, sql, a);
-    if (check_options(out->connector, &cs->options, out->opts, cs->connector->pos, err) < 0) return -1;
+    if (check_options(out->connector, &cs->options, out->opts, cs->connector->pos, err) < 0)
+        return -1;
     if (stream_columns(cs, sql, a, out, err) < 0) return -1;
     return stream_watermark(cs->watermark, a, out, err);
 }
@@ -171,7 +175,8 @@ int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *
         }
         out->nopts = ct->options.n;
         out->opts = obj_options(&ct->options, sql, a);
-        if (check_options(out->connector, &ct->options, out->opts, ct->format->pos, err) < 0) return -1;
+        if (check_options(out->connector, &ct->options, out->opts, ct->format->pos, err) < 0)
+            return -1;
     } else if (ct->options.n) {
         sl_error_set(err, SL_ERR_SYNTAX_ERROR, "OPTIONS need a USING format");
         err->position = ct->options.items[0]->pos + 1;
@@ -192,15 +197,14 @@ const ast_stmt_t *obj_parse_entry(const cat_entry_t *e, sl_arena_t *a, sl_error_
     ast_stmt_list_t list;
     if (parse_sql(e->sql, strlen(e->sql), a, &list, err) < 0) return NULL;
     if (list.n != 1) {
-        sl_error_set(err, SL_ERR_INTERNAL_ERROR, "catalog entry \"%s\" holds %d statements", e->name,
-                     list.n);
+        sl_error_set(err, SL_ERR_INTERNAL_ERROR, "catalog entry \"%s\" holds %d statements",
+                     e->name, list.n);
         return NULL;
     }
     return list.items[0];
 }
 
-int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out,
-               sl_error_t *err)
+int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out, sl_error_t *err)
 {
     cat_entry_t e;
     if (!cat_lookup(cat, name, a, &e)) return 0;
@@ -208,7 +212,9 @@ int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out
     if (!s) return -1;
     int rc;
     switch (s->kind) {
-    case AST_STMT_CREATE_STREAM: rc = obj_stream_define(&s->create_stream, e.sql, a, out, err); break;
+    case AST_STMT_CREATE_STREAM:
+        rc = obj_stream_define(&s->create_stream, e.sql, a, out, err);
+        break;
     case AST_STMT_CREATE_TABLE: rc = obj_table_define(&s->create_table, e.sql, a, out, err); break;
     default:
         return sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is a %s, not a relation", name,
@@ -236,7 +242,8 @@ static int memory_relation(srv_t *srv, const char *name, sl_arena_t *a, plan_rel
     int found = memtable_snapshot(srv->memtables, name, a, &out->ncols, &out->col_names,
                                   &out->col_types, &batches, &nbatches);
     if (found == 0) {
-        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "query \"%s\" has no memory sink to read", name);
+        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "query \"%s\" has no memory sink to read",
+                     name);
         sl_error_hint(err, "Only queries with SINK memory (the default) can be read with SELECT.");
         return -1;
     }

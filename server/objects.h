@@ -17,8 +17,7 @@ int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t
 int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *a,
                      plan_relation_t *out, sl_error_t *err);
 /* Looks an object up in the catalog and describes it: 1 found, 0 not, -1 error. */
-int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out,
-               sl_error_t *err);
+int obj_lookup(cat_t *cat, const char *name, sl_arena_t *a, plan_relation_t *out, sl_error_t *err);
 /* The catalog as the planner sees it: streams and tables from the catalog,
  * and the memory sink tables of queries. */
 void obj_plan_catalog(srv_t *srv, plan_catalog_t *out);

@@ -16,8 +16,11 @@
 exec_type_t pgcat_kind_type(char k)
 {
     switch (k) {
-    case 'o': case 'l': return exec_type_of(EXEC_TYPE_BIGINT);
-    case 'i': case 'h': case 'n': return exec_type_of(EXEC_TYPE_INT);
+    case 'o':
+    case 'l': return exec_type_of(EXEC_TYPE_BIGINT);
+    case 'i':
+    case 'h':
+    case 'n': return exec_type_of(EXEC_TYPE_INT);
     case 'b': return exec_type_of(EXEC_TYPE_BOOLEAN);
     case 'f': return exec_type_of(EXEC_TYPE_DOUBLE);
     case 'x': return exec_type_of(EXEC_TYPE_TIMESTAMP);
@@ -61,8 +64,10 @@ void pgcat_row(pgcat_gen_t *g)
     flush_row(g);
     for (int i = 0; i < g->ncols; i++) {
         switch (g->kinds[i]) {
-        case 'o': case 'l': g->cells[i] = exec_value_bigint(0); break;
-        case 'i': case 'h': g->cells[i] = exec_value_int(0); break;
+        case 'o':
+        case 'l': g->cells[i] = exec_value_bigint(0); break;
+        case 'i':
+        case 'h': g->cells[i] = exec_value_int(0); break;
         case 'b': g->cells[i] = exec_value_bool(false); break;
         case 'f': g->cells[i] = exec_value_double(0); break;
         default: g->cells[i] = exec_value_null(g->types[i]); break;
@@ -128,7 +133,8 @@ static int describe(pgcat_gen_t *g, const cat_entry_t *e, plan_relation_t *rel)
     memset(rel, 0, sizeof *rel);
     rel->name = e->name;
     if (e->kind == CAT_QUERY)
-        return memtable_columns(srv->memtables, e->name, g->a, &rel->ncols, &rel->col_names, &rel->col_types);
+        return memtable_columns(srv->memtables, e->name, g->a, &rel->ncols, &rel->col_names,
+                                &rel->col_types);
     sl_error_t err = {0};
     return obj_lookup(srv->cat, e->name, g->a, rel, &err) == 1;
 }
@@ -206,7 +212,8 @@ int64_t pgcat_regclass(const pgcat_session_t *s, const char *name, sl_arena_t *a
 }
 
 /* plan_catalog_t.relations: the catalog relations, then sluice's objects. */
-static int relations_cb(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names, const char ***defs)
+static int relations_cb(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names,
+                        const char ***defs)
 {
     pgcat_gen_t g = {.sess = sys_ctx, .a = a, .nobjects = -1};
     pgcat_object_t *o;

@@ -40,7 +40,7 @@ struct sess;
 /* Who is asking: the catalog relations show the connected role and database. */
 typedef struct pgcat_session {
     srv_t *srv;
-    struct sess *sess;            /* NULL: no session (a continuous query's binder, which only
+    struct sess *sess; /* NULL: no session (a continuous query's binder, which only
                                      learns the relations exist to refuse them): no rows */
     const char *user;
     const char *database;

@@ -29,9 +29,9 @@ const pgcat_rel_t *pgcat_rel_at(int i);
 /* A sluice object as the catalog relations show it. */
 typedef struct pgcat_object {
     cat_entry_t entry;
-    plan_relation_t rel;  /* its columns */
+    plan_relation_t rel; /* its columns */
     int64_t oid;
-    char relkind;         /* 'r' table, 'v' stream, 'm' query table */
+    char relkind; /* 'r' table, 'v' stream, 'm' query table */
 } pgcat_object_t;
 
 /* Generator state: the relation being built, the session asking, and the
@@ -42,12 +42,12 @@ struct pgcat_gen {
     const pgcat_rel_t *rel;
     int ncols;
     const char **names;
-    char *kinds;              /* type letters */
+    char *kinds; /* type letters */
     exec_type_t *types;
-    exec_value_t *cells;      /* the row being built */
+    exec_value_t *cells; /* the row being built */
     int in_row;
     exec_builder_t bld;
-    int nobjects;             /* -1 until listed */
+    int nobjects; /* -1 until listed */
     pgcat_object_t *objects;
 };
 

@@ -37,7 +37,8 @@ static int64_t schema_oid(const char *schema)
 
 /* ---- pg_class ---- */
 
-static void class_row(pgcat_gen_t *g, int64_t oid, const char *name, int64_t nsp, char kind, int ncols)
+static void class_row(pgcat_gen_t *g, int64_t oid, const char *name, int64_t nsp, char kind,
+                      int ncols)
 {
     char k[2] = {kind, 0};
     pgcat_row(g);
@@ -74,7 +75,8 @@ void pgcat_fill_class(pgcat_gen_t *g)
     }
     pgcat_object_t *o;
     int n = pgcat_objects(g, &o);
-    for (int i = 0; i < n; i++) class_row(g, o[i].oid, o[i].rel.name, PGCAT_OID_PUBLIC, o[i].relkind, o[i].rel.ncols);
+    for (int i = 0; i < n; i++)
+        class_row(g, o[i].oid, o[i].rel.name, PGCAT_OID_PUBLIC, o[i].relkind, o[i].rel.ncols);
 }
 
 /* ---- pg_attribute ---- */
@@ -108,7 +110,8 @@ static void system_attributes(pgcat_gen_t *g, int i)
         while (*p == ' ') p++;
         const char *colon = strchr(p, ':');
         const char *name = sl_strndup(g->a, p, (size_t)(colon - p));
-        attribute_row(g, PGCAT_OID_SYSTEM_BASE + i, num, name, exec_type_pg(pgcat_kind_type(colon[1])));
+        attribute_row(g, PGCAT_OID_SYSTEM_BASE + i, num, name,
+                      exec_type_pg(pgcat_kind_type(colon[1])));
         p = colon + 2;
     }
 }
@@ -120,7 +123,8 @@ void pgcat_fill_attribute(pgcat_gen_t *g)
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++)
         for (int c = 0; c < o[i].rel.ncols; c++)
-            attribute_row(g, o[i].oid, c + 1, o[i].rel.col_names[c], exec_type_pg(o[i].rel.col_types[c]));
+            attribute_row(g, o[i].oid, c + 1, o[i].rel.col_names[c],
+                          exec_type_pg(o[i].rel.col_types[c]));
 }
 
 /* ---- pg_type ---- */
@@ -145,8 +149,9 @@ static void type_row(pgcat_gen_t *g, const exec_pgtype_t *t)
     pgcat_bool(g, "typbyval", t->len > 0 && t->len <= 8 && t->oid != 19);
     pgcat_text(g, "typtype", kind);
     pgcat_text(g, "typcategory", cat);
-    pgcat_bool(g, "typispreferred", t->oid == 25 || t->oid == 701 || t->oid == 1184 || t->oid == 1186 ||
-                                        t->oid == 16 || t->oid == 26);
+    pgcat_bool(g, "typispreferred",
+               t->oid == 25 || t->oid == 701 || t->oid == 1184 || t->oid == 1186 || t->oid == 16 ||
+                   t->oid == 26);
     pgcat_bool(g, "typisdefined", 1);
     pgcat_text(g, "typdelim", ",");
     pgcat_text(g, "typsubscript", t->elem_oid ? "array_subscript_handler" : "-");

@@ -89,7 +89,8 @@ static const pgcat_rel_t rels[] = {
      "collencoding:i collcollate:t collctype:t colliculocale:t collversion:t",
      pgcat_fill_collation},
     {PG, "pg_inherits", "inhrelid:o inhparent:o inhseqno:i inhdetachpending:b", NULL},
-    {PG, "pg_tablespace", "oid:o spcname:t spcowner:o spcacl:a spcoptions:a", pgcat_fill_tablespace},
+    {PG, "pg_tablespace", "oid:o spcname:t spcowner:o spcacl:a spcoptions:a",
+     pgcat_fill_tablespace},
     {PG, "pg_extension",
      "oid:o extname:t extowner:o extnamespace:o extrelocatable:b extversion:t extconfig:a "
      "extcondition:a",
@@ -130,8 +131,10 @@ static const pgcat_rel_t rels[] = {
      "partexprs:t",
      NULL},
     {PG, "pg_conversion",
-     "oid:o conname:t connamespace:o conowner:o conforencoding:i contoencoding:i conproc:t condefault:b", NULL},
-    {PG, "pg_event_trigger", "oid:o evtname:t evtevent:t evtowner:o evtfoid:o evtenabled:c evttags:a", NULL},
+     "oid:o conname:t connamespace:o conowner:o conforencoding:i contoencoding:i conproc:t condefault:b",
+     NULL},
+    {PG, "pg_event_trigger",
+     "oid:o evtname:t evtevent:t evtowner:o evtfoid:o evtenabled:c evttags:a", NULL},
     {PG, "pg_language",
      "oid:o lanname:t lanowner:o lanispl:b lanpltrusted:b lanplcallfoid:o laninline:o lanvalidator:o lanacl:a",
      pgcat_fill_language},
@@ -198,6 +201,12 @@ static const pgcat_rel_t rels[] = {
      NULL},
 };
 
-int pgcat_rel_count(void) { return (int)(sizeof rels / sizeof rels[0]); }
+int pgcat_rel_count(void)
+{
+    return (int)(sizeof rels / sizeof rels[0]);
+}
 
-const pgcat_rel_t *pgcat_rel_at(int i) { return &rels[i]; }
+const pgcat_rel_t *pgcat_rel_at(int i)
+{
+    return &rels[i];
+}

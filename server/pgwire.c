@@ -39,7 +39,8 @@ static void on_write(uv_write_t *req, int status)
     free(w);
     c->writes_pending--;
     if (status < 0) {
-        if (status != UV_ECANCELED) SL_DEBUG("pgwire", "write failed peer=%s: %s", c->peer, uv_strerror(status));
+        if (status != UV_ECANCELED)
+            SL_DEBUG("pgwire", "write failed peer=%s: %s", c->peer, uv_strerror(status));
         conn_close_handles(c);
     } else if (c->closing) {
         if (c->writes_pending == 0) conn_close_handles(c);
@@ -227,11 +228,12 @@ static int conn_dispatch_one(pgw_conn_t *c)
     if (avail < 5) return 0;
     char type = p[0];
     uint32_t len = sl_get_u32be(p + 1);
-    size_t max = c->state == PGW_ST_READY ? (size_t)c->srv->srv->conf->max_message_bytes
-                                          : PGW_AUTH_MSG_MAX;
+    size_t max =
+        c->state == PGW_ST_READY ? (size_t)c->srv->srv->conf->max_message_bytes : PGW_AUTH_MSG_MAX;
     if (len < 4 || len > max) {
-        pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION, "invalid message length %u for message type %d",
-                       len, (int)(unsigned char)type);
+        pgw_conn_fatal(c, SL_ERR_PROTOCOL_VIOLATION,
+                       "invalid message length %u for message type %d", len,
+                       (int)(unsigned char)type);
         return 0;
     }
     if (avail - 1 < len) return 0;
@@ -268,7 +270,8 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
     pgw_conn_t *c = s->data;
     if (nread == 0 || c->closing) return;
     if (nread < 0) {
-        if (nread != UV_EOF) SL_DEBUG("pgwire", "read failed peer=%s: %s", c->peer, uv_strerror((int)nread));
+        if (nread != UV_EOF)
+            SL_DEBUG("pgwire", "read failed peer=%s: %s", c->peer, uv_strerror((int)nread));
         conn_close_handles(c);
         return;
     }
@@ -288,8 +291,8 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 
 static void conn_update_reading(pgw_conn_t *c)
 {
-    int want = !c->closing && c->wait == PGW_WAIT_NONE && !c->job &&
-               pgw_conn_backlog(c) <= PGW_OUT_HIGH;
+    int want =
+        !c->closing && c->wait == PGW_WAIT_NONE && !c->job && pgw_conn_backlog(c) <= PGW_OUT_HIGH;
     if (want && !c->reading) {
         if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0) c->reading = 1;
     } else if (!want && c->reading) {
@@ -406,7 +409,8 @@ static int listen_one(pgw_server_t *ps, const char *addr, sl_error_t *err)
     int port = ps->port > 0 ? ps->port : (int)ps->srv->conf->port;
     int rc = v6 ? uv_ip6_addr(addr, port, (struct sockaddr_in6 *)&sa)
                 : uv_ip4_addr(addr, port, (struct sockaddr_in *)&sa);
-    if (rc < 0) return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "invalid listen address \"%s\"", addr);
+    if (rc < 0)
+        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "invalid listen address \"%s\"", addr);
     if (ps->nlisteners == PGW_MAX_LISTENERS)
         return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "too many listen addresses");
     uv_tcp_t *t = sl_xcalloc(1, sizeof *t);
@@ -421,7 +425,8 @@ static int listen_one(pgw_server_t *ps, const char *addr, sl_error_t *err)
                             uv_strerror(rc));
     int len = sizeof sa;
     uv_tcp_getsockname(t, (struct sockaddr *)&sa, &len);
-    ps->port = ntohs(v6 ? ((struct sockaddr_in6 *)&sa)->sin6_port : ((struct sockaddr_in *)&sa)->sin_port);
+    ps->port =
+        ntohs(v6 ? ((struct sockaddr_in6 *)&sa)->sin6_port : ((struct sockaddr_in *)&sa)->sin_port);
     SL_INFO("pgwire", "listening addr=%s port=%d", addr, ps->port);
     return 0;
 }
@@ -507,13 +512,16 @@ int pgw_start(srv_t *srv, sl_error_t *err)
     ps->next_pid = (int32_t)(1000 + r % 1000000);
     if (load_tls(ps, srv->conf, err) < 0 || load_auth(ps, srv->conf, err) < 0 ||
         listen_all(ps, err) < 0) {
-        for (int i = 0; i < ps->nlisteners; i++) uv_close((uv_handle_t *)ps->listeners[i], on_listener_closed);
+        for (int i = 0; i < ps->nlisteners; i++)
+            uv_close((uv_handle_t *)ps->listeners[i], on_listener_closed);
         uv_run(srv->loop, UV_RUN_NOWAIT); /* runs the close callbacks, freeing the listeners */
         server_free(ps);
         return -1;
     }
     SL_INFO("pgwire", "ready tls=%s authentication=%s", ps->tls ? srv->conf->ssl : "off",
-            srv->auth == AUTH_TRUST ? "trust" : srv->auth == AUTH_PASSWORD ? "password" : "scram-sha-256");
+            srv->auth == AUTH_TRUST      ? "trust"
+            : srv->auth == AUTH_PASSWORD ? "password"
+                                         : "scram-sha-256");
     srv->pgw = ps;
     return 0;
 }
@@ -533,10 +541,13 @@ void pgw_stop(srv_t *srv, void (*done_cb)(srv_t *srv))
     if (ps->stopping) return;
     ps->stopping = 1;
     ps->done_cb = done_cb;
-    for (int i = 0; i < ps->nlisteners; i++) uv_close((uv_handle_t *)ps->listeners[i], on_listener_closed);
+    for (int i = 0; i < ps->nlisteners; i++)
+        uv_close((uv_handle_t *)ps->listeners[i], on_listener_closed);
     for (pgw_conn_t *c = ps->conns; c; c = c->next) {
         if (c->state == PGW_ST_STARTUP) pgw_conn_close(c);
-        else pgw_conn_fatal(c, SL_ERR_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+        else
+            pgw_conn_fatal(c, SL_ERR_ADMIN_SHUTDOWN,
+                           "terminating connection due to administrator command");
     }
     server_maybe_done(ps);
 }

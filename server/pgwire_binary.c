@@ -89,8 +89,7 @@ static void put_fraction(sl_buf_t *t, int64_t usecs)
     char frac[8];
     snprintf(frac, sizeof frac, "%06d", (int)usecs);
     int k = 6;
-    while (frac[k - 1] == '0')
-        k--;
+    while (frac[k - 1] == '0') k--;
     sl_buf_putc(t, '.');
     sl_buf_append(t, frac, (size_t)k);
 }
@@ -254,8 +253,7 @@ static void numeric_text(const unsigned char *dg, int nd, int weight, int neg, i
                          sl_buf_t *t)
 {
     int nonzero = 0;
-    for (int i = 0; i < nd; i++)
-        nonzero |= sl_get_u16be(dg + 2 * i) != 0;
+    for (int i = 0; i < nd; i++) nonzero |= sl_get_u16be(dg + 2 * i) != 0;
     if (neg && nonzero) sl_buf_putc(t, '-');
     int lead = 1;
     for (int i = 0; i <= weight; i++) {
@@ -471,8 +469,7 @@ static int numeric_group(const char *int_d, int ni, int ig, const char *frac_d, 
     int len = k < ig ? ni : nf;
     int start = k < ig ? ni - 4 * (ig - k) : 4 * (k - ig);
     int v = 0;
-    for (int j = start; j < start + 4; j++)
-        v = v * 10 + (j >= 0 && j < len ? d[j] - '0' : 0);
+    for (int j = start; j < start + 4; j++) v = v * 10 + (j >= 0 && j < len ? d[j] - '0' : 0);
     return v;
 }
 
@@ -487,8 +484,7 @@ static void numeric_header(sl_buf_t *out, int nd, int weight, unsigned sign, int
 static size_t count_digits(const char *s, size_t i, size_t n)
 {
     size_t k = i;
-    while (k < n && s[k] >= '0' && s[k] <= '9')
-        k++;
+    while (k < n && s[k] >= '0' && s[k] <= '9') k++;
     return k - i;
 }
 
@@ -511,8 +507,7 @@ static int send_numeric(const char *s, size_t n, sl_buf_t *out)
         return -1;
     }
     if (ni + nf == 0 || ni + nf > 4 * NUMERIC_MAX_NDIGITS) return -1;
-    while (ni > 0 && *int_d == '0')
-        int_d++, ni--;
+    while (ni > 0 && *int_d == '0') int_d++, ni--;
     int ig = (int)(ni + 3) / 4, total = ig + (int)(nf + 3) / 4, first = -1, last = -1;
     for (int k = 0; k < total; k++)
         if (numeric_group(int_d, (int)ni, ig, frac_d, (int)nf, k))
@@ -625,8 +620,7 @@ static const char *array_element(const char *s, size_t n, size_t *i, const bin_a
         *len = m;
         return tmp;
     }
-    while (k < n && s[k] != a->delim && s[k] != '}' && s[k] != '{' && s[k] != '"')
-        k++;
+    while (k < n && s[k] != a->delim && s[k] != '}' && s[k] != '{' && s[k] != '"') k++;
     *len = k - *i;
     *null = *len == 4 && !strncasecmp(s + *i, "NULL", 4);
     const char *e = s + *i;

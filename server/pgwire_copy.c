@@ -32,13 +32,13 @@
 
 struct pgw_copy {
     copy_in_t *load;
-    sl_buf_t buf;       /* CopyData not yet handed to a job */
-    int extended;       /* started by Execute */
-    int done;           /* CopyDone came */
-    int last_sent;      /* the last job (the commit) was started */
-    int failing;        /* the client ended the COPY with `error`: the load undoes its rows */
+    sl_buf_t buf;  /* CopyData not yet handed to a job */
+    int extended;  /* started by Execute */
+    int done;      /* CopyDone came */
+    int last_sent; /* the last job (the commit) was started */
+    int failing;   /* the client ended the COPY with `error`: the load undoes its rows */
     sl_error_t error;
-    char *rest;         /* simple Query: the statements after the COPY, or NULL */
+    char *rest; /* simple Query: the statements after the COPY, or NULL */
 };
 
 /* CopyInResponse ('G') or CopyOutResponse ('H'): text, ncols text columns. */
@@ -231,7 +231,8 @@ void pgw_copy_message(pgw_conn_t *c, char type, const char *body, size_t len)
     case 'S': break; /* ignored during COPY FROM STDIN, as PostgreSQL does */
     case 'X': pgw_conn_close(c); break;
     default:
-        copy_failf(c, SL_ERR_PROTOCOL_VIOLATION, "unexpected message type 0x%02X during COPY from stdin",
+        copy_failf(c, SL_ERR_PROTOCOL_VIOLATION,
+                   "unexpected message type 0x%02X during COPY from stdin",
                    (unsigned)(unsigned char)type);
     }
 }

@@ -75,8 +75,8 @@ void pgw_msg_row_description(sl_buf_t *b, int ncols, const sess_col_t *cols)
     pgw_msg_row_description_fmt(b, ncols, cols, NULL, 0);
 }
 
-void pgw_msg_row_description_fmt(sl_buf_t *b, int ncols, const sess_col_t *cols, const int16_t *fmts,
-                                 int nfmts)
+void pgw_msg_row_description_fmt(sl_buf_t *b, int ncols, const sess_col_t *cols,
+                                 const int16_t *fmts, int nfmts)
 {
     size_t at = pgw_msg_begin(b, 'T');
     sl_buf_put_u16be(b, (uint16_t)ncols);

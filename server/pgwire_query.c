@@ -205,7 +205,8 @@ static void on_idle_timeout(uv_timer_t *t)
         pgw_conn_fatal(c, SL_ERR_IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
                        "terminating connection due to idle-in-transaction timeout");
     else
-        pgw_conn_fatal(c, SL_ERR_IDLE_SESSION_TIMEOUT, "terminating connection due to idle-session timeout");
+        pgw_conn_fatal(c, SL_ERR_IDLE_SESSION_TIMEOUT,
+                       "terminating connection due to idle-session timeout");
 }
 
 void pgw_query_ready(pgw_conn_t *c)
@@ -215,7 +216,8 @@ void pgw_query_ready(pgw_conn_t *c)
     if (status == 'I') portals_drop_all(c);
     pgw_msg_ready(&c->out, status);
     int64_t idle_ms = sess_idle_timeout_ms(c->sess);
-    if (idle_ms > 0 && !c->closing) uv_timer_start(&c->timer, on_idle_timeout, (uint64_t)idle_ms, 0);
+    if (idle_ms > 0 && !c->closing)
+        uv_timer_start(&c->timer, on_idle_timeout, (uint64_t)idle_ms, 0);
 }
 
 /* One DataRow with the portal's binary columns encoded; on failure the
@@ -225,8 +227,8 @@ static int send_binary_row(pgw_conn_t *c, pgw_cursor_t *cur, const pgw_portal_t 
     const sess_result_t *r = cur->res;
     sl_error_t err;
     size_t at = pgw_msg_begin(&c->out, 'D');
-    if (pgw_bin_datarow(&c->out, r->rows.data + cur->off, n, r->ncols, r->cols, p->resfmts, p->nresfmts,
-                        &err) < 0) {
+    if (pgw_bin_datarow(&c->out, r->rows.data + cur->off, n, r->ncols, r->cols, p->resfmts,
+                        p->nresfmts, &err) < 0) {
         sl_buf_truncate(&c->out, at);
         ext_error(c, &err);
         return -1;
@@ -431,8 +433,12 @@ static void submit(pgw_conn_t *c, const sess_request_t *req, pgw_wait_t wait)
 
 static void submit_portal(pgw_conn_t *c, pgw_portal_t *p, pgw_wait_t wait)
 {
-    sess_request_t req = {.sql = p->sql, .len = p->len, .single = 1, .nparams = p->nparams,
-                          .params = (const char *const *)p->params, .param_lens = p->param_lens,
+    sess_request_t req = {.sql = p->sql,
+                          .len = p->len,
+                          .single = 1,
+                          .nparams = p->nparams,
+                          .params = (const char *const *)p->params,
+                          .param_lens = p->param_lens,
                           .param_types = p->param_types};
     c->wait_portal = p;
     submit(c, &req, wait);
@@ -487,8 +493,14 @@ static void parse_describe(pgw_conn_t *c, pgw_stmt_t *s, int nnull)
     const char **nulls = sl_xcalloc((size_t)nnull + 1, sizeof *nulls);
     int *lens = sl_xcalloc((size_t)nnull + 1, sizeof *lens);
     uint32_t *types = stmt_param_types(s, nnull);
-    sess_request_t req = {.sql = s->sql, .len = s->len, .single = 1, .describe_only = 1,
-                          .nparams = nnull, .params = nulls, .param_lens = lens, .param_types = types};
+    sess_request_t req = {.sql = s->sql,
+                          .len = s->len,
+                          .single = 1,
+                          .describe_only = 1,
+                          .nparams = nnull,
+                          .params = nulls,
+                          .param_lens = lens,
+                          .param_types = types};
     s->nparams = nnull;
     c->wait_stmt = s;
     submit(c, &req, PGW_WAIT_PARSE); /* the session copies the request */
@@ -508,7 +520,8 @@ static void parse_message(pgw_conn_t *c, const char *body, size_t len)
         return;
     }
     if (name[0] && stmt_find(c, name)) {
-        ext_errorf(c, SL_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
+        ext_errorf(c, SL_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists",
+                   name);
         return;
     }
     if (!name[0]) prep_drop(sess_prepared(c->sess), "");
@@ -558,8 +571,8 @@ typedef struct bind_msg {
     const char *fmts, *resfmts; /* int16 arrays */
     const char **vals;          /* into the message or `decoded`; NULL = SQL NULL */
     int *lens;
-    char **decoded;             /* owned text of the binary parameters */
-    uint32_t *types;            /* the type each value binds as: declared, or for a
+    char **decoded;  /* owned text of the binary parameters */
+    uint32_t *types; /* the type each value binds as: declared, or for a
                                    binary value the one it was read as (0 = by use) */
 } bind_msg_t;
 
@@ -607,15 +620,16 @@ static int check_result_formats(pgw_conn_t *c, const bind_msg_t *m, const pgw_st
 {
     int ncols = s->ncols > 0 ? s->ncols : 0;
     if (m->nres > 1 && m->nres != ncols) {
-        ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "bind message has %d result formats but query has %d columns",
-                   m->nres, ncols);
+        ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION,
+                   "bind message has %d result formats but query has %d columns", m->nres, ncols);
         return -1;
     }
     for (int i = 0; m->nres > 0 && i < ncols; i++) {
-        if (format_at(m->resfmts, m->nres, i) != PGW_FORMAT_BINARY || pgw_bin_can_send(s->cols[i].type_oid))
+        if (format_at(m->resfmts, m->nres, i) != PGW_FORMAT_BINARY ||
+            pgw_bin_can_send(s->cols[i].type_oid))
             continue;
-        ext_errorf(c, SL_ERR_UNDEFINED_FUNCTION, "no binary output function available for type with OID %u",
-                   s->cols[i].type_oid);
+        ext_errorf(c, SL_ERR_UNDEFINED_FUNCTION,
+                   "no binary output function available for type with OID %u", s->cols[i].type_oid);
         return -1;
     }
     return 0;
@@ -651,8 +665,8 @@ static int bind_check(pgw_conn_t *c, const bind_msg_t *m, const pgw_stmt_t *s)
         return -1;
     }
     if (m->nfmt > 1 && m->nfmt != m->nparams) {
-        ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION, "bind message has %d parameter formats but %d parameters",
-                   m->nfmt, m->nparams);
+        ext_errorf(c, SL_ERR_PROTOCOL_VIOLATION,
+                   "bind message has %d parameter formats but %d parameters", m->nfmt, m->nparams);
         return -1;
     }
     if (m->nparams != s->nparams) {
@@ -742,7 +756,9 @@ static void describe_message(pgw_conn_t *c, const char *body, size_t len)
     if (kind[0] == 'S') {
         pgw_stmt_t *s = stmt_find(c, name);
         if (s) describe_statement(c, s);
-        else ext_errorf(c, SL_ERR_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
+        else
+            ext_errorf(c, SL_ERR_INVALID_SQL_STATEMENT_NAME,
+                       "prepared statement \"%s\" does not exist", name);
         return;
     }
     pgw_portal_t *p = portal_find(c, name);
@@ -766,7 +782,8 @@ static void execute_message(pgw_conn_t *c, const char *body, size_t len)
         return;
     }
     if (p->cur.reply && sess_txn_status(c->sess) == 'E') {
-        ext_errorf(c, SL_ERR_IN_FAILED_SQL_TRANSACTION, "current transaction is aborted, commands "
+        ext_errorf(c, SL_ERR_IN_FAILED_SQL_TRANSACTION,
+                   "current transaction is aborted, commands "
                    "ignored until end of transaction block");
         return;
     }
@@ -814,7 +831,9 @@ void pgw_query_message(pgw_conn_t *c, char type, const char *body, size_t len)
     case 'S': sync_message(c); break;
     case 'H': pgw_conn_flush(c); break;
     case 'X': pgw_conn_close(c); break;
-    case 'd': case 'c': case 'f': break; /* COPY data after a failed COPY: ignored, as PostgreSQL does */
+    case 'd':
+    case 'c':
+    case 'f': break; /* COPY data after a failed COPY: ignored, as PostgreSQL does */
     case 'F': {
         sl_error_t err;
         sl_error_set(&err, SL_ERR_FEATURE_NOT_SUPPORTED, "function call protocol is not supported");

@@ -98,7 +98,8 @@ static void cancel_request(pgw_conn_t *c, const char *body, size_t len)
 
 /* ---- the startup message --------------------------------------------------- */
 
-static void startup_guc(pgw_conn_t *c, const char *name, size_t nlen, const char *value, size_t vlen)
+static void startup_guc(pgw_conn_t *c, const char *name, size_t nlen, const char *value,
+                        size_t vlen)
 {
     sl_buf_append(&c->gucs, name, nlen);
     sl_buf_putc(&c->gucs, '\0');
@@ -156,7 +157,9 @@ static int startup_params(pgw_conn_t *c, const char *p, const char *end)
         if (!nul || nul + 1 >= end) return -1;
         const char *value = nul + 1, *vnul = memchr(value, '\0', (size_t)(end - value));
         if (!vnul) return -1;
-        char **slot = !strcmp(name, "user") ? &c->user : !strcmp(name, "database") ? &c->database : NULL;
+        char **slot = !strcmp(name, "user")       ? &c->user
+                      : !strcmp(name, "database") ? &c->database
+                                                  : NULL;
         if (slot) {
             free(*slot);
             *slot = sl_xstrdup(value);
@@ -260,7 +263,7 @@ static void auth_failed(pgw_conn_t *c, const sl_error_t *err)
  * thread pool, never on the loop. */
 struct pgw_pwcheck {
     uv_work_t work;
-    pgw_conn_t *c;        /* NULL once the connection is gone */
+    pgw_conn_t *c; /* NULL once the connection is gone */
     auth_verifier_t v;
     char *password;
     int known, ok;
@@ -269,8 +272,8 @@ struct pgw_pwcheck {
 static void pwcheck_work(uv_work_t *w)
 {
     pgw_pwcheck_t *pc = w->data;
-    pc->ok = auth_verifier_check_password(&pc->v, pc->password) & pc->known &
-             (pc->password[0] != '\0');
+    pc->ok =
+        auth_verifier_check_password(&pc->v, pc->password) & pc->known & (pc->password[0] != '\0');
 }
 
 static void pwcheck_free(pgw_pwcheck_t *pc)
@@ -413,7 +416,8 @@ static void assign_backend_key(pgw_conn_t *c)
         ps->next_pid = ps->next_pid >= 0x7ffffff0 ? 1000 : ps->next_pid + 1;
     } while (find_backend(ps, ps->next_pid));
     c->pid = ps->next_pid;
-    if (RAND_bytes((unsigned char *)&c->secret, sizeof c->secret) != 1) c->secret ^= (uint32_t)rand();
+    if (RAND_bytes((unsigned char *)&c->secret, sizeof c->secret) != 1)
+        c->secret ^= (uint32_t)rand();
 }
 
 static void auth_ok(pgw_conn_t *c)

@@ -14,17 +14,18 @@
 
 /* A prepared statement: its text and what describing it learnt. */
 typedef struct prep_stmt {
-    char *name;           /* "" = the unnamed statement (the protocol's only) */
+    char *name; /* "" = the unnamed statement (the protocol's only) */
     char *sql;
     size_t len;
-    int ntypes;           /* parameter types declared (0 = unspecified) */
+    int ntypes; /* parameter types declared (0 = unspecified) */
     uint32_t *types;
-    int nparams;          /* max(ntypes, highest $n) */
-    uint32_t *inferred;   /* nparams OIDs sluice inferred for undeclared $n (0 = none) */
-    int ncols;            /* -1: no rows (NoData) */
-    sess_col_t *cols;     /* names point into the same allocation */
-    int from_sql;         /* made by PREPARE (else by Parse) */
-    char *statement;      /* the text pg_prepared_statements shows: the whole PREPARE, or Parse's query */
+    int nparams;        /* max(ntypes, highest $n) */
+    uint32_t *inferred; /* nparams OIDs sluice inferred for undeclared $n (0 = none) */
+    int ncols;          /* -1: no rows (NoData) */
+    sess_col_t *cols;   /* names point into the same allocation */
+    int from_sql;       /* made by PREPARE (else by Parse) */
+    char
+        *statement; /* the text pg_prepared_statements shows: the whole PREPARE, or Parse's query */
     int64_t prepare_time; /* microseconds since the epoch (UTC) */
     struct prep_stmt *next;
 } prep_stmt_t;

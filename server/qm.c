@@ -86,7 +86,8 @@ static void registry_remove_locked(qm_t *qm, qm_query_t *q)
 {
     for (int i = 0; i < qm->nqueries; i++)
         if (qm->queries[i] == q) {
-            memmove(&qm->queries[i], &qm->queries[i + 1], sizeof *qm->queries * (size_t)(qm->nqueries - i - 1));
+            memmove(&qm->queries[i], &qm->queries[i + 1],
+                    sizeof *qm->queries * (size_t)(qm->nqueries - i - 1));
             qm->nqueries--;
             return;
         }
@@ -129,7 +130,8 @@ static int register_query(qm_t *qm, const char *name, const char *sql, const cha
     if (!strcmp(state, "FAILED") && q->status != QM_FAILED) {
         q->status = QM_FAILED;
         free(q->last_error);
-        q->last_error = sl_xstrdup("the query failed before the daemon restarted; START QUERY retries it");
+        q->last_error =
+            sl_xstrdup("the query failed before the daemon restarted; START QUERY retries it");
         q->last_error_state[0] = '\0'; /* the cause is not known */
     }
     if (!strcmp(state, "ACTIVE") && !q->thread_live) rc = qm_driver_start_locked(q, err);
@@ -146,8 +148,7 @@ void qm_resume_all(qm_t *qm)
         sl_error_t err;
         if (register_query(qm, e[i].name, e[i].sql, e[i].state, &err) < 0)
             SL_ERROR("qm", "query=%s could not start: %s", e[i].name, err.message);
-        else if (!strcmp(e[i].state, "ACTIVE"))
-            SL_INFO("qm", "query=%s resumed", e[i].name);
+        else if (!strcmp(e[i].state, "ACTIVE")) SL_INFO("qm", "query=%s resumed", e[i].name);
     }
     sl_arena_free(a);
 }
@@ -320,7 +321,8 @@ static void info_locked(const qm_query_t *q, sl_arena_t *a, qm_info_t *out)
     out->status_message = arena_dup(a, q->status_msg);
     out->is_data_available = q->data_available;
     out->is_trigger_active = q->trigger_active;
-    if (q->nrecent) out->last_progress = arena_dup(a, q->recent[(q->recent_head + q->nrecent - 1) % QM_RECENT]);
+    if (q->nrecent)
+        out->last_progress = arena_dup(a, q->recent[(q->recent_head + q->nrecent - 1) % QM_RECENT]);
 }
 
 int qm_list(qm_t *qm, sl_arena_t *a, qm_info_t **out)
@@ -355,7 +357,8 @@ int qm_progress(qm_t *qm, const char *name, int recent, sl_arena_t *a, const cha
         int first = recent ? 0 : (q->nrecent ? q->nrecent - 1 : 0);
         n = q->nrecent - first;
         const char **v = SL_NEW_ARRAY(a, const char *, n > 0 ? n : 1);
-        for (int i = 0; i < n; i++) v[i] = sl_strdup(a, q->recent[(q->recent_head + first + i) % QM_RECENT]);
+        for (int i = 0; i < n; i++)
+            v[i] = sl_strdup(a, q->recent[(q->recent_head + first + i) % QM_RECENT]);
         *out = v;
     }
     pthread_mutex_unlock(&qm->lock);

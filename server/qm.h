@@ -23,8 +23,8 @@ typedef enum { QM_ACTIVE = 1, QM_STOPPED, QM_FAILED, QM_FINISHED } qm_status_t;
 /* A copy of what is known about one query. */
 typedef struct qm_info {
     const char *name;
-    const char *id;               /* stable across restarts (checkpoint metadata) */
-    const char *run_id;           /* new on every start; NULL before the first start */
+    const char *id;     /* stable across restarts (checkpoint metadata) */
+    const char *run_id; /* new on every start; NULL before the first start */
     qm_status_t status;
     const char *status_name;      /* "ACTIVE", ... */
     const char *last_error;       /* FAILED: the reason; else NULL */
@@ -37,12 +37,12 @@ typedef struct qm_info {
     int64_t triggers;             /* triggers begun since the daemon started, idle or not */
     double input_rows_per_second; /* of the last progress, NaN when unknown */
     double processed_rows_per_second;
-    const char *watermark;        /* ISO timestamp, or NULL without a watermark */
+    const char *watermark; /* ISO timestamp, or NULL without a watermark */
     /* StreamingQueryStatus */
     const char *status_message;
     int is_data_available;
     int is_trigger_active;
-    const char *last_progress;    /* StreamingQueryProgress JSON, or NULL */
+    const char *last_progress; /* StreamingQueryProgress JSON, or NULL */
 } qm_info_t;
 
 /* Creates the manager on the loop (loop thread). */

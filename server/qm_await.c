@@ -27,7 +27,8 @@ static void end_result(const qm_query_t *q, sl_error_t *err)
 {
     sl_error_clear(err);
     if (q->status != QM_FAILED) return;
-    const char *state = q->last_error_state[0] ? q->last_error_state : SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE;
+    const char *state =
+        q->last_error_state[0] ? q->last_error_state : SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE;
     sl_error_set(err, state, "query \"%s\" failed", q->name);
     sl_error_detail(err, "%s", q->last_error ? q->last_error : "unknown error");
     sl_error_hint(err, "SHOW QUERIES shows the error; fix the cause and START QUERY %s.", q->name);
@@ -37,7 +38,8 @@ void qm_waits_on_trigger_locked(qm_query_t *q)
 {
     qm_t *qm = q->qm;
     for (qm_wait_t *w = qm->waits; w; w = w->next)
-        if (w->q == q && !w->done && !q->ends_itself && q->caught_up && q->last_done >= w->min_trigger)
+        if (w->q == q && !w->done && !q->ends_itself && q->caught_up &&
+            q->last_done >= w->min_trigger)
             finish_locked(qm, w, NULL);
 }
 

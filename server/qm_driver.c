@@ -66,8 +66,10 @@ static runner_input_t *runner_inputs(srv_t *srv, qrun_t *r, int *n)
         if (p->inputs[i].kind == PLAN_INPUT_STREAM)
             v[k++] = (runner_input_t){.leaf = p->inputs[i].leaf, .source = p->inputs[i].source};
     for (int i = 0; i < ns; i++)
-        v[k++] = (runner_input_t){.leaf = statics[i].leaf, .source = -1,
-                                  .produce = statics[i].produce, .arg = statics[i].arg};
+        v[k++] = (runner_input_t){.leaf = statics[i].leaf,
+                                  .source = -1,
+                                  .produce = statics[i].produce,
+                                  .arg = statics[i].arg};
     *n = k;
     return v;
 }
@@ -80,26 +82,38 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
     const qdef_t *d = &r->plan.def;
     if (sl_fs_mkdirs(d->checkpoint, SL_PRIVATE_DIR_MODE, err) < 0) return -1;
     if (create_sources(q, r, err) < 0) return -1;
-    sink_env_t env = {.memtables = srv->memtables, .io_pool = srv->io_pool,
-                      .checkpoint = d->checkpoint};
+    sink_env_t env = {
+        .memtables = srv->memtables, .io_pool = srv->io_pool, .checkpoint = d->checkpoint};
     if (sink_create(d->sink, q->name, srv->conf->data_directory, d->mode, &r->plan.schema,
                     d->sink_opts, d->nsink_opts, &env, r->arena, &r->sink, err) < 0)
         return -1;
     runner_spec_t spec = {
-        .name = q->name, .checkpoint = d->checkpoint, .root = r->plan.phys->root,
-        .nsources = r->nsources, .sources = r->sources, .sink = r->sink,
-        .nwatermarks = r->plan.phys->nwatermarks, .watermarks = r->plan.phys->watermarks,
-        .wm_delays = r->plan.phys->wm_delays, .nstateful = r->plan.phys->nstateful,
-        .stateful = r->plan.phys->stateful, .mode = r->plan.mode,
-        .npartitions = d->shuffle_partitions, .state_provider = d->state_store,
+        .name = q->name,
+        .checkpoint = d->checkpoint,
+        .root = r->plan.phys->root,
+        .nsources = r->nsources,
+        .sources = r->sources,
+        .sink = r->sink,
+        .nwatermarks = r->plan.phys->nwatermarks,
+        .watermarks = r->plan.phys->watermarks,
+        .wm_delays = r->plan.phys->wm_delays,
+        .nstateful = r->plan.phys->nstateful,
+        .stateful = r->plan.phys->stateful,
+        .mode = r->plan.mode,
+        .npartitions = d->shuffle_partitions,
+        .state_provider = d->state_store,
         .watermark_policy = d->watermark_policy,
         .limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT,
-        .min_batches_to_retain = d->min_batches_to_retain, .state_max_memory = d->state_max_memory,
-        .pool = srv->pool, .io_pool = srv->io_pool, .cancel = &q->cancel,
+        .min_batches_to_retain = d->min_batches_to_retain,
+        .state_max_memory = d->state_max_memory,
+        .pool = srv->pool,
+        .io_pool = srv->io_pool,
+        .cancel = &q->cancel,
     };
     spec.inputs = runner_inputs(srv, r, &spec.ninputs);
     if (!(r->runner = runner_open(&spec, err))) return -1;
-    if (d->trigger == QTRIG_AVAILABLE_NOW && runner_prepare_available_now(r->runner, err) < 0) return -1;
+    if (d->trigger == QTRIG_AVAILABLE_NOW && runner_prepare_available_now(r->runner, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -107,7 +121,8 @@ static void qrun_teardown(qrun_t *r)
 {
     runner_close(r->runner);
     for (int i = 0; i < r->nsources; i++)
-        if (r->sources && r->sources[i] && r->sources[i]->ops->destroy) r->sources[i]->ops->destroy(r->sources[i]);
+        if (r->sources && r->sources[i] && r->sources[i]->ops->destroy)
+            r->sources[i]->ops->destroy(r->sources[i]);
     if (r->sink && r->sink->ops->destroy) r->sink->ops->destroy(r->sink);
     sl_arena_free(r->arena);
     sl_heap_release_free(); /* the state held by the run, back to the system */
@@ -178,9 +193,10 @@ static int64_t next_delay(const qrun_t *r, runner_outcome_t out, int64_t start_m
         int64_t next = (start_ms / d->interval_ms + 1) * d->interval_ms;
         int64_t now = sl_now_ms();
         if (now > next)
-            SL_WARN("qm", "query=%s current batch is falling behind: the trigger interval is %lld ms "
-                    "but the batch took %lld ms", d->name, (long long)d->interval_ms,
-                    (long long)(now - start_ms));
+            SL_WARN("qm",
+                    "query=%s current batch is falling behind: the trigger interval is %lld ms "
+                    "but the batch took %lld ms",
+                    d->name, (long long)d->interval_ms, (long long)(now - start_ms));
         return next > now ? next - now : 0;
     }
     if (out == RUNNER_RAN || d->trigger == QTRIG_CONTINUOUS) {
@@ -234,8 +250,7 @@ static void wait_next_locked(qm_query_t *q, qrun_t *r, runner_outcome_t out, int
     if (out == RUNNER_IDLE && r->plan.def.trigger == QTRIG_DEFAULT && q->wake_fd >= 0 &&
         (n = runner_change_fds(r->runner, fds, MAX_WATCHED_SOURCES)) >= 0)
         sleep_until_change_locked(q, fds, n);
-    else
-        wait_locked(q, delay_ms);
+    else wait_locked(q, delay_ms);
 }
 
 /* The trigger loop; returns with the lock held. */
@@ -254,9 +269,9 @@ static void trigger_loop(qm_query_t *q, qrun_t *r)
         runner_outcome_t out;
         sl_error_t err;
         sl_error_clear(&err);
-        int rc = kind == QTRIG_CONTINUOUS
-                     ? runner_run_epoch(r->runner, r->plan.def.interval_ms, &q->stopping, &out, &err)
-                     : runner_trigger(r->runner, &out, &err);
+        int rc = kind == QTRIG_CONTINUOUS ? runner_run_epoch(r->runner, r->plan.def.interval_ms,
+                                                             &q->stopping, &out, &err)
+                                          : runner_trigger(r->runner, &out, &err);
         pthread_mutex_lock(&qm->lock);
         publish_trigger(q, r, index);
         if (rc < 0) {
@@ -290,7 +305,8 @@ static void *driver_main(void *arg)
     } else {
         pthread_mutex_lock(&qm->lock);
         publish_definition(q, &r);
-        q->ends_itself = r.plan.def.trigger == QTRIG_ONCE || r.plan.def.trigger == QTRIG_AVAILABLE_NOW;
+        q->ends_itself =
+            r.plan.def.trigger == QTRIG_ONCE || r.plan.def.trigger == QTRIG_AVAILABLE_NOW;
         pthread_mutex_unlock(&qm->lock);
         SL_INFO("qm", "query=%s started id=%s run_id=%s", q->name, runner_query_id(r.runner),
                 runner_run_id(r.runner));
@@ -305,7 +321,10 @@ static void *driver_main(void *arg)
     pthread_mutex_unlock(&qm->lock);
     if (st == QM_FINISHED || st == QM_FAILED)
         cat_set_state(qm->srv->cat, q->name, st == QM_FINISHED ? "FINISHED" : "FAILED", &err);
-    SL_INFO("qm", "query=%s %s", q->name, st == QM_STOPPED ? "stopped" : st == QM_FINISHED ? "finished" : "failed");
+    SL_INFO("qm", "query=%s %s", q->name,
+            st == QM_STOPPED    ? "stopped"
+            : st == QM_FINISHED ? "finished"
+                                : "failed");
     qrun_teardown(&r);
     free(sql);
     return NULL;
@@ -325,8 +344,8 @@ int qm_driver_start_locked(qm_query_t *q, sl_error_t *err)
     if (pthread_create(&q->thread, NULL, driver_main, q) != 0) {
         q->refs--;
         q->status = QM_FAILED;
-        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "could not start the driver thread of query \"%s\"",
-                            q->name);
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR,
+                            "could not start the driver thread of query \"%s\"", q->name);
     }
     q->thread_live = true;
     return 0;

@@ -18,50 +18,50 @@ typedef struct qm_wait qm_wait_t;
 
 struct qm_query {
     qm_t *qm;
-    char *name;                   /* owned */
-    char *sql;                    /* [lock] CREATE QUERY text */
-    qm_status_t status;           /* [lock] */
-    char *last_error;             /* [lock] */
-    char last_error_state[6];     /* [lock] its SQLSTATE */
-    char *id, *run_id;            /* [lock] */
+    char *name;                               /* owned */
+    char *sql;                                /* [lock] CREATE QUERY text */
+    qm_status_t status;                       /* [lock] */
+    char *last_error;                         /* [lock] */
+    char last_error_state[6];                 /* [lock] its SQLSTATE */
+    char *id, *run_id;                        /* [lock] */
     char *sink, *mode, *trigger, *checkpoint; /* [lock] from the definition */
-    int64_t last_batch_id;        /* [lock] */
-    double in_rate, proc_rate;    /* [lock] */
-    int has_watermark;            /* [lock] */
-    int64_t watermark_ms;         /* [lock] */
-    char *status_msg;             /* [lock] */
-    int data_available, trigger_active; /* [lock] */
-    char *recent[QM_RECENT];      /* [lock] progress ring, oldest at recent_head */
-    int nrecent, recent_head;     /* [lock] */
-    int64_t triggers_started;     /* [lock] triggers begun since the manager started */
-    int64_t last_done;            /* [lock] number (triggers_started at its start) of the
+    int64_t last_batch_id;                    /* [lock] */
+    double in_rate, proc_rate;                /* [lock] */
+    int has_watermark;                        /* [lock] */
+    int64_t watermark_ms;                     /* [lock] */
+    char *status_msg;                         /* [lock] */
+    int data_available, trigger_active;       /* [lock] */
+    char *recent[QM_RECENT];                  /* [lock] progress ring, oldest at recent_head */
+    int nrecent, recent_head;                 /* [lock] */
+    int64_t triggers_started;                 /* [lock] triggers begun since the manager started */
+    int64_t last_done; /* [lock] number (triggers_started at its start) of the
                                      last completed trigger */
-    int caught_up;                /* [lock] after the last trigger */
-    bool ends_itself;             /* [lock] ONCE or AVAILABLE NOW: AWAIT waits for the end */
+    int caught_up;     /* [lock] after the last trigger */
+    bool ends_itself;  /* [lock] ONCE or AVAILABLE NOW: AWAIT waits for the end */
     /* the driver thread */
     pthread_t thread;
-    bool thread_live;             /* [lock] started and not joined */
-    bool exited;                  /* [lock] the driver returned (finished, failed, stopped) */
-    bool stop;                    /* [lock] asked to stop at the next batch boundary */
-    bool wake;                    /* [lock] skip the wait before the next trigger */
-    pthread_cond_t cond;          /* signalled on stop/wake [lock] (qm_wake_locked) */
-    int wake_fd;                  /* eventfd written with each signal: wakes a driver that
+    bool thread_live;    /* [lock] started and not joined */
+    bool exited;         /* [lock] the driver returned (finished, failed, stopped) */
+    bool stop;           /* [lock] asked to stop at the next batch boundary */
+    bool wake;           /* [lock] skip the wait before the next trigger */
+    pthread_cond_t cond; /* signalled on stop/wake [lock] (qm_wake_locked) */
+    int wake_fd;         /* eventfd written with each signal: wakes a driver that
                                      sleeps on its sources' change descriptors */
-    atomic_int cancel;            /* abandons a running batch: never set by STOP, which waits
+    atomic_int cancel;   /* abandons a running batch: never set by STOP, which waits
                                      for the batch boundary */
-    atomic_int stopping;          /* mirrors `stop` for code that polls without the lock
+    atomic_int stopping; /* mirrors `stop` for code that polls without the lock
                                      (a continuous epoch ends early) */
-    bool dropped;                 /* [lock] removed from the registry */
-    int refs;                     /* [lock] registry + live driver */
+    bool dropped;        /* [lock] removed from the registry */
+    int refs;            /* [lock] registry + live driver */
 };
 
 struct qm_wait {
     uint64_t id;
-    qm_query_t *q;                /* [lock] */
-    int64_t min_trigger;          /* satisfied by a caught-up trigger >= this */
+    qm_query_t *q;       /* [lock] */
+    int64_t min_trigger; /* satisfied by a caught-up trigger >= this */
     qm_await_cb cb;
     void *arg;
-    int done;                     /* result ready: queued for delivery */
+    int done; /* result ready: queued for delivery */
     sl_error_t result;
     qm_wait_t *next;
 };
@@ -69,11 +69,11 @@ struct qm_wait {
 struct qm {
     srv_t *srv;
     pthread_mutex_t lock;
-    qm_query_t **queries;         /* [lock] sorted by name */
-    int nqueries, cap;            /* [lock] */
-    qm_wait_t *waits;             /* [lock] pending and done waits */
-    uint64_t next_wait_id;        /* [lock] */
-    uv_async_t deliver;           /* wakes the loop to deliver finished waits */
+    qm_query_t **queries;  /* [lock] sorted by name */
+    int nqueries, cap;     /* [lock] */
+    qm_wait_t *waits;      /* [lock] pending and done waits */
+    uint64_t next_wait_id; /* [lock] */
+    uv_async_t deliver;    /* wakes the loop to deliver finished waits */
     bool closing;
     void (*shutdown_done)(srv_t *srv);
 };

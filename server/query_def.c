@@ -11,19 +11,26 @@
 
 /* The query-level options sluice knows (OPTIONS after the clauses). */
 static const conn_option_t query_options[] = {
-    {"sluice.stateStore", 0, "memory", "State store provider: memory or rocksdb (pinned at the "
+    {"sluice.stateStore", 0, "memory",
+     "State store provider: memory or rocksdb (pinned at the "
      "first run)."},
-    {"sluice.shufflePartitions", 0, "4", "Partitions of state and shuffles (pinned at the first run)."},
-    {"sluice.multipleWatermarkPolicy", 0, "min", "How watermarks of several inputs combine: min or "
+    {"sluice.shufflePartitions", 0, "4",
+     "Partitions of state and shuffles (pinned at the first run)."},
+    {"sluice.multipleWatermarkPolicy", 0, "min",
+     "How watermarks of several inputs combine: min or "
      "max (pinned at the first run)."},
-    {"sluice.minBatchesToRetain", 0, "100", "Batches of offsets and commits kept in the checkpoint."},
-    {"sluice.stateStore.maxMemory", 0, "1g", "Most memory the query's state may hold in the memory "
+    {"sluice.minBatchesToRetain", 0, "100",
+     "Batches of offsets and commits kept in the checkpoint."},
+    {"sluice.stateStore.maxMemory", 0, "1g",
+     "Most memory the query's state may hold in the memory "
      "state store (e.g. 512m; 0 = no limit); past it the query fails."},
     {NULL, 0, NULL, NULL}};
 
-static const conn_desc_t query_desc = {.name = "query", .options = query_options, .doc = "Query options."};
+static const conn_desc_t query_desc = {
+    .name = "query", .options = query_options, .doc = "Query options."};
 
-static int parse_int_option(const char *v, const char *key, int lo, int hi, int *out, sl_error_t *err)
+static int parse_int_option(const char *v, const char *key, int lo, int hi, int *out,
+                            sl_error_t *err)
 {
     char *end;
     long n = strtol(v, &end, 10);
@@ -39,18 +46,23 @@ static int parse_int_option(const char *v, const char *key, int lo, int hi, int 
 static int parse_size_option(const char *v, const char *key, int64_t *out, sl_error_t *err)
 {
     if (exec_parse_byte_size(v, strlen(v), out) == EXEC_PARSE_OK) return 0;
-    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"", key, v);
-    return sl_error_hint(err, "The value must be a size such as 512m or 2g (units b, k, m, g, t; a bare number is bytes).");
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"",
+                 key, v);
+    return sl_error_hint(
+        err,
+        "The value must be a size such as 512m or 2g (units b, k, m, g, t; a bare number is bytes).");
 }
 
 static int one_of(const char *v, const char *key, const char *a, const char *b, sl_error_t *err)
 {
     if (!strcasecmp(v, a) || !strcasecmp(v, b)) return 0;
-    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"", key, v);
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "invalid value for option \"%s\": \"%s\"",
+                 key, v);
     return sl_error_hint(err, "Accepted values: %s, %s.", a, b);
 }
 
-static int read_query_options(const ast_create_query_t *cq, sl_arena_t *a, qdef_t *d, sl_error_t *err)
+static int read_query_options(const ast_create_query_t *cq, sl_arena_t *a, qdef_t *d,
+                              sl_error_t *err)
 {
     conn_kv_t *kv = SL_NEW_ARRAY(a, conn_kv_t, cq->options.n + 1);
     for (int i = 0; i < cq->options.n; i++) {
@@ -69,7 +81,8 @@ static int read_query_options(const ast_create_query_t *cq, sl_arena_t *a, qdef_
         parse_int_option(conn_option(&query_desc, kv, n, "sluice.shufflePartitions"),
                          "sluice.shufflePartitions", 1, 1024, &d->shuffle_partitions, err) < 0 ||
         parse_int_option(conn_option(&query_desc, kv, n, "sluice.minBatchesToRetain"),
-                         "sluice.minBatchesToRetain", 1, 1000000, &d->min_batches_to_retain, err) < 0 ||
+                         "sluice.minBatchesToRetain", 1, 1000000, &d->min_batches_to_retain,
+                         err) < 0 ||
         parse_size_option(conn_option(&query_desc, kv, n, "sluice.stateStore.maxMemory"),
                           "sluice.stateStore.maxMemory", &d->state_max_memory, err) < 0)
         return -1;
@@ -96,7 +109,8 @@ static int read_sink(const ast_create_query_t *cq, sl_arena_t *a, qdef_t *d, sl_
         if (bad >= 0) err->position = cq->sink_options.items[bad]->pos + 1;
         return -1;
     }
-    for (int i = 0; i < d->nsink_opts; i++) d->sink_opts[i].key = conn_canonical_key(d->sink, d->sink_opts[i].key);
+    for (int i = 0; i < d->nsink_opts; i++)
+        d->sink_opts[i].key = conn_canonical_key(d->sink, d->sink_opts[i].key);
     return 0;
 }
 
@@ -121,8 +135,9 @@ int qdef_from_ast(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_
     out->sql = sql;
     out->mode_given = cq->output_mode != 0;
     out->mode = cq->output_mode ? cq->output_mode : OUTPUT_APPEND;
-    out->checkpoint = cq->checkpoint ? cq->checkpoint
-                      : sl_printf(a, "%s/checkpoints/%s", srv->conf->data_directory, out->name);
+    out->checkpoint = cq->checkpoint
+                          ? cq->checkpoint
+                          : sl_printf(a, "%s/checkpoints/%s", srv->conf->data_directory, out->name);
     if (read_sink(cq, a, out, err) < 0 || read_trigger(cq, out, err) < 0 ||
         read_query_options(cq, a, out, err) < 0)
         return -1;

@@ -12,26 +12,31 @@
 #include "parser/ast.h"
 #include "server/server.h"
 
-typedef enum { QTRIG_DEFAULT = 0, QTRIG_PROCESSING_TIME, QTRIG_ONCE, QTRIG_AVAILABLE_NOW,
-               QTRIG_CONTINUOUS } qdef_trigger_t;
+typedef enum {
+    QTRIG_DEFAULT = 0,
+    QTRIG_PROCESSING_TIME,
+    QTRIG_ONCE,
+    QTRIG_AVAILABLE_NOW,
+    QTRIG_CONTINUOUS
+} qdef_trigger_t;
 
 typedef struct qdef {
     const char *name;
-    const ast_create_query_t *ast;   /* the parsed statement (in the definition's arena) */
-    const char *sql;                 /* its text */
-    const conn_desc_t *sink;         /* default: memory */
+    const ast_create_query_t *ast; /* the parsed statement (in the definition's arena) */
+    const char *sql;               /* its text */
+    const conn_desc_t *sink;       /* default: memory */
     int nsink_opts;
     conn_kv_t *sink_opts;
-    output_mode_t mode;              /* default: append */
+    output_mode_t mode; /* default: append */
     int mode_given;
     qdef_trigger_t trigger;
-    int64_t interval_ms;             /* PROCESSING TIME / CONTINUOUS */
-    const char *checkpoint;          /* default <data_directory>/checkpoints/<name> */
-    const char *state_store;         /* sluice.stateStore: memory | rocksdb */
-    int shuffle_partitions;          /* sluice.shufflePartitions */
-    const char *watermark_policy;    /* sluice.multipleWatermarkPolicy: min | max */
-    int min_batches_to_retain;       /* sluice.minBatchesToRetain */
-    int64_t state_max_memory;        /* sluice.stateStore.maxMemory, bytes; 0 = no limit */
+    int64_t interval_ms;          /* PROCESSING TIME / CONTINUOUS */
+    const char *checkpoint;       /* default <data_directory>/checkpoints/<name> */
+    const char *state_store;      /* sluice.stateStore: memory | rocksdb */
+    int shuffle_partitions;       /* sluice.shufflePartitions */
+    const char *watermark_policy; /* sluice.multipleWatermarkPolicy: min | max */
+    int min_batches_to_retain;    /* sluice.minBatchesToRetain */
+    int64_t state_max_memory;     /* sluice.stateStore.maxMemory, bytes; 0 = no limit */
 } qdef_t;
 
 /* Reads and validates the clauses of a CREATE QUERY (errors with 1-based

@@ -40,17 +40,22 @@ static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
 /* Continuous processing reads sources and writes sinks that have the
  * CONN_CAP_CONTINUOUS capability (Spark's list: Kafka and rate in, Kafka,
  * memory and console out; nexmark and noop as well here). */
-static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a, sl_error_t *err)
+static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a,
+                               sl_error_t *err)
 {
     const char *bad = NULL, *kind = NULL;
     for (int i = 0; !bad && i < pc->nrels; i++)
-        if (pc->rels[i]->kind == PLAN_REL_STREAM && !(pc->rels[i]->connector->caps & CONN_CAP_CONTINUOUS))
+        if (pc->rels[i]->kind == PLAN_REL_STREAM &&
+            !(pc->rels[i]->connector->caps & CONN_CAP_CONTINUOUS))
             bad = pc->rels[i]->connector->name, kind = "source";
     if (!bad && !(p->def.sink->caps & CONN_CAP_CONTINUOUS)) bad = p->def.sink->name, kind = "sink";
     if (!bad) return 0;
-    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "a continuous trigger cannot use the %s %s", bad, kind);
-    sl_error_hint(err, "Continuous queries read %s streams and write %s sinks; use TRIGGER PROCESSING "
-                       "TIME for the others.", conn_names_with(CONN_SOURCE, CONN_CAP_CONTINUOUS, a),
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "a continuous trigger cannot use the %s %s",
+                 bad, kind);
+    sl_error_hint(err,
+                  "Continuous queries read %s streams and write %s sinks; use TRIGGER PROCESSING "
+                  "TIME for the others.",
+                  conn_names_with(CONN_SOURCE, CONN_CAP_CONTINUOUS, a),
                   conn_names_with(CONN_SINK, CONN_CAP_CONTINUOUS, a));
     err->position = p->def.ast->select->pos + 1;
     return -1;
@@ -60,7 +65,9 @@ static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_arena_
 static int apply_pinned(qdef_t *d, sl_arena_t *a, sl_error_t *err)
 {
     return runner_read_pinned(d->checkpoint, a, &d->shuffle_partitions, &d->state_store,
-                              &d->watermark_policy, err) < 0 ? -1 : 0;
+                              &d->watermark_policy, err) < 0
+               ? -1
+               : 0;
 }
 
 int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_arena_t *a,
@@ -80,10 +87,12 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     if (plan_check_streaming(out->logical, out->mode, out->def.trigger == QTRIG_CONTINUOUS,
                              out->def.sink, err) < 0)
         return -1;
-    if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, a, err) < 0) return -1;
+    if (out->def.trigger == QTRIG_CONTINUOUS && check_continuous_io(out, &pc, a, err) < 0)
+        return -1;
     int *keys = NULL, nkeys = -1;
     if (out->mode == OUTPUT_UPDATE) nkeys = plan_result_key(a, &out->logical, &keys);
-    plan_phys_opts_t o = {.streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
+    plan_phys_opts_t o = {
+        .streaming = 1, .npartitions = out->def.shuffle_partitions, .mode = out->mode};
     if (!(out->phys = plan_physical(a, out->logical, &o, err))) return -1;
     sink_schema(out, keys, nkeys);
     if (sink_validate(out->def.sink, out->def.mode, &out->schema, out->def.sink_opts,
@@ -99,7 +108,8 @@ int qplan_from_text(srv_t *srv, const char *sql, sl_arena_t *a, qplan_t *out, sl
     ast_stmt_list_t list;
     if (parse_sql(sql, strlen(sql), a, &list, err) < 0) return -1;
     if (list.n != 1 || list.items[0]->kind != AST_STMT_CREATE_QUERY)
-        return sl_error_set(err, SL_ERR_INTERNAL_ERROR, "stored query text is not one CREATE QUERY");
+        return sl_error_set(err, SL_ERR_INTERNAL_ERROR,
+                            "stored query text is not one CREATE QUERY");
     return qplan_build(srv, &list.items[0]->create_query, sql, a, out, err);
 }
 
@@ -113,7 +123,8 @@ void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out)
     sl_buf_printf(out, "Incremental plan (%d shuffle partitions, state store %s):\n",
                   d->shuffle_partitions, d->state_store);
     plan_explain_physical(p->phys, out);
-    sl_buf_printf(out, "Stateful operators: %d; watermarks: %d", p->phys->nstateful, p->phys->nwatermarks);
+    sl_buf_printf(out, "Stateful operators: %d; watermarks: %d", p->phys->nstateful,
+                  p->phys->nwatermarks);
     if (p->phys->nwatermarks > 1) sl_buf_printf(out, " (combined by %s)", d->watermark_policy);
     sl_buf_printf(out, "\nOutput mode %s: supported\n", output_mode_name(d->mode));
 }

@@ -13,8 +13,8 @@ typedef struct qplan {
     plan_node_t *logical;
     plan_physical_t *phys;
     output_mode_t mode;
-    sink_schema_t schema;       /* the sink's view of the result (keys for update) */
-    const char **deps;          /* relations read (catalog dependencies) */
+    sink_schema_t schema; /* the sink's view of the result (keys for update) */
+    const char **deps;    /* relations read (catalog dependencies) */
     int ndeps;
 } qplan_t;
 

@@ -21,18 +21,18 @@ typedef enum { AUTH_TRUST, AUTH_PASSWORD, AUTH_SCRAM } srv_auth_t;
 
 typedef struct srv {
     conf_t *conf;
-    uv_loop_t *loop;              /* the one event loop; owned by main() */
-    struct cat *cat;              /* catalog (SQLite) */
-    struct tstore *tstore;        /* rows of static tables (SQLite) */
-    struct exec_pool *pool;       /* worker threads for partitions of batches and SELECTs */
-    struct exec_pool *io_pool;    /* threads for the durable writes of batches (fsync) */
+    uv_loop_t *loop;                     /* the one event loop; owned by main() */
+    struct cat *cat;                     /* catalog (SQLite) */
+    struct tstore *tstore;               /* rows of static tables (SQLite) */
+    struct exec_pool *pool;              /* worker threads for partitions of batches and SELECTs */
+    struct exec_pool *io_pool;           /* threads for the durable writes of batches (fsync) */
     struct memtable_registry *memtables; /* tables of memory sinks, read by SELECT */
-    struct qm *qm;                /* query manager */
-    struct pgw_server *pgw;       /* SQL endpoint */
-    struct http_server *http;     /* HTTP endpoint */
-    srv_auth_t auth;              /* authentication resolved from conf (auto -> trust/scram) */
-    int worker_threads;           /* size of the libuv thread pool */
-    atomic_int shutting_down;     /* set once SIGTERM/SIGINT arrived */
+    struct qm *qm;                       /* query manager */
+    struct pgw_server *pgw;              /* SQL endpoint */
+    struct http_server *http;            /* HTTP endpoint */
+    srv_auth_t auth;          /* authentication resolved from conf (auto -> trust/scram) */
+    int worker_threads;       /* size of the libuv thread pool */
+    atomic_int shutting_down; /* set once SIGTERM/SIGINT arrived */
 } srv_t;
 
 #endif

@@ -36,47 +36,47 @@ struct sess {
     char *user;
     char *database;
     uv_work_t work;
-    int in_flight;            /* a submission is queued, running or awaiting */
-    int closing;              /* sess_close() called while in flight */
-    atomic_int cancel;        /* CANCEL_* */
-    guc_t *guc;               /* settings, used by the running statement (guc.h) */
-    txn_t *txn;               /* transaction state, likewise */
-    prep_list_t prepared;     /* prepared statements (Parse and PREPARE) */
-    uv_timer_t stimer;        /* statement_timeout of the submission in flight */
+    int in_flight;        /* a submission is queued, running or awaiting */
+    int closing;          /* sess_close() called while in flight */
+    atomic_int cancel;    /* CANCEL_* */
+    guc_t *guc;           /* settings, used by the running statement (guc.h) */
+    txn_t *txn;           /* transaction state, likewise */
+    prep_list_t prepared; /* prepared statements (Parse and PREPARE) */
+    uv_timer_t stimer;    /* statement_timeout of the submission in flight */
     int stimer_init;
-    int handles;              /* timer handles not yet closed */
+    int handles; /* timer handles not yet closed */
     /* the submission in flight */
     char *sql;
     size_t len;
     sess_request_t req;
     char **params;
     int *param_lens;
-    uint32_t *param_types;     /* NULL when the request declared none */
+    uint32_t *param_types; /* NULL when the request declared none */
     sess_reply_t *reply;
-    exec_type_t *inferred;     /* describe_only: ninferred inferred types, in the reply arena */
-    int ninferred;             /* max(req.nparams, highest $n) */
-    sess_result_t *tail;       /* last result of the reply */
+    exec_type_t *inferred; /* describe_only: ninferred inferred types, in the reply arena */
+    int ninferred;         /* max(req.nparams, highest $n) */
+    sess_result_t *tail;   /* last result of the reply */
     sess_done_cb cb;
     void *cb_arg;
-    sl_arena_t *parse_arena;   /* the parsed statements, kept across an AWAIT */
+    sl_arena_t *parse_arena; /* the parsed statements, kept across an AWAIT */
     ast_stmt_list_t list;
-    int next_stmt;             /* index of the next statement to run */
+    int next_stmt; /* index of the next statement to run */
     /* AWAIT QUERY: the worker asks for it, the loop thread parks on it */
-    char await_name[256];      /* worker: set with await_next, read by after_work_cb */
+    char await_name[256]; /* worker: set with await_next, read by after_work_cb */
     int64_t await_timeout_ms;
-    int await_next;            /* worker: the last statement run is an AWAIT */
-    int awaiting;              /* loop thread: parked in qm_await, wait_id names the wait */
+    int await_next; /* worker: the last statement run is an AWAIT */
+    int awaiting;   /* loop thread: parked in qm_await, wait_id names the wait */
     uint64_t wait_id;
-    uv_timer_t timer;          /* AWAIT's TIMEOUT, or the lock wait's backoff */
+    uv_timer_t timer; /* AWAIT's TIMEOUT, or the lock wait's backoff */
     int timer_init;
     /* the write lock: the worker finds it held, the loop thread parks */
-    int lock_next;             /* worker: statement next_stmt must run again */
-    uint64_t lock_releases;    /* worker: tstore_releases() before it ran */
-    int lock_waiting;          /* loop thread: parked in the store's wake-up list */
-    int64_t lock_since_ms;     /* when the statement first found the lock held; 0: it did not */
+    int lock_next;          /* worker: statement next_stmt must run again */
+    uint64_t lock_releases; /* worker: tstore_releases() before it ran */
+    int lock_waiting;       /* loop thread: parked in the store's wake-up list */
+    int64_t lock_since_ms;  /* when the statement first found the lock held; 0: it did not */
     int64_t lock_backoff_ms;
     tstore_waiter_t lock_waiter;
-    int copies;                /* COPY FROM loads using the transaction (sess_copy_begin) */
+    int copies; /* COPY FROM loads using the transaction (sess_copy_begin) */
 };
 
 const char *sess_user(const sess_t *s)
@@ -176,9 +176,11 @@ static void result_error(sess_t *s, sess_result_t *r, const sl_error_t *err)
     r->nrows = 0;
     r->kind = SESS_RES_ERROR;
     sl_error_copy(&r->error, err);
-    if (!strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) && atomic_load(&s->cancel) == CANCEL_TIMEOUT) {
+    if (!strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) &&
+        atomic_load(&s->cancel) == CANCEL_TIMEOUT) {
         sl_error_clear(&r->error);
-        sl_error_set(&r->error, SL_ERR_QUERY_CANCELED, "canceling statement due to statement timeout");
+        sl_error_set(&r->error, SL_ERR_QUERY_CANCELED,
+                     "canceling statement due to statement timeout");
     }
     txn_fail(s->txn);
     if (err->position > 0)
@@ -202,11 +204,19 @@ static sess_result_t *result_reset(sess_result_t *r)
 static void run_statements(sess_t *s)
 {
     stmt_ctx_t ctx = {
-        .srv = s->srv, .sess = s, .arena = sl_arena_new("statement"),
-        .reply_arena = s->reply->arena, .sql = s->sql, .len = s->len,
-        .nparams = s->req.nparams, .params = (const char *const *)s->params,
-        .param_lens = s->param_lens, .param_types = s->param_types, .param_inferred = s->inferred,
-        .cancel = &s->cancel, .describe_only = s->req.describe_only,
+        .srv = s->srv,
+        .sess = s,
+        .arena = sl_arena_new("statement"),
+        .reply_arena = s->reply->arena,
+        .sql = s->sql,
+        .len = s->len,
+        .nparams = s->req.nparams,
+        .params = (const char *const *)s->params,
+        .param_lens = s->param_lens,
+        .param_types = s->param_types,
+        .param_inferred = s->inferred,
+        .cancel = &s->cancel,
+        .describe_only = s->req.describe_only,
     };
     while (s->next_stmt < s->list.n) {
         sess_result_t *r = s->lock_since_ms ? result_reset(s->tail) : result_append(s);
@@ -216,7 +226,8 @@ static void run_statements(sess_t *s)
         if (atomic_load(&s->cancel))
             sl_error_set(&err, SL_ERR_QUERY_CANCELED, "canceling statement due to user request");
         s->lock_releases = tstore_releases(s->srv->tstore);
-        int ok = !sl_error_isset(&err) && stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) == 0;
+        int ok = !sl_error_isset(&err) &&
+                 stmt_execute(&ctx, s->list.items[s->next_stmt++], r, &err) == 0;
         if (txn_lock_busy(s->txn) && !ok) {
             result_reset(r);
             s->next_stmt--;
@@ -289,7 +300,8 @@ static void report_inferred(sess_t *s)
     if (!s->inferred) return;
     s->reply->param_types = SL_NEW_ARRAY(s->reply->arena, uint32_t, s->ninferred);
     for (int i = 0; i < s->ninferred; i++)
-        if (s->inferred[i].id != EXEC_TYPE_NULL) s->reply->param_types[i] = exec_type_pg(s->inferred[i]).oid;
+        if (s->inferred[i].id != EXEC_TYPE_NULL)
+            s->reply->param_types[i] = exec_type_pg(s->inferred[i]).oid;
 }
 
 static void work_cb(uv_work_t *w)
@@ -365,8 +377,10 @@ static void on_await_timeout(uv_timer_t *t)
     sess_t *s = t->data;
     qm_await_cancel(s->srv->qm, s->wait_id);
     sl_error_t err;
-    sl_error_set(&err, SL_ERR_QUERY_CANCELED, "timed out waiting for query \"%s\" to process all "
-                 "available data", s->await_name);
+    sl_error_set(&err, SL_ERR_QUERY_CANCELED,
+                 "timed out waiting for query \"%s\" to process all "
+                 "available data",
+                 s->await_name);
     sl_error_hint(&err, "SHOW PROGRESS %s shows what the query is doing.", s->await_name);
     await_done(s, &err);
 }
@@ -463,8 +477,8 @@ static void start_lock_wait(sess_t *s)
     int64_t ms = s->lock_backoff_ms;
     if (limit > 0 && limit - waited < ms) ms = limit - waited;
     timer_start(s, on_lock_timer, ms);
-    s->lock_backoff_ms = s->lock_backoff_ms * 2 > LOCK_RETRY_MAX_MS ? LOCK_RETRY_MAX_MS
-                                                                      : s->lock_backoff_ms * 2;
+    s->lock_backoff_ms =
+        s->lock_backoff_ms * 2 > LOCK_RETRY_MAX_MS ? LOCK_RETRY_MAX_MS : s->lock_backoff_ms * 2;
 }
 
 static void after_work_cb(uv_work_t *w, int status)

@@ -35,19 +35,19 @@ typedef struct sess sess_t;
 
 typedef struct sess_col {
     const char *name;
-    uint32_t type_oid;  /* PG_OID_* */
-    int16_t type_len;   /* pg_type.typlen: 1, 2, 4, 8, or -1 for variable length */
-    int32_t type_mod;   /* -1, or numeric's ((p << 16) | s) + 4 */
+    uint32_t type_oid; /* PG_OID_* */
+    int16_t type_len;  /* pg_type.typlen: 1, 2, 4, 8, or -1 for variable length */
+    int32_t type_mod;  /* -1, or numeric's ((p << 16) | s) + 4 */
 } sess_col_t;
 
 typedef enum {
-    SESS_RES_COMMAND, /* CommandComplete(tag) only */
-    SESS_RES_ROWS,    /* RowDescription(cols), one DataRow per row, CommandComplete(tag) */
-    SESS_RES_EMPTY,   /* EmptyQueryResponse: the text held no statement */
-    SESS_RES_ERROR,   /* ErrorResponse(error); the submission stopped here */
-    SESS_RES_COPY_OUT,/* CopyOutResponse(ncols), one CopyData per line of `rows`, CopyDone,
+    SESS_RES_COMMAND,  /* CommandComplete(tag) only */
+    SESS_RES_ROWS,     /* RowDescription(cols), one DataRow per row, CommandComplete(tag) */
+    SESS_RES_EMPTY,    /* EmptyQueryResponse: the text held no statement */
+    SESS_RES_ERROR,    /* ErrorResponse(error); the submission stopped here */
+    SESS_RES_COPY_OUT, /* CopyOutResponse(ncols), one CopyData per line of `rows`, CopyDone,
                          CommandComplete(tag) */
-    SESS_RES_COPY_IN  /* CopyInResponse(ncols); the connection feeds `copy_in` with the
+    SESS_RES_COPY_IN   /* CopyInResponse(ncols); the connection feeds `copy_in` with the
                          client's CopyData and ends with CommandComplete or an error. The
                          submission stops here; `rest` runs after the COPY. */
 } sess_res_kind_t;
@@ -56,38 +56,38 @@ struct copy_in;
 
 typedef struct sess_result {
     sess_res_kind_t kind;
-    char tag[64];          /* command tag, e.g. "SELECT 3", "CREATE STREAM" */
+    char tag[64]; /* command tag, e.g. "SELECT 3", "CREATE STREAM" */
     int ncols;
     sess_col_t *cols;
     uint64_t nrows;
     /* Rows back to back, each exactly the body of a DataRow message:
      * uint16be column count, then per column int32be length (-1 = NULL)
      * followed by that many bytes of PostgreSQL text format. */
-    sl_buf_t rows;         /* COPY_OUT: each line as uint32be length + bytes */
+    sl_buf_t rows;           /* COPY_OUT: each line as uint32be length + bytes */
     struct copy_in *copy_in; /* COPY_IN: the load, closed with the reply unless taken (NULLed) */
-    const char *rest;      /* COPY_IN: the statements after it in the submission, or NULL */
-    sl_error_t error;      /* SESS_RES_ERROR: position counts characters of the submitted text */
-    int nnotices;          /* NoticeResponses sent before this result: severity NOTICE
+    const char *rest;        /* COPY_IN: the statements after it in the submission, or NULL */
+    sl_error_t error;        /* SESS_RES_ERROR: position counts characters of the submitted text */
+    int nnotices;            /* NoticeResponses sent before this result: severity NOTICE
                               for SQLSTATE 00000, WARNING for any other */
     sl_error_t *notices;
     struct sess_result *next;
 } sess_result_t;
 
 typedef struct sess_reply {
-    sess_result_t *first;  /* in statement order; the last is the error, if any */
-    int nparams;           /* describe_only: highest $n used by the statement */
+    sess_result_t *first; /* in statement order; the last is the error, if any */
+    int nparams;          /* describe_only: highest $n used by the statement */
     /* describe_only: the type OIDs inferred for undeclared $n from their use
      * (0 = none inferred), max(the request's nparams, nparams) entries */
     uint32_t *param_types;
-    sl_arena_t *arena;     /* owns every result (rows buffers are freed by sess_reply_free) */
+    sl_arena_t *arena; /* owns every result (rows buffers are freed by sess_reply_free) */
 } sess_reply_t;
 
 typedef struct sess_request {
-    const char *sql;       /* need not be NUL-terminated */
+    const char *sql; /* need not be NUL-terminated */
     size_t len;
-    int single;            /* extended protocol: more than one statement is an error */
-    int describe_only;     /* report the result columns (or none) without running */
-    int nparams;           /* values for $1..$n, NULL pointer = SQL NULL */
+    int single;        /* extended protocol: more than one statement is an error */
+    int describe_only; /* report the result columns (or none) without running */
+    int nparams;       /* values for $1..$n, NULL pointer = SQL NULL */
     const char *const *params;
     const int *param_lens;
     /* NULL, or nparams type OIDs declared for $1..$n (Parse's, or the

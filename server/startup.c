@@ -18,8 +18,7 @@ static void on_startup_done(sess_t *s, sess_reply_t *reply, void *arg)
         if (r->kind == SESS_RES_ERROR)
             SL_ERROR("startup", "%s: statement %d failed: %s (SQLSTATE %s)", path, n + 1,
                      r->error.message, r->error.sqlstate);
-        else
-            n++;
+        else n++;
     }
     SL_INFO("startup", "%s: %d statement(s) done", path, n);
     sess_reply_free(reply);

@@ -105,8 +105,8 @@ void stmt_result_select_tag(sess_result_t *res)
 }
 
 /* Appends a notice with the given SQLSTATE (00000 = NOTICE, else WARNING). */
-static void result_notice_v(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt,
-                            va_list ap)
+static void result_notice_v(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate,
+                            const char *fmt, va_list ap)
 {
     sl_error_t *grown = SL_NEW_ARRAY(ctx->reply_arena, sl_error_t, res->nnotices + 1);
     if (res->nnotices) memcpy(grown, res->notices, sizeof *grown * (size_t)res->nnotices);
@@ -123,7 +123,8 @@ void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ..
     va_end(ap);
 }
 
-void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt, ...)
+void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt,
+                         ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -17,22 +17,22 @@
 typedef struct stmt_ctx {
     srv_t *srv;
     sess_t *sess;
-    sl_arena_t *arena;            /* statement lifetime: reset after each statement */
-    sl_arena_t *reply_arena;      /* lives as long as the reply (column names, tags) */
-    const char *sql;              /* the whole submission text */
+    sl_arena_t *arena;       /* statement lifetime: reset after each statement */
+    sl_arena_t *reply_arena; /* lives as long as the reply (column names, tags) */
+    const char *sql;         /* the whole submission text */
     size_t len;
-    int nparams;                  /* extended protocol parameters ($1..$n), text format */
-    const char *const *params;    /* NULL entry = SQL NULL */
+    int nparams;               /* extended protocol parameters ($1..$n), text format */
+    const char *const *params; /* NULL entry = SQL NULL */
     const int *param_lens;
-    const uint32_t *param_types;  /* NULL, or nparams declared type OIDs (0 = undeclared) */
-    exec_type_t *param_inferred;  /* describe_only: nparams types inferred for undeclared $n */
-    atomic_int *cancel;           /* set when the client asked to cancel */
-    int describe_only;            /* fill columns only; run nothing */
+    const uint32_t *param_types; /* NULL, or nparams declared type OIDs (0 = undeclared) */
+    exec_type_t *param_inferred; /* describe_only: nparams types inferred for undeclared $n */
+    atomic_int *cancel;          /* set when the client asked to cancel */
+    int describe_only;           /* fill columns only; run nothing */
     /* Set by AWAIT QUERY: the session pauses after this statement until the
      * query manager says the query caught up (or ended), then resumes. */
-    const char *await_query;      /* in arena */
-    int64_t await_timeout_ms;     /* -1: none */
-    int exec_depth;               /* EXECUTEs this statement runs inside (stmt_prepare.c) */
+    const char *await_query;  /* in arena */
+    int64_t await_timeout_ms; /* -1: none */
+    int exec_depth;           /* EXECUTEs this statement runs inside (stmt_prepare.c) */
 } stmt_ctx_t;
 
 /* Runs one statement into `res`. On error returns -1 with err filled; a
@@ -51,8 +51,8 @@ void stmt_result_row(sess_result_t *res, const char *const *vals);
 void stmt_result_notice(stmt_ctx_t *ctx, sess_result_t *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Adds a warning (severity WARNING, the given SQLSTATE) shown before the result. */
-void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+void stmt_result_warning(stmt_ctx_t *ctx, sess_result_t *res, const char *sqlstate, const char *fmt,
+                         ...) __attribute__((format(printf, 4, 5)));
 /* Sets the tag "SELECT n" from the row count. */
 void stmt_result_select_tag(sess_result_t *res);
 

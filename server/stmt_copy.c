@@ -24,8 +24,8 @@
 
 typedef struct copy_plan {
     copy_opts_t opts;
-    const ast_copy_opt_t *format, *header, *delimiter, *null, *quote, *escape, *encoding,
-        *freeze, *force_quote, *force_not_null, *force_null;
+    const ast_copy_opt_t *format, *header, *delimiter, *null, *quote, *escape, *encoding, *freeze,
+        *force_quote, *force_not_null, *force_null;
 } copy_plan_t;
 
 /* ---- options -------------------------------------------------------------------- */
@@ -40,7 +40,10 @@ static int opt_error(sl_error_t *err, const char *sqlstate, const char *msg)
 /* The slot of a known option name, or NULL. */
 static const ast_copy_opt_t **opt_slot(copy_plan_t *cp, const char *name)
 {
-    static const struct { const char *name; size_t off; } slots[] = {
+    static const struct {
+        const char *name;
+        size_t off;
+    } slots[] = {
         {"format", offsetof(copy_plan_t, format)},
         {"header", offsetof(copy_plan_t, header)},
         {"delimiter", offsetof(copy_plan_t, delimiter)},
@@ -54,7 +57,8 @@ static const ast_copy_opt_t **opt_slot(copy_plan_t *cp, const char *name)
         {"force_null", offsetof(copy_plan_t, force_null)},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
-        if (!strcmp(slots[i].name, name)) return (const ast_copy_opt_t **)((char *)cp + slots[i].off);
+        if (!strcmp(slots[i].name, name))
+            return (const ast_copy_opt_t **)((char *)cp + slots[i].off);
     return NULL;
 }
 
@@ -64,8 +68,12 @@ static int collect_options(const ast_copy_opt_list_t *l, copy_plan_t *cp, sl_err
     for (int i = 0; i < l->n; i++) {
         const ast_copy_opt_t *o = l->items[i];
         const ast_copy_opt_t **slot = opt_slot(cp, o->name);
-        if (!slot) return stmt_error_at(err, o->pos, SL_ERR_SYNTAX_ERROR, "option \"%s\" not recognized", o->name);
-        if (*slot) return stmt_error_at(err, o->pos, SL_ERR_SYNTAX_ERROR, "conflicting or redundant options");
+        if (!slot)
+            return stmt_error_at(err, o->pos, SL_ERR_SYNTAX_ERROR, "option \"%s\" not recognized",
+                                 o->name);
+        if (*slot)
+            return stmt_error_at(err, o->pos, SL_ERR_SYNTAX_ERROR,
+                                 "conflicting or redundant options");
         *slot = o;
     }
     return 0;
@@ -91,11 +99,12 @@ static int read_format(copy_plan_t *cp, sl_error_t *err)
         return stmt_error_at(err, o->pos, SL_ERR_SYNTAX_ERROR, "format requires a parameter");
     if (o && !strcasecmp(o->value, "csv")) fmt = COPY_FMT_CSV;
     else if (o && !strcasecmp(o->value, "binary")) {
-        stmt_error_at(err, o->pos, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY format \"binary\" is not supported");
+        stmt_error_at(err, o->pos, SL_ERR_FEATURE_NOT_SUPPORTED,
+                      "COPY format \"binary\" is not supported");
         return sl_error_hint(err, "Use FORMAT text or FORMAT csv.");
     } else if (o && strcasecmp(o->value, "text"))
-        return stmt_error_at(err, o->pos, SL_ERR_INVALID_PARAMETER_VALUE, "COPY format \"%s\" not recognized",
-                             o->value);
+        return stmt_error_at(err, o->pos, SL_ERR_INVALID_PARAMETER_VALUE,
+                             "COPY format \"%s\" not recognized", o->value);
     copy_opts_default(&cp->opts, fmt);
     return 0;
 }
@@ -107,7 +116,8 @@ static int read_header(copy_plan_t *cp, int from, sl_error_t *err)
     int b = o->value ? bool_word(o->value) : 1;
     if (b < 0 && o->value && !strcasecmp(o->value, "match")) {
         if (!from)
-            return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED, "cannot use \"match\" with HEADER in COPY TO");
+            return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                             "cannot use \"match\" with HEADER in COPY TO");
         cp->opts.header = COPY_HEADER_MATCH;
         return 0;
     }
@@ -124,8 +134,8 @@ static int read_char(const ast_copy_opt_t *o, const char *what, char *out, sl_er
     if (!o->value || o->star || o->has_cols)
         return sl_error_set(err, SL_ERR_SYNTAX_ERROR, "%s requires a parameter", o->name);
     if (strlen(o->value) != 1)
-        return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY %s must be a single one-byte character",
-                            what);
+        return sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                            "COPY %s must be a single one-byte character", what);
     *out = o->value[0];
     return 0;
 }
@@ -155,9 +165,11 @@ static int read_encoding(const copy_plan_t *cp, sl_error_t *err)
     const ast_copy_opt_t *o = cp->encoding;
     if (!o) return 0;
     if (!o->value) return opt_error(err, SL_ERR_SYNTAX_ERROR, "encoding requires a parameter");
-    if (!strcasecmp(o->value, "utf8") || !strcasecmp(o->value, "utf-8") || !strcasecmp(o->value, "unicode"))
+    if (!strcasecmp(o->value, "utf8") || !strcasecmp(o->value, "utf-8") ||
+        !strcasecmp(o->value, "unicode"))
         return 0;
-    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY encoding \"%s\" is not supported", o->value);
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY encoding \"%s\" is not supported",
+                 o->value);
     return sl_error_hint(err, "sluice reads and writes UTF8 only.");
 }
 
@@ -173,14 +185,17 @@ static int check_modes(const copy_plan_t *cp, int from, sl_error_t *err)
         return opt_error(err, SL_ERR_INVALID_PARAMETER_VALUE,
                          "COPY null representation cannot use newline or carriage return");
     if (!csv && strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", x->delim))
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "COPY delimiter cannot be \"%c\"", x->delim);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE, "COPY delimiter cannot be \"%c\"",
+                            x->delim);
     if (!csv && cp->quote)
-        return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY quote available only in CSV mode");
+        return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                         "COPY quote available only in CSV mode");
     if (csv && x->delim == x->quote)
         return opt_error(err, SL_ERR_INVALID_PARAMETER_VALUE,
                          "COPY delimiter and quote must be different");
     if (!csv && cp->escape)
-        return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED, "COPY escape available only in CSV mode");
+        return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                         "COPY escape available only in CSV mode");
     if (cp->force_quote && !csv)
         return opt_error(err, SL_ERR_FEATURE_NOT_SUPPORTED,
                          "COPY force quote available only in CSV mode");
@@ -212,26 +227,29 @@ static int plan_options(const ast_copy_t *c, copy_plan_t *cp, sl_error_t *err)
 {
     memset(cp, 0, sizeof *cp);
     if (collect_options(&c->options, cp, err) < 0 || read_format(cp, err) < 0 ||
-        read_header(cp, c->from, err) < 0 || read_strings(cp, err) < 0 || read_encoding(cp, err) < 0)
+        read_header(cp, c->from, err) < 0 || read_strings(cp, err) < 0 ||
+        read_encoding(cp, err) < 0)
         return -1;
     const ast_copy_opt_t *lists[] = {cp->force_quote, cp->force_not_null, cp->force_null};
     for (int i = 0; i < 3; i++)
         if (lists[i] && !lists[i]->has_cols && !(i == 0 && lists[i]->star))
             return sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
-                                "argument to option \"%s\" must be a list of column names", lists[i]->name);
+                                "argument to option \"%s\" must be a list of column names",
+                                lists[i]->name);
     return check_modes(cp, c->from, err);
 }
 
 /* The error for a FORCE_* column outside the copied ones, as PostgreSQL
  * words it: 42P10 for a column of the table left out, else 42703. */
-static int column_error(const plan_relation_t *rel, const char *label, const char *name, sl_error_t *err)
+static int column_error(const plan_relation_t *rel, const char *label, const char *name,
+                        sl_error_t *err)
 {
     if (rel && plan_relation_column(rel, name) >= 0)
-        return sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE, "%s column \"%s\" not referenced by COPY",
-                            label, name);
+        return sl_error_set(err, SL_ERR_INVALID_COLUMN_REFERENCE,
+                            "%s column \"%s\" not referenced by COPY", label, name);
     if (rel)
-        return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
-                            name, rel->name);
+        return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
+                            "column \"%s\" of relation \"%s\" does not exist", name, rel->name);
     return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
 }
 
@@ -271,16 +289,18 @@ static int check_target(const ast_copy_t *c, sl_error_t *err)
     if (c->target == AST_COPY_CLIENT) return 0;
     if (c->target == AST_COPY_PROGRAM)
         sl_error_set(err, SL_ERR_INSUFFICIENT_PRIVILEGE,
-                      "must be superuser or have privileges of the pg_execute_server_program role "
-                      "to COPY to or from an external program");
+                     "must be superuser or have privileges of the pg_execute_server_program role "
+                     "to COPY to or from an external program");
     else if (c->from)
-        sl_error_set(err, SL_ERR_INSUFFICIENT_PRIVILEGE,
-                      "must be superuser or have privileges of the pg_read_server_files role to COPY "
-                      "from a file");
+        sl_error_set(
+            err, SL_ERR_INSUFFICIENT_PRIVILEGE,
+            "must be superuser or have privileges of the pg_read_server_files role to COPY "
+            "from a file");
     else
-        sl_error_set(err, SL_ERR_INSUFFICIENT_PRIVILEGE,
-                      "must be superuser or have privileges of the pg_write_server_files role to COPY "
-                      "to a file");
+        sl_error_set(
+            err, SL_ERR_INSUFFICIENT_PRIVILEGE,
+            "must be superuser or have privileges of the pg_write_server_files role to COPY "
+            "to a file");
     return sl_error_hint(err, "Anyone can COPY to stdout or from stdin. psql's \\copy command also "
                               "works for anyone.");
 }
@@ -289,8 +309,8 @@ static int check_target(const ast_copy_t *c, sl_error_t *err)
 static int check_schema(const ast_copy_t *c, sl_error_t *err)
 {
     if (!c->schema || !strcmp(c->schema->name, "public")) return 0;
-    return stmt_error_at(err, c->schema->pos, SL_ERR_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
-                         c->schema->name, c->table->name);
+    return stmt_error_at(err, c->schema->pos, SL_ERR_UNDEFINED_TABLE,
+                         "relation \"%s.%s\" does not exist", c->schema->name, c->table->name);
 }
 
 /* ---- COPY ... TO STDOUT ------------------------------------------------------------ */
@@ -346,7 +366,8 @@ static void put_line(sess_result_t *res, const sl_buf_t *line)
 }
 
 /* The HEADER line: the output column names, encoded like values. */
-static void put_header(stmt_ctx_t *ctx, const copy_plan_t *cp, const plan_physical_t *p, sess_result_t *res)
+static void put_header(stmt_ctx_t *ctx, const copy_plan_t *cp, const plan_physical_t *p,
+                       sess_result_t *res)
 {
     size_t *lens = SL_NEW_ARRAY(ctx->arena, size_t, p->ncols > 0 ? p->ncols : 1);
     for (int i = 0; i < p->ncols; i++) lens[i] = strlen(p->names[i]);
@@ -387,8 +408,8 @@ static void encode_lines(stmt_ctx_t *ctx, const copy_plan_t *cp, const exec_resu
     sl_buf_free(&line);
 }
 
-static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *cp, sess_result_t *res,
-                   sl_error_t *err)
+static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *cp,
+                   sess_result_t *res, sl_error_t *err)
 {
     const ast_copy_t *c = &stmt->copy;
     plan_physical_t *p = stmt_plan_select(ctx, c->query ? c->query : table_query(ctx, c), err);
@@ -396,8 +417,8 @@ static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *c
     unsigned char *force;
     plan_relation_t rel;
     sl_error_t ignored;
-    int have_rel = c->table && cp->force_quote && obj_lookup(ctx->srv->cat, c->table->name, ctx->arena, &rel,
-                                                              &ignored) == 1;
+    int have_rel = c->table && cp->force_quote &&
+                   obj_lookup(ctx->srv->cat, c->table->name, ctx->arena, &rel, &ignored) == 1;
     if (column_flags(ctx, cp->force_quote, "FORCE_QUOTE", p->ncols, (const char *const *)p->names,
                      have_rel ? &rel : NULL, &force, err) < 0)
         return -1;
@@ -419,8 +440,8 @@ static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *c
 /* ---- COPY ... FROM STDIN ------------------------------------------------------------- */
 
 /* target[i] = the table column of the i-th listed column (all when none). */
-static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relation_t *rel, int **target,
-                        const char ***names, sl_error_t *err)
+static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relation_t *rel,
+                        int **target, const char ***names, sl_error_t *err)
 {
     int n = c->columns.n ? c->columns.n : rel->ncols;
     *target = SL_NEW_ARRAY(ctx->arena, int, n > 0 ? n : 1);
@@ -431,7 +452,8 @@ static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relatio
             const ast_ident_t *id = c->columns.items[i];
             if ((col = plan_relation_column(rel, id->name)) < 0)
                 return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_COLUMN,
-                                     "column \"%s\" of relation \"%s\" does not exist", id->name, rel->name);
+                                     "column \"%s\" of relation \"%s\" does not exist", id->name,
+                                     rel->name);
             for (int j = 0; j < i; j++)
                 if ((*target)[j] == col)
                     return stmt_error_at(err, id->pos, SL_ERR_DUPLICATE_COLUMN,
@@ -443,8 +465,8 @@ static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relatio
     return n;
 }
 
-static int copy_from(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *cp, sess_result_t *res,
-                     sl_error_t *err)
+static int copy_from(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *cp,
+                     sess_result_t *res, sl_error_t *err)
 {
     const ast_copy_t *c = &stmt->copy;
     plan_relation_t rel;

@@ -132,7 +132,8 @@ STMT_HANDLER(stmt_drop)
     if (w) {
         tstore_drop(ctx->srv->tstore, w, d->name->name);
         if (txn_ddl_end(txn, 1, &ignored) < 0)
-            SL_WARN("tables", "could not drop storage of table %s: %s", d->name->name, ignored.message);
+            SL_WARN("tables", "could not drop storage of table %s: %s", d->name->name,
+                    ignored.message);
         txn_dropped_table(txn, d->name->name);
     }
     stmt_result_command(res, tags[kind]);

@@ -29,7 +29,8 @@ static int writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *ve
         return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_TABLE, "relation \"%s\" does not exist",
                              id->name);
     if (rel->kind == PLAN_REL_STREAM) {
-        stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "cannot %s stream \"%s\"", verb, id->name);
+        stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "cannot %s stream \"%s\"", verb,
+                      id->name);
         return sl_error_hint(err, "Streams are read from their source; only tables take rows.");
     }
     if (rel->connector) {
@@ -68,7 +69,8 @@ static int insert_targets(stmt_ctx_t *ctx, const ast_insert_t *ins, const plan_r
         int col = plan_relation_column(rel, c->name);
         if (col < 0)
             return stmt_error_at(err, c->pos, SL_ERR_UNDEFINED_COLUMN,
-                                 "column \"%s\" of relation \"%s\" does not exist", c->name, rel->name);
+                                 "column \"%s\" of relation \"%s\" does not exist", c->name,
+                                 rel->name);
         for (int j = 0; j < i; j++)
             if ((*target)[j] == col)
                 return stmt_error_at(err, c->pos, SL_ERR_DUPLICATE_COLUMN,
@@ -109,8 +111,9 @@ static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan
                        : NULL;
         if (!exprs[c]) {
             sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
-                         "column \"%s\" is of type %s but expression is of type %s", rel->col_names[c],
-                         exec_type_pg_name(rel->col_types[c]), exec_type_pg_name(q->cols[i].type));
+                         "column \"%s\" is of type %s but expression is of type %s",
+                         rel->col_names[c], exec_type_pg_name(rel->col_types[c]),
+                         exec_type_pg_name(q->cols[i].type));
             sl_error_hint(err, "You will need to rewrite or cast the expression.");
             bind_error_at(err, pos);
             return NULL;
@@ -122,15 +125,16 @@ static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan
 static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t *lp, int64_t *count,
                        sl_error_t *err)
 {
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,
-                          .mode = OUTPUT_COMPLETE};
+    plan_phys_opts_t o = {
+        .streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = plan_physical(ctx->arena, lp, &o, err);
     if (!p) return -1;
     exec_result_t r;
     if (stmt_run_plan(ctx, p, &r, err) < 0) return -1;
     tstore_conn_t *w = r.nrows > 0 ? txn_writer(sess_txn(ctx->sess), "INSERT", err) : NULL;
     int rc = r.nrows > 0 && !w ? -1 : 0;
-    for (int i = 0; rc == 0 && i < r.nbatches; i++) rc = tstore_insert(ctx->srv->tstore, w, rel, r.batches[i], err);
+    for (int i = 0; rc == 0 && i < r.nbatches; i++)
+        rc = tstore_insert(ctx->srv->tstore, w, rel, r.batches[i], err);
     *count = r.nrows;
     exec_result_free(&r);
     return rc;
@@ -162,7 +166,8 @@ STMT_HANDLER(stmt_insert)
     infer_value_params(&pc, ins->query, &rel, target, ntarget);
     int nv = plan_visible_columns(q);
     if (nv != ntarget)
-        return stmt_error_at(err, ins->query->pos, SL_ERR_SYNTAX_ERROR, "INSERT has %s expressions than target columns",
+        return stmt_error_at(err, ins->query->pos, SL_ERR_SYNTAX_ERROR,
+                             "INSERT has %s expressions than target columns",
                              nv > ntarget ? "more" : "fewer");
     if (nv != q->ncols) q = plan_project_visible(ctx->arena, q);
     q = to_table_columns(ctx, q, &rel, target, ntarget, ins->query->pos, err);
@@ -179,7 +184,7 @@ STMT_HANDLER(stmt_insert)
 
 typedef struct delete_scan {
     stmt_ctx_t *ctx;
-    exec_prog_t *pred;       /* NULL: every row */
+    exec_prog_t *pred; /* NULL: every row */
     int rowid_col;
     int64_t *ids;
     int64_t n, cap;
@@ -219,7 +224,8 @@ STMT_HANDLER(stmt_delete)
         /* the write lock first, so that the rows found are the rows deleted */
         tstore_conn_t *w = txn_writer(sess_txn(ctx->sess), "DELETE", err);
         if (!w) return -1;
-        if (tstore_scan(ctx->srv->tstore, w, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0) return -1;
+        if (tstore_scan(ctx->srv->tstore, w, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0)
+            return -1;
         if (d.n && tstore_delete(ctx->srv->tstore, w, rel.name, d.ids, d.n, err) < 0) return -1;
         if (d.n) txn_touched(sess_txn(ctx->sess), rel.name);
     }

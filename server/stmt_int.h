@@ -5,7 +5,7 @@
 
 #include "server/stmt.h"
 
-#define STMT_HANDLER(name)                                                                   \
+#define STMT_HANDLER(name) \
     int name(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)
 
 STMT_HANDLER(stmt_select);
@@ -29,9 +29,11 @@ STMT_HANDLER(stmt_prepare);
 STMT_HANDLER(stmt_execute_prepared);
 STMT_HANDLER(stmt_deallocate);
 int stmt_show_queries(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
-int stmt_show_progress(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
+int stmt_show_progress(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
+                       sl_error_t *err);
 /* SHOW name / SHOW ALL (stmt_session.c). */
-int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err);
+int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
+                       sl_error_t *err);
 struct cat_entry;
 int stmt_describe_query(stmt_ctx_t *ctx, const struct cat_entry *e, sess_result_t *res,
                         sl_error_t *err);

@@ -15,19 +15,20 @@
 
 static int no_such_statement(sl_error_t *err, const char *name)
 {
-    return sl_error_set(err, SL_ERR_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist",
-                        name);
+    return sl_error_set(err, SL_ERR_INVALID_SQL_STATEMENT_NAME,
+                        "prepared statement \"%s\" does not exist", name);
 }
 
 /* The one statement of a prepared text (it parsed before, as part of a
  * PREPARE or by Parse). */
-static const ast_stmt_t *parse_prepared(stmt_ctx_t *ctx, const char *sql, size_t len, int *max_param,
-                                        sl_error_t *err)
+static const ast_stmt_t *parse_prepared(stmt_ctx_t *ctx, const char *sql, size_t len,
+                                        int *max_param, sl_error_t *err)
 {
     ast_stmt_list_t list;
     if (parse_sql(sql, len, ctx->arena, &list, err) < 0) return NULL;
     if (list.n != 1) {
-        sl_error_set(err, SL_ERR_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+        sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                     "cannot insert multiple commands into a prepared statement");
         return NULL;
     }
     *max_param = list.max_param;
@@ -36,8 +37,8 @@ static const ast_stmt_t *parse_prepared(stmt_ctx_t *ctx, const char *sql, size_t
 
 /* A context running the prepared text `sql` with `n` parameters, whose
  * values go into *vals and *lens (NULL values until set). */
-static stmt_ctx_t sub_context(const stmt_ctx_t *ctx, const char *sql, size_t len, int n, const char ***vals,
-                              int **lens)
+static stmt_ctx_t sub_context(const stmt_ctx_t *ctx, const char *sql, size_t len, int n,
+                              const char ***vals, int **lens)
 {
     stmt_ctx_t sub = *ctx;
     sub.sql = sql;
@@ -57,13 +58,15 @@ static stmt_ctx_t sub_context(const stmt_ctx_t *ctx, const char *sql, size_t len
 /* ---- PREPARE ---------------------------------------------------------------------- */
 
 /* The OIDs of the declared types, `n` entries (0 after the declared ones). */
-static uint32_t *declared_types(stmt_ctx_t *ctx, const ast_type_list_t *types, int n, sl_error_t *err)
+static uint32_t *declared_types(stmt_ctx_t *ctx, const ast_type_list_t *types, int n,
+                                sl_error_t *err)
 {
     uint32_t *oids = SL_NEW_ARRAY(ctx->arena, uint32_t, n + 1);
     for (int i = 0; i < types->n; i++) {
         const ast_type_t *t = types->items[i];
         exec_type_t et;
-        if (exec_type_parse(ctx->sql + t->pos, (size_t)(t->end - t->pos), ctx->arena, &et, err) < 0) {
+        if (exec_type_parse(ctx->sql + t->pos, (size_t)(t->end - t->pos), ctx->arena, &et, err) <
+            0) {
             bind_error_at(err, t->pos);
             return NULL;
         }
@@ -74,8 +77,9 @@ static uint32_t *declared_types(stmt_ctx_t *ctx, const ast_type_list_t *types, i
 
 /* The new list entry from what describing the statement learnt; the
  * catalog shows the whole PREPARE, as PostgreSQL does. */
-static prep_stmt_t *prepared_entry(const stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *sql, size_t len,
-                                   const stmt_ctx_t *sub, const sess_result_t *described)
+static prep_stmt_t *prepared_entry(const stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *sql,
+                                   size_t len, const stmt_ctx_t *sub,
+                                   const sess_result_t *described)
 {
     const ast_prepared_t *p = &stmt->prepared;
     prep_stmt_t *s = prep_new(p->name->name, sql, len, p->types.n);
@@ -86,7 +90,8 @@ static prep_stmt_t *prepared_entry(const stmt_ctx_t *ctx, const ast_stmt_t *stmt
     s->nparams = n;
     s->inferred = sl_xcalloc((size_t)n + 1, sizeof *s->inferred);
     for (int i = 0; i < n; i++)
-        if (sub->param_inferred[i].id != EXEC_TYPE_NULL) s->inferred[i] = exec_type_pg(sub->param_inferred[i]).oid;
+        if (sub->param_inferred[i].id != EXEC_TYPE_NULL)
+            s->inferred[i] = exec_type_pg(sub->param_inferred[i]).oid;
     s->ncols = -1;
     if (described->kind == SESS_RES_ROWS) prep_keep_columns(s, described->ncols, described->cols);
     s->from_sql = 1;
@@ -100,8 +105,8 @@ STMT_HANDLER(stmt_prepare)
     if (ctx->describe_only) return 0;
     prep_list_t *l = sess_prepared(ctx->sess);
     if (prep_find(l, p->name->name))
-        return sl_error_set(err, SL_ERR_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists",
-                            p->name->name);
+        return sl_error_set(err, SL_ERR_DUPLICATE_PSTATEMENT,
+                            "prepared statement \"%s\" already exists", p->name->name);
     const char *sql = ctx->sql + p->stmt->pos;
     size_t len = (size_t)(stmt->end - p->stmt->pos);
     int max_param = 0;
@@ -120,7 +125,8 @@ STMT_HANDLER(stmt_prepare)
     int rc = stmt_execute(&sub, inner, described, err);
     sl_buf_free(&described->rows);
     if (rc < 0) {
-        if (err->position > 0) err->position += p->stmt->pos; /* the text is a part of the PREPARE's */
+        if (err->position > 0)
+            err->position += p->stmt->pos; /* the text is a part of the PREPARE's */
         return -1;
     }
     prep_add(l, prepared_entry(ctx, stmt, sql, len, &sub, described));
@@ -176,14 +182,15 @@ static const uint32_t *entry_types(stmt_ctx_t *ctx, const prep_stmt_t *s)
     return t;
 }
 
-static int check_execute(stmt_ctx_t *ctx, const ast_prepared_t *p, const prep_stmt_t *s, sl_error_t *err)
+static int check_execute(stmt_ctx_t *ctx, const ast_prepared_t *p, const prep_stmt_t *s,
+                         sl_error_t *err)
 {
     if (!s) return no_such_statement(err, p->name->name);
     if (ctx->exec_depth >= STMT_EXECUTE_DEPTH_MAX)
         return sl_error_set(err, SL_ERR_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded");
     if (p->args.n == s->nparams) return 0;
-    sl_error_set(err, SL_ERR_SYNTAX_ERROR, "wrong number of parameters for prepared statement \"%s\"",
-                 p->name->name);
+    sl_error_set(err, SL_ERR_SYNTAX_ERROR,
+                 "wrong number of parameters for prepared statement \"%s\"", p->name->name);
     return sl_error_detail(err, "Expected %d parameters but got %d.", s->nparams, p->args.n);
 }
 
@@ -199,7 +206,8 @@ STMT_HANDLER(stmt_execute_prepared)
     int *lens;
     stmt_ctx_t sub = sub_context(ctx, sql, len, s->nparams, &vals, &lens);
     sub.param_types = entry_types(ctx, s);
-    if (ctx->describe_only) sub.param_inferred = SL_NEW_ARRAY(ctx->arena, exec_type_t, s->nparams + 1);
+    if (ctx->describe_only)
+        sub.param_inferred = SL_NEW_ARRAY(ctx->arena, exec_type_t, s->nparams + 1);
     else if (eval_args(ctx, &p->args, vals, lens, err) < 0) return -1;
     int max_param;
     const ast_stmt_t *inner = parse_prepared(ctx, sql, len, &max_param, err);

@@ -46,7 +46,8 @@ static int query_named(stmt_ctx_t *ctx, const ast_ident_t *id, sl_error_t *err)
 {
     cat_entry_t e;
     if (!cat_lookup(ctx->srv->cat, id->name, ctx->arena, &e))
-        return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_TABLE, "query \"%s\" does not exist", id->name);
+        return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_TABLE, "query \"%s\" does not exist",
+                             id->name);
     if (e.kind != CAT_QUERY)
         return stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is a %s, not a query",
                              id->name, cat_kind_name(e.kind));
@@ -59,7 +60,8 @@ STMT_HANDLER(stmt_start_query)
     if (query_named(ctx, stmt->object_name, err) < 0) return -1;
     if (ctx->describe_only) return 0;
     int rc = qm_start(ctx->srv->qm, stmt->object_name->name, err);
-    if (rc == 0) stmt_result_notice(ctx, res, "query \"%s\" is already active", stmt->object_name->name);
+    if (rc == 0)
+        stmt_result_notice(ctx, res, "query \"%s\" is already active", stmt->object_name->name);
     return rc < 0 ? -1 : 0;
 }
 
@@ -69,7 +71,8 @@ STMT_HANDLER(stmt_stop_query)
     if (query_named(ctx, stmt->object_name, err) < 0) return -1;
     if (ctx->describe_only) return 0;
     int rc = qm_stop(ctx->srv->qm, stmt->object_name->name, err);
-    if (rc == 0) stmt_result_notice(ctx, res, "query \"%s\" is not active", stmt->object_name->name);
+    if (rc == 0)
+        stmt_result_notice(ctx, res, "query \"%s\" is not active", stmt->object_name->name);
     return rc < 0 ? -1 : 0;
 }
 
@@ -79,7 +82,8 @@ STMT_HANDLER(stmt_await_query)
     const ast_ident_t *id = stmt->await.name;
     if (query_named(ctx, id, err) < 0) return -1;
     int64_t timeout = -1;
-    if (stmt->await.timeout && plan_interval_ms(stmt->await.timeout, "AWAIT timeout", &timeout, err) < 0)
+    if (stmt->await.timeout &&
+        plan_interval_ms(stmt->await.timeout, "AWAIT timeout", &timeout, err) < 0)
         return -1;
     if (ctx->describe_only) return 0;
     ctx->await_query = sl_strdup(ctx->arena, id->name);
@@ -105,9 +109,11 @@ int stmt_drop_query(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
     qm_info_t info;
     int known = qm_get(ctx->srv->qm, name, ctx->arena, &info);
     if (qm_drop(ctx->srv->qm, name, err) < 0 && known) return -1;
-    if (cat_drop(ctx->srv->cat, CAT_QUERY, name, err) < 0) return bind_error_at(err, stmt->drop.name->pos);
+    if (cat_drop(ctx->srv->cat, CAT_QUERY, name, err) < 0)
+        return bind_error_at(err, stmt->drop.name->pos);
     if (memtable_drop(ctx->srv->memtables, name) > 0) sl_heap_release_free();
-    const char *def = sl_printf(ctx->arena, "%s/checkpoints/%s", ctx->srv->conf->data_directory, name);
+    const char *def =
+        sl_printf(ctx->arena, "%s/checkpoints/%s", ctx->srv->conf->data_directory, name);
     if (known && info.checkpoint && !strcmp(info.checkpoint, def) &&
         nftw(def, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
         SL_WARN("qm", "could not remove checkpoint %s: %s", def, strerror(errno));
@@ -126,7 +132,8 @@ STMT_HANDLER(stmt_explain)
     int rc = 0;
     if (inner->kind == AST_STMT_CREATE_QUERY) {
         qplan_t plan;
-        if ((rc = qplan_build(ctx->srv, &inner->create_query, ctx->sql, ctx->arena, &plan, err)) == 0)
+        if ((rc = qplan_build(ctx->srv, &inner->create_query, ctx->sql, ctx->arena, &plan, err)) ==
+            0)
             qplan_explain(&plan, ctx->arena, &out);
     } else {
         plan_physical_t *p = stmt_plan_select(ctx, inner->select, err);

@@ -19,19 +19,31 @@ int stmt_show_queries(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *re
 {
     (void)stmt;
     (void)err;
-    const char *names[] = {"name", "id", "status", "batch", "input_rows_per_second",
-                           "processed_rows_per_second", "watermark", "last_error"};
-    uint32_t oids[] = {PG_OID_TEXT, PG_OID_TEXT, PG_OID_TEXT, PG_OID_INT8, PG_OID_FLOAT8,
-                       PG_OID_FLOAT8, PG_OID_TEXT, PG_OID_TEXT};
+    const char *names[] = {"name",
+                           "id",
+                           "status",
+                           "batch",
+                           "input_rows_per_second",
+                           "processed_rows_per_second",
+                           "watermark",
+                           "last_error"};
+    uint32_t oids[] = {PG_OID_TEXT,   PG_OID_TEXT,   PG_OID_TEXT, PG_OID_INT8,
+                       PG_OID_FLOAT8, PG_OID_FLOAT8, PG_OID_TEXT, PG_OID_TEXT};
     stmt_result_columns(ctx, res, 8, names, oids);
     if (ctx->describe_only) return 0;
     qm_info_t *q;
     int n = qm_list(ctx->srv->qm, ctx->arena, &q);
     for (int i = 0; i < n; i++) {
-        const char *batch = q[i].last_batch_id >= 0 ? sl_printf(ctx->arena, "%lld", (long long)q[i].last_batch_id) : NULL;
-        const char *row[] = {q[i].name, q[i].id, q[i].status_name, batch,
+        const char *batch = q[i].last_batch_id >= 0
+                                ? sl_printf(ctx->arena, "%lld", (long long)q[i].last_batch_id)
+                                : NULL;
+        const char *row[] = {q[i].name,
+                             q[i].id,
+                             q[i].status_name,
+                             batch,
                              rate_text(ctx, q[i].input_rows_per_second),
-                             rate_text(ctx, q[i].processed_rows_per_second), q[i].watermark,
+                             rate_text(ctx, q[i].processed_rows_per_second),
+                             q[i].watermark,
                              q[i].last_error};
         stmt_result_row(res, row);
     }
@@ -109,7 +121,8 @@ int stmt_describe_query(stmt_ctx_t *ctx, const cat_entry_t *e, sess_result_t *re
         row3(res, "Status", info.status_name, info.last_error ? info.last_error : "");
     }
     row3(res, "Sink", plan.def.sink->name, "");
-    for (int i = 0; i < plan.def.nsink_opts; i++) row3(res, "Sink option", plan.def.sink_opts[i].key,
+    for (int i = 0; i < plan.def.nsink_opts; i++)
+        row3(res, "Sink option", plan.def.sink_opts[i].key,
              sl_redact_value(plan.def.sink_opts[i].key, plan.def.sink_opts[i].value));
     row3(res, "Output mode", output_mode_name(plan.def.mode), "");
     result_key_row(res, &plan.schema, ctx->arena);

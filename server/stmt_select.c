@@ -61,14 +61,15 @@ static void encode_rows(sess_result_t *res, const exec_result_t *r)
 /* plan_subquery_runner_t for batch statements: runs the subquery's plan as
  * an ad-hoc SELECT and copies its first column out. Describing a statement
  * runs nothing: every subquery is empty then. */
-static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_value_t **values, int64_t *nrows,
-                        sl_error_t *err)
+static int run_subquery(void *arg, const plan_node_t *q, sl_arena_t *a, exec_value_t **values,
+                        int64_t *nrows, sl_error_t *err)
 {
     stmt_ctx_t *ctx = arg;
     *values = NULL;
     *nrows = 0;
     if (ctx->describe_only) return 0;
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = OUTPUT_COMPLETE};
+    plan_phys_opts_t o = {
+        .streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = OUTPUT_COMPLETE};
     plan_physical_t *p = plan_physical(ctx->arena, q, &o, err);
     exec_result_t r;
     if (!p || stmt_run_plan(ctx, p, &r, err) < 0) return -1;
@@ -94,10 +95,17 @@ void stmt_plan_ctx(stmt_ctx_t *ctx, plan_catalog_t *cat, plan_ctx_t *pc)
     pgcat_plan_catalog(sys, cat);
     plan_subquery_runner_t *run = SL_NEW(ctx->arena, plan_subquery_runner_t);
     *run = (plan_subquery_runner_t){ctx, run_subquery};
-    *pc = (plan_ctx_t){.arena = ctx->arena, .cat = cat, .sql = ctx->sql, .nparams = ctx->nparams,
-                       .params = ctx->params, .param_types = stmt_param_types(ctx),
-                       .params_unbound = ctx->describe_only, .param_inferred = ctx->param_inferred,
-                       .subqueries = run, .settings = stmt_settings(ctx), .user = sys->user,
+    *pc = (plan_ctx_t){.arena = ctx->arena,
+                       .cat = cat,
+                       .sql = ctx->sql,
+                       .nparams = ctx->nparams,
+                       .params = ctx->params,
+                       .param_types = stmt_param_types(ctx),
+                       .params_unbound = ctx->describe_only,
+                       .param_inferred = ctx->param_inferred,
+                       .subqueries = run,
+                       .settings = stmt_settings(ctx),
+                       .user = sys->user,
                        .database = sys->database};
 }
 
@@ -109,8 +117,8 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
     stmt_plan_ctx(ctx, &cat, &pc);
     plan_node_t *lp = plan_bind(&pc, q, err);
     if (!lp) return NULL;
-    plan_phys_opts_t o = {.streaming = 0, .npartitions = ctx->srv->worker_threads,
-                          .mode = OUTPUT_COMPLETE};
+    plan_phys_opts_t o = {
+        .streaming = 0, .npartitions = ctx->srv->worker_threads, .mode = OUTPUT_COMPLETE};
     return plan_physical(ctx->arena, lp, &o, err);
 }
 
@@ -118,8 +126,10 @@ plan_physical_t *stmt_plan_select(stmt_ctx_t *ctx, const ast_select_t *q, sl_err
 int stmt_run_plan(stmt_ctx_t *ctx, const plan_physical_t *p, exec_result_t *out, sl_error_t *err)
 {
     exec_input_t *inputs;
-    int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->srv->worker_threads, ctx->arena, &inputs);
-    op_ctx_t base = {.batch_id = 0, .mode = OUTPUT_COMPLETE, .npartitions = ctx->srv->worker_threads};
+    int n = inputs_static(ctx->srv, txn_reader(sess_txn(ctx->sess)), p, ctx->srv->worker_threads,
+                          ctx->arena, &inputs);
+    op_ctx_t base = {
+        .batch_id = 0, .mode = OUTPUT_COMPLETE, .npartitions = ctx->srv->worker_threads};
     return exec_run(p->root, &base, sl_now_ms(), ctx->cancel, ctx->srv->pool, inputs, n, out, err);
 }
 

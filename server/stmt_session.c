@@ -49,7 +49,8 @@ static const char *not_in_block(const ast_stmt_t *stmt)
 int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err)
 {
     txn_t *t = sess_txn(ctx->sess);
-    if (txn_state(t) == TXN_FAILED && stmt->kind != AST_STMT_ROLLBACK && stmt->kind != AST_STMT_COMMIT)
+    if (txn_state(t) == TXN_FAILED && stmt->kind != AST_STMT_ROLLBACK &&
+        stmt->kind != AST_STMT_COMMIT)
         return sl_error_set(err, SL_ERR_IN_FAILED_SQL_TRANSACTION,
                             "current transaction is aborted, commands ignored until end of "
                             "transaction block");
@@ -67,7 +68,8 @@ int stmt_txn_check(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sl_error_t *err)
 
 static void warn_no_transaction(stmt_ctx_t *ctx, sess_result_t *res)
 {
-    stmt_result_warning(ctx, res, SL_ERR_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+    stmt_result_warning(ctx, res, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
+                        "there is no transaction in progress");
 }
 
 static int begin_block(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res)
@@ -76,8 +78,7 @@ static int begin_block(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *r
     if (txn_state(t) != TXN_IDLE)
         stmt_result_warning(ctx, res, SL_ERR_ACTIVE_SQL_TRANSACTION,
                             "there is already a transaction in progress");
-    else
-        txn_begin(t, stmt->txn.isolation, stmt->txn.read_only, stmt->txn.deferrable);
+    else txn_begin(t, stmt->txn.isolation, stmt->txn.read_only, stmt->txn.deferrable);
     stmt_result_command(res, "BEGIN");
     return 0;
 }
@@ -97,17 +98,18 @@ static int commit_block(stmt_ctx_t *ctx, sess_result_t *res, sl_error_t *err)
 }
 
 /* The savepoint a ROLLBACK TO or RELEASE names, or -1 with err. */
-static int named_savepoint(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *what, sl_error_t *err)
+static int named_savepoint(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *what,
+                           sl_error_t *err)
 {
     txn_t *t = sess_txn(ctx->sess);
     const ast_ident_t *name = stmt->txn.savepoint;
     if (txn_state(t) == TXN_IDLE)
         return sl_error_set(err, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
-                             "%s can only be used in transaction blocks", what);
+                            "%s can only be used in transaction blocks", what);
     int level = txn_find_savepoint(t, name->name);
     if (level < 0)
         return sl_error_set(err, SL_ERR_INVALID_SAVEPOINT_SPECIFICATION,
-                             "savepoint \"%s\" does not exist", name->name);
+                            "savepoint \"%s\" does not exist", name->name);
     return level;
 }
 
@@ -127,13 +129,14 @@ static int rollback_block(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t
     return 0;
 }
 
-static int savepoint_stmt(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)
+static int savepoint_stmt(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
+                          sl_error_t *err)
 {
     txn_t *t = sess_txn(ctx->sess);
     if (stmt->kind == AST_STMT_SAVEPOINT) {
         if (txn_state(t) == TXN_IDLE)
             return sl_error_set(err, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
-                                 "SAVEPOINT can only be used in transaction blocks");
+                                "SAVEPOINT can only be used in transaction blocks");
         if (txn_savepoint(t, stmt->txn.savepoint->name, err) < 0) return -1;
         stmt_result_command(res, "SAVEPOINT");
         return 0;
@@ -146,7 +149,8 @@ static int savepoint_stmt(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t
 
 /* SET TRANSACTION (this block) or SET SESSION CHARACTERISTICS AS TRANSACTION
  * (the default_transaction_* settings). */
-static int set_transaction(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)
+static int set_transaction(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
+                           sl_error_t *err)
 {
     const ast_txn_stmt_t *m = &stmt->txn;
     static const struct {
@@ -164,7 +168,8 @@ static int set_transaction(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_
     for (int i = 0; i < 3; i++) {
         if (!vals[i]) continue;
         if (!m->session) guc_txn_property(sess_guc(ctx->sess), ids[i].block, vals[i]);
-        else if (guc_set(sess_guc(ctx->sess), guc_name(ids[i].dflt), vals[i], 0, in_block(ctx), err) < 0)
+        else if (guc_set(sess_guc(ctx->sess), guc_name(ids[i].dflt), vals[i], 0, in_block(ctx),
+                         err) < 0)
             return -1;
     }
     return 0;
@@ -173,8 +178,8 @@ static int set_transaction(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_
 STMT_HANDLER(stmt_transaction)
 {
     if (ctx->describe_only) {
-        stmt_result_command(res, stmt->kind == AST_STMT_SET_TRANSACTION ? "SET"
-                                                                        : ast_stmt_kind_name(stmt->kind));
+        stmt_result_command(
+            res, stmt->kind == AST_STMT_SET_TRANSACTION ? "SET" : ast_stmt_kind_name(stmt->kind));
         return 0;
     }
     switch (stmt->kind) {
@@ -214,8 +219,9 @@ static const char *set_value_text(stmt_ctx_t *ctx, const ast_set_stmt_t *set)
     int path = !strcasecmp(set->name, "search_path");
     for (int i = 0; i < set->values.n; i++) {
         const ast_expr_t *v = set->values.items[i];
-        const char *text = v->text ? v->text
-                           : v->kind == AST_EXPR_COLUMN ? v->names.items[0]->name : "";
+        const char *text = v->text                      ? v->text
+                           : v->kind == AST_EXPR_COLUMN ? v->names.items[0]->name
+                                                        : "";
         if (i) sl_buf_puts(&b, ", ");
         if (path) put_path_element(&b, text);
         else sl_buf_puts(&b, text);
@@ -233,7 +239,8 @@ static int set_one(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const char *value, i
     int rc = guc_set(sess_guc(ctx->sess), name, value, local, in_block(ctx), err);
     if (rc < 0) return -1;
     if (rc == 1)
-        stmt_result_warning(ctx, res, SL_ERR_NO_ACTIVE_SQL_TRANSACTION, "%s can only be used in transaction blocks",
+        stmt_result_warning(ctx, res, SL_ERR_NO_ACTIVE_SQL_TRANSACTION,
+                            "%s can only be used in transaction blocks",
                             local ? "SET LOCAL" : "SET TRANSACTION");
     return 0;
 }
@@ -270,8 +277,7 @@ static void show_all(stmt_ctx_t *ctx, sess_result_t *res)
 }
 
 /* SHOW name: a session setting, then a configuration key of the daemon. */
-int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res,
-                       sl_error_t *err)
+int stmt_show_variable(stmt_ctx_t *ctx, const ast_stmt_t *stmt, sess_result_t *res, sl_error_t *err)
 {
     const char *name = stmt->show.name->name;
     if (!strcmp(name, "all")) {

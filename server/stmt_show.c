@@ -114,9 +114,9 @@ static void describe_relation(stmt_ctx_t *ctx, sess_result_t *res, const plan_re
     describe_row(res, r->kind == PLAN_REL_STREAM ? "Connector" : "Storage",
                  r->connector ? r->connector->name : "catalog", "");
     for (int i = 0; i < r->nopts; i++)
-        describe_row(res, "Option", r->opts[i].key, sl_redact_value(r->opts[i].key, r->opts[i].value));
+        describe_row(res, "Option", r->opts[i].key,
+                     sl_redact_value(r->opts[i].key, r->opts[i].value));
 }
-
 
 STMT_HANDLER(stmt_describe)
 {

@@ -9,15 +9,15 @@
 #include "common/sl_assert.h"
 
 struct tcache_entry {
-    tcache_entry_t *next;  /* in the cache's list, while listed */
+    tcache_entry_t *next; /* in the cache's list, while listed */
     char *name;
-    uint64_t gen;          /* the store's write generation it was read at */
-    sl_arena_t *arena;     /* the batches and their vectors */
+    uint64_t gen;      /* the store's write generation it was read at */
+    sl_arena_t *arena; /* the batches and their vectors */
     exec_batch_t **batches;
     int nbatches, cap;
-    int refs;              /* readers (the builder is one), plus one while listed */
-    uint64_t used;         /* the cache's use counter at the last get */
-    size_t bytes;          /* arena bytes, fixed at install */
+    int refs;      /* readers (the builder is one), plus one while listed */
+    uint64_t used; /* the cache's use counter at the last get */
+    size_t bytes;  /* arena bytes, fixed at install */
 };
 
 struct tcache {

@@ -31,8 +31,9 @@ tstore_t *tstore_open(const char *dir, size_t cache_bytes, sl_error_t *err)
         tstore_close(t);
         return NULL;
     }
-    if (sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                        SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &t->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not open table storage \"%s\": %s", path,
                      t->db ? sqlite3_errmsg(t->db) : "out of memory");
         tstore_close(t);
@@ -124,7 +125,8 @@ void tstore_drop(tstore_t *t, tstore_conn_t *c, const char *name)
     tstore_table_name(&sql, name);
     char *msg = NULL;
     if (run_ddl(t, c, sql.data, &msg) != SQLITE_OK)
-        SL_WARN("tables", "could not drop storage of table %s: %s", name, msg ? msg : "unknown error");
+        SL_WARN("tables", "could not drop storage of table %s: %s", name,
+                msg ? msg : "unknown error");
     sqlite3_free(msg);
     sl_buf_free(&sql);
 }

@@ -82,15 +82,16 @@ int tstore_insert(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, con
  * (in insertion order, allocated in `a`). With `with_rowid` each batch has
  * one more BIGINT column: the row's id for tstore_delete. Reads through `c`
  * when it is in a transaction, else the last committed rows. */
-int tstore_scan(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
-                int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
+int tstore_scan(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, int with_rowid,
+                sl_arena_t *a, int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
                 sl_error_t *err);
 /* The committed rows of a table as one columnar copy (server/table_cache.h),
  * for a statement whose tasks read parts of it in parallel: 0 with *out
  * referenced (release it with tstore_snapshot_release) or NULL when the
  * store keeps no copies; -1 with err. */
 struct tcache_entry;
-int tstore_snapshot(tstore_t *t, const plan_relation_t *rel, struct tcache_entry **out, sl_error_t *err);
+int tstore_snapshot(tstore_t *t, const plan_relation_t *rel, struct tcache_entry **out,
+                    sl_error_t *err);
 void tstore_snapshot_release(tstore_t *t, struct tcache_entry *e);
 
 /* Deletes rows by id: through `c` (in its transaction), or in a

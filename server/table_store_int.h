@@ -10,13 +10,13 @@
 #include "server/table_store.h"
 
 struct tstore {
-    char *path;           /* tables.db, for the connections of sessions */
+    char *path; /* tables.db, for the connections of sessions */
     sqlite3 *db;
     pthread_mutex_t lock;
     atomic_uint_fast64_t releases; /* write transactions ended (tstore_released) */
-    uint64_t woken_at;    /* loop thread: releases when the waiters were last woken */
-    tstore_waiter_t *waiters; /* loop thread: sessions parked until the lock is released */
-    tcache_t *cache;      /* columnar copies of committed rows; NULL: off */
+    uint64_t woken_at;             /* loop thread: releases when the waiters were last woken */
+    tstore_waiter_t *waiters;      /* loop thread: sessions parked until the lock is released */
+    tcache_t *cache;               /* columnar copies of committed rows; NULL: off */
 };
 
 struct tstore_conn {
@@ -30,7 +30,7 @@ struct tstore_conn {
 typedef struct tstore_use {
     sqlite3 *db;
     pthread_mutex_t *lock;
-    int own_txn;          /* the call began the transaction and ends it */
+    int own_txn; /* the call began the transaction and ends it */
     tstore_t *store;
 } tstore_use_t;
 
@@ -49,7 +49,8 @@ int tstore_move_from_catalog(tstore_t *t, const char *dir, sl_error_t *err);
 /* SQLite column affinity used for a sluice type. */
 const char *tstore_affinity(exec_type_t type);
 /* Binds cell `row` of vector `v` to parameter `param` (tmp: scratch for text). */
-void tstore_bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t row, sl_buf_t *tmp);
+void tstore_bind_cell(sqlite3_stmt *st, int param, const exec_vec_t *v, uint32_t row,
+                      sl_buf_t *tmp);
 /* Appends the quoted SQLite name of a table's storage. */
 void tstore_table_name(sl_buf_t *b, const char *name);
 

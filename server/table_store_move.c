@@ -18,7 +18,8 @@ static int exec_sql(tstore_t *t, const char *sql, sl_error_t *err)
 {
     char *msg = NULL;
     if (sqlite3_exec(t->db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
-    sl_error_set(err, SL_ERR_IO_ERROR, "moving tables out of catalog.db: %s", msg ? msg : "unknown error");
+    sl_error_set(err, SL_ERR_IO_ERROR, "moving tables out of catalog.db: %s",
+                 msg ? msg : "unknown error");
     sqlite3_free(msg);
     return -1;
 }
@@ -27,8 +28,8 @@ static int exec_sql(tstore_t *t, const char *sql, sl_error_t *err)
 static int has_table(tstore_t *t, const char *name)
 {
     sqlite3_stmt *st = NULL;
-    sqlite3_prepare_v2(t->db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?", -1,
-                       &st, NULL);
+    sqlite3_prepare_v2(t->db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?",
+                       -1, &st, NULL);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int found = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
@@ -62,8 +63,10 @@ static int move_table(tstore_t *t, const char *name, const char *create_sql, sl_
 static int old_tables(tstore_t *t, sl_buf_t *names)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(t->db, "SELECT name, sql FROM old.sqlite_schema WHERE type = 'table' "
-                           "AND name LIKE 'table:%'", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(t->db,
+                           "SELECT name, sql FROM old.sqlite_schema WHERE type = 'table' "
+                           "AND name LIKE 'table:%'",
+                           -1, &st, NULL) != SQLITE_OK)
         return -1;
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {

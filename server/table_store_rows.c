@@ -55,8 +55,8 @@ static sqlite3_stmt *prepare_insert(sqlite3 *db, const plan_relation_t *rel)
     return st;
 }
 
-int tstore_insert(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, const exec_batch_t *b,
-                  sl_error_t *err)
+int tstore_insert(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel,
+                  const exec_batch_t *b, sl_error_t *err)
 {
     tstore_use_t u;
     if (tstore_use_write(t, conn, &u, err) < 0) return -1;
@@ -84,14 +84,23 @@ static int read_cell(sqlite3_stmt *st, int c, exec_builder_t *bld, int col, uint
         return 0;
     }
     switch (type.id) {
-    case EXEC_TYPE_BOOLEAN: exec_builder_set_bool(bld, col, row, sqlite3_column_int64(st, c) != 0); return 0;
+    case EXEC_TYPE_BOOLEAN:
+        exec_builder_set_bool(bld, col, row, sqlite3_column_int64(st, c) != 0);
+        return 0;
     case EXEC_TYPE_INT:
-    case EXEC_TYPE_DATE: exec_builder_set_int(bld, col, row, (int32_t)sqlite3_column_int64(st, c)); return 0;
+    case EXEC_TYPE_DATE:
+        exec_builder_set_int(bld, col, row, (int32_t)sqlite3_column_int64(st, c));
+        return 0;
     case EXEC_TYPE_BIGINT:
-    case EXEC_TYPE_TIMESTAMP: exec_builder_set_bigint(bld, col, row, sqlite3_column_int64(st, c)); return 0;
-    case EXEC_TYPE_DOUBLE: exec_builder_set_double(bld, col, row, sqlite3_column_double(st, c)); return 0;
+    case EXEC_TYPE_TIMESTAMP:
+        exec_builder_set_bigint(bld, col, row, sqlite3_column_int64(st, c));
+        return 0;
+    case EXEC_TYPE_DOUBLE:
+        exec_builder_set_double(bld, col, row, sqlite3_column_double(st, c));
+        return 0;
     case EXEC_TYPE_BINARY:
-        exec_builder_set_str(bld, col, row, sqlite3_column_blob(st, c), (size_t)sqlite3_column_bytes(st, c));
+        exec_builder_set_str(bld, col, row, sqlite3_column_blob(st, c),
+                             (size_t)sqlite3_column_bytes(st, c));
         return 0;
     default:
         return exec_builder_set_text(bld, col, row, (const char *)sqlite3_column_text(st, c),
@@ -197,8 +206,8 @@ void tstore_snapshot_release(tstore_t *t, tcache_entry_t *e)
     tcache_release(t->cache, e);
 }
 
-int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid, sl_arena_t *a,
-                int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
+int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, int with_rowid,
+                sl_arena_t *a, int (*emit)(void *arg, exec_batch_t *b, sl_error_t *err), void *arg,
                 sl_error_t *err)
 {
     /* The rows are read under the lock, then emitted without it, so that the
@@ -209,18 +218,20 @@ int tstore_scan(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel, in
         if (!e) return -1;
         exec_batch_t *const *batches;
         int n = tcache_batches(e, &batches), rc = 0;
-        for (int i = 0; rc == 0 && i < n; i++) rc = emit(arg, exec_batch_shallow_copy(batches[i], a), err);
+        for (int i = 0; rc == 0 && i < n; i++)
+            rc = emit(arg, exec_batch_shallow_copy(batches[i], a), err);
         tcache_release(t->cache, e);
         return rc;
     }
     scan_out_t out = {.a = a};
-    int rc = read_rows(own ? conn->db : t->db, own ? &conn->lock : &t->lock, rel, with_rowid, &out, err);
+    int rc =
+        read_rows(own ? conn->db : t->db, own ? &conn->lock : &t->lock, rel, with_rowid, &out, err);
     for (int i = 0; rc == 0 && i < out.n; i++) rc = emit(arg, out.batches[i], err);
     return rc;
 }
 
-int tstore_delete(tstore_t *t, tstore_conn_t *conn, const char *name, const int64_t *rowids, int64_t n,
-                  sl_error_t *err)
+int tstore_delete(tstore_t *t, tstore_conn_t *conn, const char *name, const int64_t *rowids,
+                  int64_t n, sl_error_t *err)
 {
     tstore_use_t u;
     if (tstore_use_write(t, conn, &u, err) < 0) return -1;
@@ -230,7 +241,8 @@ int tstore_delete(tstore_t *t, tstore_conn_t *conn, const char *name, const int6
     sl_buf_puts(&sql, " WHERE rowid = ?");
     int rc = 0;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(u.db, sql.data, -1, &st, NULL) != SQLITE_OK) rc = sqlite_error(u.db, name, err);
+    if (sqlite3_prepare_v2(u.db, sql.data, -1, &st, NULL) != SQLITE_OK)
+        rc = sqlite_error(u.db, name, err);
     for (int64_t i = 0; rc == 0 && i < n; i++) {
         sqlite3_bind_int64(st, 1, rowids[i]);
         if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, name, err);

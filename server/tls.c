@@ -47,8 +47,9 @@ static int key_file_private(const char *key_file, sl_error_t *err)
 {
     struct stat st;
     if (stat(key_file, &st) < 0)
-        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not access private key file \"%s\": %s",
-                            key_file, strerror(errno));
+        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
+                            "could not access private key file \"%s\": %s", key_file,
+                            strerror(errno));
     if (!S_ISREG(st.st_mode))
         return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
                             "private key file \"%s\" is not a regular file", key_file);
@@ -72,8 +73,7 @@ static void ctx_compute_cbind(tls_ctx_t *c)
     if (md && X509_digest(cert, md, c->cbind, &len) == 1) c->cbind_len = len;
 }
 
-static int ctx_configure(tls_ctx_t *c, const char *cert_file, const char *key_file,
-                         sl_error_t *err)
+static int ctx_configure(tls_ctx_t *c, const char *cert_file, const char *key_file, sl_error_t *err)
 {
     char e[256];
     SSL_CTX_set_min_proto_version(c->ssl, TLS1_2_VERSION);
@@ -82,12 +82,14 @@ static int ctx_configure(tls_ctx_t *c, const char *cert_file, const char *key_fi
     SSL_CTX_set_session_cache_mode(c->ssl, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_num_tickets(c->ssl, 0);
     if (SSL_CTX_use_certificate_chain_file(c->ssl, cert_file) != 1)
-        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not load certificate file \"%s\": %s",
-                            cert_file, ssl_error_text(e, sizeof e));
+        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
+                            "could not load certificate file \"%s\": %s", cert_file,
+                            ssl_error_text(e, sizeof e));
     if (key_file_private(key_file, err) < 0) return -1;
     if (SSL_CTX_use_PrivateKey_file(c->ssl, key_file, SSL_FILETYPE_PEM) != 1)
-        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR, "could not load private key file \"%s\": %s",
-                            key_file, ssl_error_text(e, sizeof e));
+        return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
+                            "could not load private key file \"%s\": %s", key_file,
+                            ssl_error_text(e, sizeof e));
     if (SSL_CTX_check_private_key(c->ssl) != 1)
         return sl_error_set(err, SL_ERR_CONFIG_FILE_ERROR,
                             "private key file \"%s\" does not match certificate \"%s\"", key_file,
@@ -132,7 +134,7 @@ tls_conn_t *tls_conn_new(tls_ctx_t *ctx)
     t->rbio = BIO_new(BIO_s_mem());
     t->wbio = BIO_new(BIO_s_mem());
     if (!t->ssl || !t->rbio || !t->wbio) sl_oom(sizeof *t);
-    BIO_set_mem_eof_return(t->rbio, -1); /* empty input means "want more", not EOF */
+    BIO_set_mem_eof_return(t->rbio, -1);   /* empty input means "want more", not EOF */
     SSL_set_bio(t->ssl, t->rbio, t->wbio); /* the SSL owns both BIOs now */
     SSL_set_accept_state(t->ssl);
     return t;
@@ -221,4 +223,3 @@ const char *tls_conn_version(const tls_conn_t *t)
 {
     return SSL_get_version(t->ssl);
 }
-

@@ -16,17 +16,17 @@ struct txn {
     guc_t *guc;
     txn_state_t state;
     int nsp;
-    char **sp;             /* savepoint names, outermost first */
-    tstore_conn_t *conn;   /* opened at the session's first change to a table */
-    int lock_busy;         /* the statement found the write lock held (txn_lock_busy) */
-    int ddl_own;           /* txn_ddl_conn began a transaction for the statement */
+    char **sp;           /* savepoint names, outermost first */
+    tstore_conn_t *conn; /* opened at the session's first change to a table */
+    int lock_busy;       /* the statement found the write lock held (txn_lock_busy) */
+    int ddl_own;         /* txn_ddl_conn began a transaction for the statement */
     int ntouched;
-    char **touched;        /* tables changed by the open transaction */
+    char **touched; /* tables changed by the open transaction */
     int ncreated;
     struct txn_created {
         char *name;
-        int level;         /* savepoints open when it was created; -1: drop at the end */
-    } *created;            /* tables CREATE TABLE made in the block */
+        int level; /* savepoints open when it was created; -1: drop at the end */
+    } * created;   /* tables CREATE TABLE made in the block */
 };
 
 txn_t *txn_new(srv_t *srv, guc_t *guc)
@@ -137,7 +137,8 @@ void txn_begin(txn_t *t, const char *isolation, const char *read_only, const cha
     guc_txn_property(t->guc, GUC_TRANSACTION_READ_ONLY,
                      read_only ? read_only : guc_value(t->guc, GUC_DEFAULT_TRANSACTION_READ_ONLY));
     guc_txn_property(t->guc, GUC_TRANSACTION_DEFERRABLE,
-                     deferrable ? deferrable : guc_value(t->guc, GUC_DEFAULT_TRANSACTION_DEFERRABLE));
+                     deferrable ? deferrable
+                                : guc_value(t->guc, GUC_DEFAULT_TRANSACTION_DEFERRABLE));
 }
 
 /* The end of a block: the table changes were committed (or not). */
@@ -213,7 +214,8 @@ static int begin_conn(txn_t *t, sl_error_t *err)
     int rc = tstore_conn_begin(t->conn, err);
     if (rc != TSTORE_BUSY) return rc;
     t->lock_busy = 1;
-    return sl_error_set(err, SL_ERR_LOCK_NOT_AVAILABLE, "could not obtain the write lock on table data");
+    return sl_error_set(err, SL_ERR_LOCK_NOT_AVAILABLE,
+                        "could not obtain the write lock on table data");
 }
 
 /* Begins the connection's transaction, with the block's open savepoints. */

@@ -23,8 +23,8 @@ static int parse_metadata(ckpt_t *c, const char *path, sl_error_t *err)
     json_error_t jerr;
     json_t *root = json_loadb(c->scratch.data, c->scratch.len, JSON_REJECT_DUPLICATES, &jerr);
     json_t *id = json_is_object(root) ? json_object_get(root, "id") : NULL;
-    int ok = json_is_string(id) && json_string_length(id) > 0 &&
-             json_string_length(id) < sizeof c->id;
+    int ok =
+        json_is_string(id) && json_string_length(id) > 0 && json_string_length(id) < sizeof c->id;
     if (ok) snprintf(c->id, sizeof c->id, "%s", json_string_value(id));
     json_decref(root);
     if (ok) return 0;
@@ -47,8 +47,10 @@ static int metadata_missing(ckpt_t *c, const char *path, sl_error_t *err)
 {
     sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
                  "checkpoint metadata file \"%s\" is missing", path);
-    sl_error_detail(err, "The checkpoint \"%s\" holds offsets/ or commits/ files, so the query "
-                         "ran on it before; a new query id would make it another query.", c->dir);
+    sl_error_detail(err,
+                    "The checkpoint \"%s\" holds offsets/ or commits/ files, so the query "
+                    "ran on it before; a new query id would make it another query.",
+                    c->dir);
     return sl_error_hint(err, "Restore the metadata file from a backup (or write {\"id\":\"<the "
                               "query's id>\"} into it), or start the query with a new checkpoint "
                               "location.");
@@ -71,8 +73,8 @@ static int load_metadata(ckpt_t *c, sl_error_t *err)
         rc = sl_uuid_v4(uuid, err);
         int n = snprintf(text, sizeof text, "{\"id\":\"%s\"}", uuid);
         if (rc == 0)
-            rc = sl_fs_write_file(c->dir, "metadata", text, (size_t)n, SL_FW_NOREPLACE, NULL,
-                                  NULL, err);
+            rc = sl_fs_write_file(c->dir, "metadata", text, (size_t)n, SL_FW_NOREPLACE, NULL, NULL,
+                                  err);
         /* Losing a creation race to another process is fine: read its id. */
         if (rc == 0 || !strcmp(err->sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE))
             rc = sl_fs_read_file(path, &c->scratch, err);
@@ -162,8 +164,8 @@ static int inconsistent(ckpt_t *c, sl_error_t *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                 "checkpoint \"%s\" is inconsistent", c->dir);
+    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE, "checkpoint \"%s\" is inconsistent",
+                 c->dir);
     sl_error_detail(err, "%s", detail);
     return sl_error_hint(err, "Restore the checkpoint directory from a backup, or start the "
                               "query with a new checkpoint location.");
@@ -175,21 +177,24 @@ static int must_read_offsets(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offse
 {
     int rc = ckpt_offsets_read(c, batch, a, o, err);
     if (rc == 0)
-        return inconsistent(c, err, "The offsets of batch %" PRId64 " are missing (newest "
-                            "batch %" PRId64 ").", batch, batch + 1);
+        return inconsistent(c, err,
+                            "The offsets of batch %" PRId64 " are missing (newest "
+                            "batch %" PRId64 ").",
+                            batch, batch + 1);
     return rc < 0 ? -1 : 0;
 }
 
 /* C == L: the last logged batch completed; the next one starts after it. */
-static int recover_committed(ckpt_t *c, ckpt_offsets_t *last, ckpt_recovery_t *out,
-                             sl_error_t *err)
+static int recover_committed(ckpt_t *c, ckpt_offsets_t *last, ckpt_recovery_t *out, sl_error_t *err)
 {
     int64_t next_wm = 0;
     int rc = ckpt_commit_read(c, out->latest_commit, &next_wm, err);
     if (rc <= 0)
-        return rc < 0 ? -1 : inconsistent(c, err, "commits/%" PRId64 " vanished while "
-                                          "reading (newest offsets %" PRId64 ").",
-                                          out->latest_commit, out->latest_offsets);
+        return rc < 0 ? -1
+                      : inconsistent(c, err,
+                                     "commits/%" PRId64 " vanished while "
+                                     "reading (newest offsets %" PRId64 ").",
+                                     out->latest_commit, out->latest_offsets);
     out->next_batch = out->latest_offsets + 1;
     out->has_start = 1;
     out->start = *last;
@@ -208,7 +213,8 @@ static void recover_rerun(ckpt_t *c, ckpt_offsets_t *last, ckpt_recovery_t *out)
     else if (cm < l - 1)
         SL_WARN("checkpoint",
                 "batch completion log latest batch id is %" PRId64 ", which is not trailing "
-                "batch id %" PRId64 " by one dir=%s", cm, l, c->dir);
+                "batch id %" PRId64 " by one dir=%s",
+                cm, l, c->dir);
     out->next_batch = l;
     out->rerun = 1;
     out->end = *last;
@@ -230,8 +236,9 @@ int ckpt_recover(ckpt_t *c, sl_arena_t *a, ckpt_recovery_t *out, sl_error_t *err
     }
     int64_t l = out->latest_offsets;
     if (has_c && out->latest_commit > l)
-        return inconsistent(c, err, "commits/%" PRId64 " is newer than the newest offsets/%" PRId64
-                            ".", out->latest_commit, l);
+        return inconsistent(c, err,
+                            "commits/%" PRId64 " is newer than the newest offsets/%" PRId64 ".",
+                            out->latest_commit, l);
     ckpt_offsets_t last, prev;
     if (must_read_offsets(c, l, a, &last, err) < 0) return -1;
     if (l > 0 && must_read_offsets(c, l - 1, a, &prev, err) < 0) return -1;

@@ -72,19 +72,19 @@ typedef struct ckpt_conf_entry {
 
 /* Spark's OffsetSeqMetadata: the line after "v1" in offsets/<N>. */
 typedef struct ckpt_batch_meta {
-    int64_t watermark_ms;     /* batchWatermarkMs: event-time watermark batch N uses */
-    int64_t timestamp_ms;     /* batchTimestampMs: processing time fixed for batch N */
-    int nconf;                /* entries in conf */
-    ckpt_conf_entry_t *conf;  /* pinned settings, written in this order */
+    int64_t watermark_ms;    /* batchWatermarkMs: event-time watermark batch N uses */
+    int64_t timestamp_ms;    /* batchTimestampMs: processing time fixed for batch N */
+    int nconf;               /* entries in conf */
+    ckpt_conf_entry_t *conf; /* pinned settings, written in this order */
 } ckpt_batch_meta_t;
 
 /* The content of one offsets/<N> file. */
 typedef struct ckpt_offsets {
-    int has_meta;             /* read: 0 when the metadata line is empty (very old Spark
+    int has_meta; /* read: 0 when the metadata line is empty (very old Spark
                                  files); ckpt_offsets_write always writes `meta` */
     ckpt_batch_meta_t meta;
-    int nsources;             /* one entry per source, in source-id order */
-    const char **sources;     /* each source's end offset as compact JSON text, or NULL
+    int nsources;         /* one entry per source, in source-id order */
+    const char **sources; /* each source's end offset as compact JSON text, or NULL
                                  when the source has no offset yet (written "-") */
 } ckpt_offsets_t;
 

@@ -58,7 +58,7 @@ int ckpt_log_stage(const char *dir, const char *log, int64_t id, const void *dat
 int ckpt_log_publish(ckpt_staged_t *s, sl_error_t *err)
 {
     int rc = sl_fw_publish(&s->fw, SL_FW_NOREPLACE, s->fp ? s->before : NULL,
-                              s->fp ? s->after : NULL, err);
+                           s->fp ? s->after : NULL, err);
     free(s);
     return rc;
 }
@@ -130,8 +130,9 @@ int ckpt_check_version(const char *text, size_t len, int max_version, const char
     if (v > max_version) {
         sl_error_set(err, SL_ERR_IO_ERROR,
                      "log file \"%s\" was written by a newer version of sluice", file);
-        sl_error_detail(err, "The file has log version v%" PRId64
-                             "; this version of sluice reads up to v%d.", v, max_version);
+        sl_error_detail(
+            err, "The file has log version v%" PRId64 "; this version of sluice reads up to v%d.",
+            v, max_version);
         return sl_error_hint(err, "Upgrade sluice, or start the query with a new checkpoint "
                                   "location.");
     }
@@ -175,8 +176,8 @@ const char *ckpt_conf_get(const ckpt_batch_meta_t *m, const char *key)
 
 static void meta_json(sl_buf_t *b, const ckpt_batch_meta_t *m)
 {
-    sl_buf_printf(b, "{\"batchWatermarkMs\":%" PRId64 ",\"batchTimestampMs\":%" PRId64
-                     ",\"conf\":{",
+    sl_buf_printf(b,
+                  "{\"batchWatermarkMs\":%" PRId64 ",\"batchTimestampMs\":%" PRId64 ",\"conf\":{",
                   m->watermark_ms, m->timestamp_ms);
     for (int i = 0; i < m->nconf; i++) {
         if (i) sl_buf_putc(b, ',');
@@ -207,8 +208,8 @@ int ckpt_offsets_write(ckpt_t *c, int64_t batch, const ckpt_offsets_t *o, sl_err
         if (s && (!*s || strchr(s, '\n'))) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER_VALUE,
                          "offset of source %d is not one line of JSON", i);
-            return sl_error_detail(err, "Offsets are written one per line in offsets/%" PRId64
-                                        ".", batch);
+            return sl_error_detail(err, "Offsets are written one per line in offsets/%" PRId64 ".",
+                                   batch);
         }
         sl_buf_putc(b, '\n');
         sl_buf_puts(b, s ? s : "-");
@@ -223,8 +224,10 @@ static int json_int_field(json_t *obj, const char *key, int64_t *out, const char
     *out = 0;
     if (!v) return 0;
     if (!json_is_integer(v))
-        return sl_error_set(err, SL_ERR_IO_ERROR, "log file \"%s\" is malformed: %s is not an "
-                            "integer", file, key);
+        return sl_error_set(err, SL_ERR_IO_ERROR,
+                            "log file \"%s\" is malformed: %s is not an "
+                            "integer",
+                            file, key);
     *out = (int64_t)json_integer_value(v);
     return 0;
 }
@@ -234,15 +237,20 @@ static int parse_conf(json_t *conf, sl_arena_t *a, ckpt_batch_meta_t *m, const c
 {
     if (!conf) return 0;
     if (!json_is_object(conf))
-        return sl_error_set(err, SL_ERR_IO_ERROR, "log file \"%s\" is malformed: conf is not "
-                            "an object", file);
+        return sl_error_set(err, SL_ERR_IO_ERROR,
+                            "log file \"%s\" is malformed: conf is not "
+                            "an object",
+                            file);
     m->conf = SL_NEW_ARRAY(a, ckpt_conf_entry_t, json_object_size(conf) + 1);
     const char *key;
     json_t *val;
-    json_object_foreach(conf, key, val) {
+    json_object_foreach(conf, key, val)
+    {
         if (!json_is_string(val))
-            return sl_error_set(err, SL_ERR_IO_ERROR, "log file \"%s\" is malformed: conf "
-                                "value of \"%s\" is not a string", file, key);
+            return sl_error_set(err, SL_ERR_IO_ERROR,
+                                "log file \"%s\" is malformed: conf "
+                                "value of \"%s\" is not a string",
+                                file, key);
         m->conf[m->nconf].key = sl_strdup(a, key);
         m->conf[m->nconf].value = sl_strdup(a, json_string_value(val));
         m->nconf++;
@@ -289,8 +297,7 @@ static int parse_offsets(char *text, size_t len, sl_arena_t *a, ckpt_offsets_t *
     return 0;
 }
 
-int ckpt_offsets_read(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *out,
-                      sl_error_t *err)
+int ckpt_offsets_read(ckpt_t *c, int64_t batch, sl_arena_t *a, ckpt_offsets_t *out, sl_error_t *err)
 {
     int rc = ckpt_log_read(c->offsets_dir, batch, &c->scratch, err);
     if (rc <= 0) return rc;

@@ -64,8 +64,8 @@ static int json4s_escapes(long c)
 
 void state_json_quote(sl_buf_t *b, const char *str)
 {
-    static const char short_esc[] = {'\b', 'b', '\f', 'f', '\n', 'n', '\r', 'r', '\t', 't',
-                                     '"',  '"', '\\', '\\', 0};
+    static const char short_esc[] = {'\b', 'b', '\f', 'f', '\n', 'n',  '\r', 'r',
+                                     '\t', 't', '"',  '"', '\\', '\\', 0};
     const unsigned char *s = (const unsigned char *)str;
     sl_buf_putc(b, '"');
     while (*s) {
@@ -80,10 +80,8 @@ void state_json_quote(sl_buf_t *b, const char *str)
         }
         long cp;
         int len = utf8_decode(s, &cp);
-        if (json4s_escapes(cp))
-            sl_buf_printf(b, "\\u%04lx", cp);
-        else
-            sl_buf_append(b, s, (size_t)len);
+        if (json4s_escapes(cp)) sl_buf_printf(b, "\\u%04lx", cp);
+        else sl_buf_append(b, s, (size_t)len);
         s += len;
     }
     sl_buf_putc(b, '"');

@@ -20,18 +20,18 @@ struct store {
     const store_ops_t *ops;
     void *impl;
     char *dir;
-    int64_t version;  /* loaded/committed version, -1 before the first load */
-    int open_iters;   /* iterators not yet closed */
-    int64_t updated;  /* puts since load */
-    int64_t removed;  /* keys removed since load */
+    int64_t version; /* loaded/committed version, -1 before the first load */
+    int open_iters;  /* iterators not yet closed */
+    int64_t updated; /* puts since load */
+    int64_t removed; /* keys removed since load */
     /* Timings: reading the clock costs as much as a memory put on some VMs,
      * so one call in STORE_TIME_EVERY is timed and the total extrapolated
      * from the sampled calls (range deletes are always timed). */
-    int64_t put_ns, put_timed;    /* sampled put time and count */
-    int64_t del_calls;            /* store_delete calls since load */
-    int64_t del_ns, del_timed;    /* sampled delete time and count */
-    int64_t range_ns;             /* time in range deletes */
-    int64_t commit_ns; /* the commit after the last load */
+    int64_t put_ns, put_timed; /* sampled put time and count */
+    int64_t del_calls;         /* store_delete calls since load */
+    int64_t del_ns, del_timed; /* sampled delete time and count */
+    int64_t range_ns;          /* time in range deletes */
+    int64_t commit_ns;         /* the commit after the last load */
 };
 
 struct store_iter {
@@ -56,10 +56,8 @@ char *store_dir_path(const char *state_root, int op, int part, const char *name)
 {
     size_t n = strlen(state_root) + (name ? strlen(name) : 0) + 32;
     char *p = sl_xmalloc(n);
-    if (name)
-        snprintf(p, n, "%s/%d/%d/%s", state_root, op, part, name);
-    else
-        snprintf(p, n, "%s/%d/%d", state_root, op, part);
+    if (name) snprintf(p, n, "%s/%d/%d/%s", state_root, op, part, name);
+    else snprintf(p, n, "%s/%d/%d", state_root, op, part);
     return p;
 }
 
@@ -208,14 +206,13 @@ static int64_t delete_range_by_scan(store_t *s, const void *lo, size_t lolen, co
     return rc < 0 ? -1 : n;
 }
 
-int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void *hi,
-                           size_t hilen, sl_error_t *err)
+int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                           sl_error_t *err)
 {
     if (s->version < 0) return not_loaded(s, err);
     int64_t t0 = sl_mono_ns();
-    int64_t n = s->ops->delete_range
-                    ? s->ops->delete_range(s->impl, lo, lolen, hi, hilen, err)
-                    : delete_range_by_scan(s, lo, lolen, hi, hilen, err);
+    int64_t n = s->ops->delete_range ? s->ops->delete_range(s->impl, lo, lolen, hi, hilen, err)
+                                     : delete_range_by_scan(s, lo, lolen, hi, hilen, err);
     s->range_ns += sl_mono_ns() - t0;
     if (n > 0) s->removed += n;
     return n;
@@ -282,7 +279,8 @@ int64_t store_metric_get(const store_metrics_t *m, const char *name)
 
 void store_metric_add(store_metrics_t *m, const char *name, int64_t value)
 {
-    if (m->ncustom < STORE_MAX_CUSTOM_METRICS) m->custom[m->ncustom++] = (store_metric_t){name, value};
+    if (m->ncustom < STORE_MAX_CUSTOM_METRICS)
+        m->custom[m->ncustom++] = (store_metric_t){name, value};
 }
 
 /* ---- iterators ---- */
@@ -344,10 +342,8 @@ static char *schema_dir(const char *state_root, int op)
 
 static void schema_file_name(const char *name, char *out, size_t n)
 {
-    if (name)
-        snprintf(out, n, "schema.%s", name);
-    else
-        snprintf(out, n, "schema");
+    if (name) snprintf(out, n, "schema.%s", name);
+    else snprintf(out, n, "schema");
 }
 
 int store_schema_write(const char *state_root, int op, const char *name, const char *key_schema,
@@ -363,15 +359,14 @@ int store_schema_write(const char *state_root, int op, const char *name, const c
     state_json_quote(&b, value_schema);
     sl_buf_putc(&b, '}');
     int rc = sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err);
-    if (rc == 0)
-        rc = sl_fs_write_file(dir, file, b.data, b.len, SL_FW_NOREPLACE, NULL, NULL, err);
+    if (rc == 0) rc = sl_fs_write_file(dir, file, b.data, b.len, SL_FW_NOREPLACE, NULL, NULL, err);
     sl_buf_free(&b);
     free(dir);
     return rc;
 }
 
-static int schema_parse(const char *text, size_t len, const char *path, sl_arena_t *a,
-                        char **key, char **value, sl_error_t *err)
+static int schema_parse(const char *text, size_t len, const char *path, sl_arena_t *a, char **key,
+                        char **value, sl_error_t *err)
 {
     const char *nl = memchr(text, '\n', len);
     json_t *root = nl && len >= 3 && !memcmp(text, "v1\n", 3)
@@ -416,9 +411,10 @@ static int schema_mismatch(int op, const char *name, const char *old_key, const 
                  "query does not fit its checkpoint: the %s of stateful operator %d%s%s changed",
                  what, op, name ? " store " : "", name ? name : "");
     if (key && value)
-        sl_error_detail(err, "The checkpoint has key schema \"%s\" and value schema \"%s\"; the "
-                        "query now has key schema \"%s\" and value schema \"%s\".", old_key,
-                        old_value, new_key, new_value);
+        sl_error_detail(err,
+                        "The checkpoint has key schema \"%s\" and value schema \"%s\"; the "
+                        "query now has key schema \"%s\" and value schema \"%s\".",
+                        old_key, old_value, new_key, new_value);
     else
         sl_error_detail(err, "The checkpoint has %s \"%s\"; the query now has \"%s\".", what,
                         key ? old_key : old_value, key ? new_key : new_value);

@@ -99,8 +99,8 @@ typedef struct store_ops {
     int (*del)(void *impl, const void *key, size_t klen, sl_error_t *err);
     /* Deletes keys in [lo, hi) and returns how many; NULL = the generic
      * iterate-and-delete fallback. */
-    int64_t (*delete_range)(void *impl, const void *lo, size_t lolen, const void *hi,
-                            size_t hilen, sl_error_t *err);
+    int64_t (*delete_range)(void *impl, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                            sl_error_t *err);
     /* Iterates keys in [lo, hi) in bytewise order; NULL bound = unbounded. */
     void *(*iter_open)(void *impl, const void *lo, size_t lolen, const void *hi, size_t hilen,
                        sl_error_t *err);
@@ -161,8 +161,8 @@ int store_put(store_t *s, const void *key, size_t klen, const void *val, size_t 
 int store_delete(store_t *s, const void *key, size_t klen, sl_error_t *err);
 /* Removes every key in [lo, hi) (NULL bound = unbounded); returns the count
  * or -1. Cheaper than iterating and deleting one by one. */
-int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void *hi,
-                           size_t hilen, sl_error_t *err);
+int64_t store_delete_range(store_t *s, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                           sl_error_t *err);
 
 /* Makes the current state durable as version store_version()+1 and current.
  * Failpoints state.before_commit / state.after_commit. After a failure the

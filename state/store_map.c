@@ -17,11 +17,11 @@
 struct smap_node {
     uint32_t klen;
     uint32_t vlen;
-    uint32_t vcap;   /* room for the value where it is now: inline or vext */
-    uint32_t icap;   /* inline room allocated after the key */
-    uint32_t level;  /* number of links in next[] */
+    uint32_t vcap;  /* room for the value where it is now: inline or vext */
+    uint32_t icap;  /* inline room allocated after the key */
+    uint32_t level; /* number of links in next[] */
     uint32_t unused;
-    char *vext;      /* value buffer once the value outgrew the inline room */
+    char *vext;          /* value buffer once the value outgrew the inline room */
     smap_node_t *next[]; /* then: key bytes, inline value room */
 };
 
@@ -35,10 +35,10 @@ struct smap {
     int level;         /* highest level in use */
     uint64_t rng;
     smap_slot_t *slots;
-    size_t mask;       /* slots - 1 */
+    size_t mask; /* slots - 1 */
     size_t count;
-    size_t mem;        /* bytes allocated */
-    size_t data;       /* key + value bytes */
+    size_t mem;  /* bytes allocated */
+    size_t data; /* key + value bytes */
     uint64_t mods;
     /* Last node per level, kept while the map is only appended to (bulk
      * loads of sorted files); tail_valid drops on any other change. */
@@ -349,10 +349,8 @@ void smap_append(smap_t *m, const void *key, size_t klen, const void *val, size_
 void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
 {
     smap_node_t *n = smap_find(m, key, klen);
-    if (n)
-        smap_set(m, n, val, vlen);
-    else
-        smap_insert(m, key, klen, val, vlen);
+    if (n) smap_set(m, n, val, vlen);
+    else smap_insert(m, key, klen, val, vlen);
 }
 
 /* Unlinks `n` (whose predecessors are prev[]) and frees it. */

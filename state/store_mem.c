@@ -30,12 +30,12 @@ typedef struct mem_store {
     char *dir;
     store_options_t opt;
     smap_t *map;
-    int64_t version;   /* version the map holds; -1 = nothing valid in memory */
-    sl_buf_t delta;    /* records of the uncommitted changes */
-    int64_t max_disk;  /* newest version with a file on disk */
-    int64_t hits;      /* loads served from memory (since open) */
-    int64_t misses;    /* loads that read files */
-    sl_buf_t scratch;  /* file being read */
+    int64_t version;  /* version the map holds; -1 = nothing valid in memory */
+    sl_buf_t delta;   /* records of the uncommitted changes */
+    int64_t max_disk; /* newest version with a file on disk */
+    int64_t hits;     /* loads served from memory (since open) */
+    int64_t misses;   /* loads that read files */
+    sl_buf_t scratch; /* file being read */
 } mem_store_t;
 
 typedef struct mem_iter {
@@ -78,8 +78,8 @@ static int corrupt(const char *path, sl_error_t *err, const char *why, size_t at
 }
 
 /* Applies the records of one file to the map. */
-static int apply_records(mem_store_t *st, const char *p, size_t len, int snapshot,
-                         const char *path, sl_error_t *err)
+static int apply_records(mem_store_t *st, const char *p, size_t len, int snapshot, const char *path,
+                         sl_error_t *err)
 {
     size_t pos = 0, end = len - 4;
     for (;;) {
@@ -93,12 +93,10 @@ static int apply_records(mem_store_t *st, const char *p, size_t len, int snapsho
         if (vl < -1 || (snapshot && vl < 0) || (vl > 0 && (size_t)vl > end - pos - 4))
             return corrupt(path, err, "bad value length", pos);
         pos += 4;
-        if (vl < 0)
-            smap_delete(st->map, key, (size_t)kl);
+        if (vl < 0) smap_delete(st->map, key, (size_t)kl);
         else if (snapshot) /* sorted: appended in O(1) while the map only grows */
             smap_append(st->map, key, (size_t)kl, p + pos, (size_t)vl);
-        else
-            smap_put(st->map, key, (size_t)kl, p + pos, (size_t)vl);
+        else smap_put(st->map, key, (size_t)kl, p + pos, (size_t)vl);
         pos += vl > 0 ? (size_t)vl : 0;
     }
     if (pos + 4 != end) return corrupt(path, err, "data after the end marker", pos + 4);
@@ -275,8 +273,8 @@ static int mem_commit(void *impl, int64_t version, sl_error_t *err)
     put_trailer(&st->delta, 0);
     char name[40];
     file_name(name, sizeof name, version, ".delta");
-    if (rc == 0) rc = sl_fs_write_file(st->dir, name, st->delta.data, st->delta.len, 0, NULL,
-                                       NULL, err);
+    if (rc == 0)
+        rc = sl_fs_write_file(st->dir, name, st->delta.data, st->delta.len, 0, NULL, NULL, err);
     sl_buf_clear(&st->delta);
     st->version = rc == 0 ? version : -1;
     if (rc == 0) st->max_disk = version;
@@ -366,8 +364,8 @@ static void mem_close(void *impl)
 
 /* ---- iterators ---- */
 
-static void *mem_iter_open(void *impl, const void *lo, size_t lolen, const void *hi,
-                           size_t hilen, sl_error_t *err)
+static void *mem_iter_open(void *impl, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                           sl_error_t *err)
 {
     (void)err;
     mem_store_t *st = impl;
@@ -387,8 +385,8 @@ static void *mem_iter_open(void *impl, const void *lo, size_t lolen, const void 
     return it;
 }
 
-static int mem_iter_next(void *iter, const void **key, size_t *klen, const void **val,
-                         size_t *vlen, sl_error_t *err)
+static int mem_iter_next(void *iter, const void **key, size_t *klen, const void **val, size_t *vlen,
+                         sl_error_t *err)
 {
     (void)err;
     mem_iter_t *it = iter;

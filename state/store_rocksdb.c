@@ -52,8 +52,19 @@
 #define TAG_DEL 'D'
 
 /* RocksDB statistics reported as Spark's custom metrics (deltas since load). */
-enum { ST_CACHE_HIT, ST_CACHE_MISS, ST_BYTES_READ, ST_BYTES_WRITTEN, ST_ITER_BYTES, ST_STALL_US,
-       ST_COMPACT_READ, ST_COMPACT_WRITE, ST_FLUSH_WRITE, ST_COMPACT_US, ST_N };
+enum {
+    ST_CACHE_HIT,
+    ST_CACHE_MISS,
+    ST_BYTES_READ,
+    ST_BYTES_WRITTEN,
+    ST_ITER_BYTES,
+    ST_STALL_US,
+    ST_COMPACT_READ,
+    ST_COMPACT_WRITE,
+    ST_FLUSH_WRITE,
+    ST_COMPACT_US,
+    ST_N
+};
 
 static const struct {
     const char *ticker; /* name in RocksDB's statistics dump */
@@ -73,8 +84,8 @@ static const struct {
 };
 
 typedef struct rdb_store {
-    char *dir;                 /* the store directory */
-    char *work;                /* <dir>/work */
+    char *dir;  /* the store directory */
+    char *work; /* <dir>/work */
     store_options_t opt;
     rocksdb_options_t *dbopt;
     rocksdb_block_based_table_options_t *table;
@@ -82,22 +93,22 @@ typedef struct rdb_store {
     rocksdb_readoptions_t *ropt;
     rocksdb_writeoptions_t *wopt; /* WAL disabled: durability comes from checkpoints */
     rocksdb_flushoptions_t *fopt;
-    rocksdb_t *db;             /* NULL until the first load */
-    smap_t *pending;           /* uncommitted changes, tagged values (see above) */
-    sl_buf_t tagged;           /* scratch for building a tagged value */
+    rocksdb_t *db;                      /* NULL until the first load */
+    smap_t *pending;                    /* uncommitted changes, tagged values (see above) */
+    sl_buf_t tagged;                    /* scratch for building a tagged value */
     rocksdb_iterator_t *pool[RDB_POOL]; /* idle iterators over the unchanged instance */
     int npool;
-    int64_t version;           /* version of the live instance; -1 = unknown */
-    int64_t keys;              /* key count including pending changes */
-    int64_t loaded_keys;       /* key count of the loaded version */
+    int64_t version;              /* version of the live instance; -1 = unknown */
+    int64_t keys;                 /* key count including pending changes */
+    int64_t loaded_keys;          /* key count of the loaded version */
     rocksdb_pinnableslice_t *got; /* value of the last instance lookup */
-    sl_buf_t last_key;         /* key of the last lookup ... */
-    int last_found;            /* ... whether it existed ... */
-    uint64_t last_mods;        /* ... as of this `mods` (saves the put's lookup after a get) */
-    uint64_t mods;             /* bumped by every change (iterators re-seek) */
+    sl_buf_t last_key;            /* key of the last lookup ... */
+    int last_found;               /* ... whether it existed ... */
+    uint64_t last_mods;           /* ... as of this `mods` (saves the put's lookup after a get) */
+    uint64_t mods;                /* bumped by every change (iterators re-seek) */
     /* metrics since load */
-    int64_t gets, puts;            /* calls since load */
-    int64_t get_ns, get_timed;     /* time of the sampled gets (one in RDB_TIME_EVERY) */
+    int64_t gets, puts;        /* calls since load */
+    int64_t get_ns, get_timed; /* time of the sampled gets (one in RDB_TIME_EVERY) */
     int64_t put_ns, put_timed;
     int64_t write_ms, flush_ms, checkpoint_ms, sync_ms;
     int64_t files_copied, files_reused, bytes_copied;
@@ -113,10 +124,10 @@ typedef struct rdb_iter {
     rocksdb_iterator_t *it; /* instance cursor (from the pool) */
     smap_node_t *pn;        /* pending cursor, valid while mods is current */
     uint64_t mods;
-    sl_buf_t pos;           /* lo, then the last key returned */
+    sl_buf_t pos; /* lo, then the last key returned */
     int has_pos, after;
-    sl_buf_t val;           /* copy of the last value returned */
-    char *hi;               /* exclusive upper bound, NULL = none */
+    sl_buf_t val; /* copy of the last value returned */
+    char *hi;     /* exclusive upper bound, NULL = none */
     size_t hilen;
 } rdb_iter_t;
 
@@ -300,18 +311,17 @@ static int is_sst(const char *name)
 static int clone_dir(rdb_store_t *st, const char *from, const char *to, sl_error_t *err)
 {
     DIR *d = opendir(from);
-    if (!d) return sl_error_set(err, SL_ERR_IO_ERROR, "could not open directory \"%s\": %s",
-                                from, strerror(errno));
+    if (!d)
+        return sl_error_set(err, SL_ERR_IO_ERROR, "could not open directory \"%s\": %s", from,
+                            strerror(errno));
     int rc = sl_fs_mkdirs(to, SL_PRIVATE_DIR_MODE, err);
     struct dirent *de;
     int64_t bytes = 0;
     while (rc == 0 && (de = readdir(d))) {
         if (de->d_name[0] == '.' || !strcmp(de->d_name, "sluice.meta")) continue;
         char *src = sl_fs_path(from, de->d_name), *dst = sl_fs_path(to, de->d_name);
-        if (is_sst(de->d_name) && link(src, dst) == 0)
-            st->files_reused++;
-        else if ((rc = copy_file(src, dst, &bytes, err)) == 0)
-            st->files_copied++;
+        if (is_sst(de->d_name) && link(src, dst) == 0) st->files_reused++;
+        else if ((rc = copy_file(src, dst, &bytes, err)) == 0) st->files_copied++;
         free(src);
         free(dst);
     }
@@ -331,8 +341,7 @@ static int read_meta(rdb_store_t *st, const char *ckpt, sl_error_t *err)
     json_t *n = json_object_get(root, "numKeys");
     if (rc >= 0 && !json_is_integer(n))
         rc = sl_error_set(err, SL_ERR_IO_ERROR, "state file \"%s\" is missing or corrupt", path);
-    else if (rc >= 0)
-        st->keys = st->loaded_keys = (int64_t)json_integer_value(n);
+    else if (rc >= 0) st->keys = st->loaded_keys = (int64_t)json_integer_value(n);
     json_decref(root);
     sl_buf_free(&b);
     free(path);
@@ -512,10 +521,8 @@ static int write_and_flush(rdb_store_t *st, sl_error_t *err)
     for (smap_node_t *n = smap_seek(st->pending, NULL, 0, 0); n; n = smap_next(n)) {
         size_t kl, vl;
         const char *k = smap_key(n, &kl), *v = smap_value(n, &vl);
-        if (v[0] == TAG_PUT)
-            rocksdb_writebatch_put(wb, k, kl, v + 1, vl - 1);
-        else
-            rocksdb_writebatch_delete(wb, k, kl);
+        if (v[0] == TAG_PUT) rocksdb_writebatch_put(wb, k, kl, v + 1, vl - 1);
+        else rocksdb_writebatch_delete(wb, k, kl);
     }
     msg = rdb_failpoint(st, "rocksdb.write");
     if (!msg) rocksdb_write(st->db, st->wopt, wb, &msg);
@@ -574,8 +581,8 @@ static int take_checkpoint(rdb_store_t *st, int64_t version, sl_error_t *err)
     int n = snprintf(meta, sizeof meta, "v1\n{\"numKeys\":%" PRId64 "}", st->keys);
     if (rc == 0) rc = sl_fs_write_file(tmp, "sluice.meta", meta, (size_t)n, 0, NULL, NULL, err);
     if (rc == 0 && (failpoint_io("fs.rename", final) || rename(tmp, final) < 0))
-        rc = sl_error_set(err, SL_ERR_IO_ERROR, "could not rename \"%s\": %s", tmp,
-                          strerror(errno));
+        rc =
+            sl_error_set(err, SL_ERR_IO_ERROR, "could not rename \"%s\": %s", tmp, strerror(errno));
     if (rc == 0) rc = sl_fs_fsync_dir(st->dir, err);
     st->checkpoint_ms = (t1 - t0) / 1000000;
     st->sync_ms = (sl_mono_ns() - t1) / 1000000;
@@ -659,13 +666,13 @@ static void rdb_metrics(void *impl, store_metrics_t *m)
 static void seek_pending(rdb_iter_t *it)
 {
     smap_t *p = it->st->pending;
-    it->pn = it->has_pos ? smap_seek(p, it->pos.data, it->pos.len, it->after)
-                         : smap_seek(p, NULL, 0, 0);
+    it->pn =
+        it->has_pos ? smap_seek(p, it->pos.data, it->pos.len, it->after) : smap_seek(p, NULL, 0, 0);
     it->mods = it->st->mods;
 }
 
-static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void *hi,
-                           size_t hilen, sl_error_t *err)
+static void *rdb_iter_open(void *impl, const void *lo, size_t lolen, const void *hi, size_t hilen,
+                           sl_error_t *err)
 {
     (void)err;
     rdb_store_t *st = impl;
@@ -713,8 +720,8 @@ static int next_candidate(rdb_iter_t *it, const char **k, size_t *kl, const char
     return 3; /* from the instance: the caller advances after copying */
 }
 
-static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void **val,
-                         size_t *vlen, sl_error_t *err)
+static int rdb_iter_next(void *iter, const void **key, size_t *klen, const void **val, size_t *vlen,
+                         sl_error_t *err)
 {
     rdb_iter_t *it = iter;
     if (it->mods != it->st->mods) seek_pending(it);
@@ -746,10 +753,8 @@ static void rdb_iter_close(void *iter)
 {
     rdb_iter_t *it = iter;
     rdb_store_t *st = it->st;
-    if (st->npool < RDB_POOL)
-        st->pool[st->npool++] = it->it;
-    else
-        rocksdb_iter_destroy(it->it);
+    if (st->npool < RDB_POOL) st->pool[st->npool++] = it->it;
+    else rocksdb_iter_destroy(it->it);
     sl_buf_free(&it->pos);
     sl_buf_free(&it->val);
     free(it->hi);

@@ -48,9 +48,9 @@ static void verifier(const char *text)
     auth_verifier_format(&v, &b);
     check(auth_verifier_parse(b.data, &w, &err) == 0);
     check(!memcmp(&v, &w, sizeof v) || (v.iterations == w.iterations && v.salt_len == w.salt_len &&
-                                         !memcmp(v.salt, w.salt, v.salt_len) &&
-                                         !memcmp(v.stored_key, w.stored_key, AUTH_KEY_LEN) &&
-                                         !memcmp(v.server_key, w.server_key, AUTH_KEY_LEN)));
+                                        !memcmp(v.salt, w.salt, v.salt_len) &&
+                                        !memcmp(v.stored_key, w.stored_key, AUTH_KEY_LEN) &&
+                                        !memcmp(v.server_key, w.server_key, AUTH_KEY_LEN)));
     sl_buf_free(&b);
 }
 
@@ -62,7 +62,8 @@ static void base64(const char *p, size_t n)
     sl_buf_t b = SL_BUF_INIT;
     auth_b64_encode(out, (size_t)len, &b);
     check(b.len == n && !memcmp(b.data, p, n));
-    check(auth_b64_decode(b.data, b.len, again, sizeof again) == len && !memcmp(out, again, (size_t)len));
+    check(auth_b64_decode(b.data, b.len, again, sizeof again) == len &&
+          !memcmp(out, again, (size_t)len));
     sl_buf_free(&b);
 }
 

@@ -141,7 +141,8 @@ static void state_file(const char *name, const uint8_t *p, size_t n)
         const void *k, *v;
         size_t kl, vl;
         int rc = it ? 1 : -1;
-        while (it && (rc = store_iter_next(it, &k, &kl, &v, &vl, &err)) == 1) check(k != NULL || kl == 0);
+        while (it && (rc = store_iter_next(it, &k, &kl, &v, &vl, &err)) == 1)
+            check(k != NULL || kl == 0);
         if (it) store_iter_close(it);
         if (rc < 0) check_error(&err);
         store_abort(s);

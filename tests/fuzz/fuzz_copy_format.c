@@ -27,7 +27,8 @@ static void pick_options(uint8_t b, copy_opts_t *o)
 static int ambiguous(const copy_opts_t *o, const copy_field_t *f, int n)
 {
     for (int i = 0; i < n && o->fmt == COPY_FMT_TEXT; i++)
-        if (!f[i].null && f[i].n == o->null_len && !memcmp(f[i].p, o->null_str, o->null_len)) return 1;
+        if (!f[i].null && f[i].n == o->null_len && !memcmp(f[i].p, o->null_str, o->null_len))
+            return 1;
     return 0;
 }
 

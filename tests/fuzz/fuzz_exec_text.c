@@ -21,17 +21,31 @@ static void check(int ok)
 }
 
 static const char *const type_names[] = {
-    "BOOLEAN", "INT", "BIGINT", "DOUBLE", "DECIMAL(10,2)", "DECIMAL(38,10)", "DECIMAL(5,5)", "STRING",
-    "BINARY", "TIMESTAMP", "DATE", "INTERVAL", "STRUCT<a: INT, b: STRING, c: STRUCT<d: TIMESTAMP, e: DOUBLE>>",
+    "BOOLEAN",
+    "INT",
+    "BIGINT",
+    "DOUBLE",
+    "DECIMAL(10,2)",
+    "DECIMAL(38,10)",
+    "DECIMAL(5,5)",
+    "STRING",
+    "BINARY",
+    "TIMESTAMP",
+    "DATE",
+    "INTERVAL",
+    "STRUCT<a: INT, b: STRING, c: STRUCT<d: TIMESTAMP, e: DOUBLE>>",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
-static const char *const units[] = {"YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND",
-                                    "MICROSECOND", "DAY TO SECOND", "HOUR TO MINUTE", "YEAR TO MONTH", "bogus"};
+static const char *const units[] = {
+    "YEAR",           "MONTH",         "WEEK",        "DAY",         "HOUR",
+    "MINUTE",         "SECOND",        "MILLISECOND", "MICROSECOND", "DAY TO SECOND",
+    "HOUR TO MINUTE", "YEAR TO MONTH", "bogus"};
 
 static int known_state(const char *s)
 {
-    static const char *ok[] = {"22P02", "22003", "22007", "22008", "42601", "42704", "22023", "42701"};
+    static const char *ok[] = {"22P02", "22003", "22007", "22008",
+                               "42601", "42704", "22023", "42701"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (!strcmp(s, ok[i])) return 1;
     return 0;
@@ -76,13 +90,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         round_trip(a, t, s, n);
     } else if (pick < 220) {
         exec_interval_t iv;
-        exec_parse_status_t st = exec_parse_interval_unit(s, n, units[pick % (sizeof units / sizeof units[0])], &iv);
+        exec_parse_status_t st =
+            exec_parse_interval_unit(s, n, units[pick % (sizeof units / sizeof units[0])], &iv);
         check(st == EXEC_PARSE_OK || st == EXEC_PARSE_SYNTAX || st == EXEC_PARSE_RANGE);
     } else if (pick < 240) {
         if (exec_type_parse(s, n, a, &t, &err) == 0) {
             const char *text = exec_type_text(t, a);
             exec_type_t again;
-            check(exec_type_parse(text, strlen(text), a, &again, &err) == 0 && exec_type_equal(t, again));
+            check(exec_type_parse(text, strlen(text), a, &again, &err) == 0 &&
+                  exec_type_equal(t, again));
         } else {
             check(known_state(err.sqlstate));
         }

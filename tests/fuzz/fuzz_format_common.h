@@ -18,7 +18,7 @@
 #include "model/batch.h"
 
 typedef struct fuzz_out {
-    sl_buf_t text;    /* the rows, rendered cell by cell */
+    sl_buf_t text; /* the rows, rendered cell by cell */
     int64_t rows;
     const format_encoder_t *enc;
     sl_buf_t encoded; /* the rows re-encoded (when enc is set) */
@@ -40,8 +40,7 @@ static int fuzz_emit(void *arg, exec_batch_t *b, sl_error_t *err)
     return 0;
 }
 
-static const format_decoder_t *fuzz_decoder(format_kind_t kind, const char *schema,
-                                            sl_arena_t *a)
+static const format_decoder_t *fuzz_decoder(format_kind_t kind, const char *schema, sl_arena_t *a)
 {
     exec_type_t t;
     sl_error_t err;
@@ -102,10 +101,10 @@ static int fuzz_one(format_kind_t kind, const char *schema, const char *data_sch
     fuzz_out_t twice = {SL_BUF_INIT, 0, NULL, SL_BUF_INIT};
     long long bad = fuzz_read(data_dec, once.encoded.data ? once.encoded.data : "",
                               once.encoded.len, &twice, a);
-    if (bad || twice.rows != once.rows ||
-        (once.rows && strcmp(once.text.data, twice.text.data))) {
-        fprintf(stderr, "round trip differs (%lld malformed)\nfirst:%s\nre-encoded:\n%s\nsecond:%s\n",
-                bad, once.text.data ? once.text.data : "", once.encoded.data ? once.encoded.data : "",
+    if (bad || twice.rows != once.rows || (once.rows && strcmp(once.text.data, twice.text.data))) {
+        fprintf(stderr,
+                "round trip differs (%lld malformed)\nfirst:%s\nre-encoded:\n%s\nsecond:%s\n", bad,
+                once.text.data ? once.text.data : "", once.encoded.data ? once.encoded.data : "",
                 twice.text.data ? twice.text.data : "");
         abort();
     }

@@ -5,7 +5,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "fuzz_format_common.h"
 
-#define CSV_SCHEMA                                                                          \
+#define CSV_SCHEMA                                                                             \
     "s STRING, i INT, b BOOLEAN, l BIGINT, d DOUBLE, m DECIMAL(12,3), x BINARY, t TIMESTAMP, " \
     "dt DATE, iv INTERVAL, st STRUCT<a: INT, b: STRING>, s2 STRING"
 

@@ -33,7 +33,8 @@ static void check_ok(const char *sql, size_t len, const ast_stmt_list_t *l)
     sl_buf_free(&b);
 }
 
-static void check_error(const char *sql, size_t len, const ast_stmt_list_t *l, const sl_error_t *err)
+static void check_error(const char *sql, size_t len, const ast_stmt_list_t *l,
+                        const sl_error_t *err)
 {
     check(l->n == 0);
     check(!strcmp(err->sqlstate, "42601") || !strcmp(err->sqlstate, "54000"));

@@ -92,9 +92,9 @@ static const char *const MENU[] = {
 #define FZ_NMENU (sizeof MENU / sizeof *MENU)
 
 static const char *const FORBIDDEN[] = {
-    "file", "kafka", "path", "checkpoint", "sleep", "copy", "query", "stream", "table",
-    "insert", "delete", "drop", "create", "start", "stop", "into", "with", "dir",
-    "nexmark", "rate", "sink", "option",
+    "file",  "kafka",  "path",    "checkpoint", "sleep",  "copy",   "query", "stream",
+    "table", "insert", "delete",  "drop",       "create", "start",  "stop",  "into",
+    "with",  "dir",    "nexmark", "rate",       "sink",   "option",
 };
 
 static const char *const SETUP[] = {
@@ -152,7 +152,9 @@ static void srv_up(srv_t *s, int i, exec_pool_t *pool, exec_pool_t *io_pool)
     s->pool = pool;
     s->io_pool = io_pool;
     if (!(s->cat = cat_open(s->conf->data_directory, &err))) fz_fatal("catalog", err.message);
-    if (!(s->tstore = tstore_open(s->conf->data_directory, (size_t)s->conf->table_cache_mb << 20, &err))) fz_fatal("table store", err.message);
+    if (!(s->tstore =
+              tstore_open(s->conf->data_directory, (size_t)s->conf->table_cache_mb << 20, &err)))
+        fz_fatal("table store", err.message);
     s->memtables = memtable_registry_new();
     s->qm = qm_new(s);
     if (pgw_start(s, &err) < 0) fz_fatal("pgw_start", err.message);
@@ -196,7 +198,8 @@ static int fz_connect(int server)
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)PORT[server])};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) fz_fatal("connect", "the server is gone");
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+        fz_fatal("connect", "the server is gone");
     return fd;
 }
 
@@ -299,15 +302,16 @@ static void probe(void)
     int fd = login(&in);
     size_t at, len;
     const char *row;
-    if (!simple_query(fd, &in, "SELECT 1", &at) || !(row = find_msg(&in, at, 'D', &len)) || len != 7 ||
-        row[6] != '1')
+    if (!simple_query(fd, &in, "SELECT 1", &at) || !(row = find_msg(&in, at, 'D', &len)) ||
+        len != 7 || row[6] != '1')
         fz_fatal("probe", "SELECT 1 did not answer 1");
     send_all(fd, "X\0\0\0\4", 5);
     close(fd);
     sl_buf_free(&in);
     int64_t deadline = now_ms() + FZ_DEADLINE_MS;
     while (conns_alive() > 0)
-        if (now_ms() > deadline) fz_fatal("teardown", "a connection object outlived its client by 10 s");
+        if (now_ms() > deadline)
+            fz_fatal("teardown", "a connection object outlived its client by 10 s");
         else usleep(200);
 }
 
@@ -315,9 +319,9 @@ static void probe(void)
 
 typedef struct fz_conn {
     int fd, server;
-    sl_buf_t in;              /* what the server sent */
-    uint32_t pid, secret;     /* from BackendKeyData, once seen */
-    char tail[FZ_TAIL];       /* the last bytes sent, for the filter */
+    sl_buf_t in;          /* what the server sent */
+    uint32_t pid, secret; /* from BackendKeyData, once seen */
+    char tail[FZ_TAIL];   /* the last bytes sent, for the filter */
     size_t ntail;
 } fz_conn_t;
 
@@ -328,7 +332,8 @@ static int forbidden(fz_conn_t *c, const char *p, size_t n)
     memcpy(low, c->tail, c->ntail);
     memcpy(low + c->ntail, p, n);
     size_t len = c->ntail + n;
-    for (size_t i = 0; i < len; i++) low[i] = (char)((low[i] >= 'A' && low[i] <= 'Z') ? low[i] + 32 : low[i]);
+    for (size_t i = 0; i < len; i++)
+        low[i] = (char)((low[i] >= 'A' && low[i] <= 'Z') ? low[i] + 32 : low[i]);
     int bad = 0;
     for (size_t i = 0; i < sizeof FORBIDDEN / sizeof *FORBIDDEN && !bad; i++)
         bad = memmem(low, len, FORBIDDEN[i], strlen(FORBIDDEN[i])) != NULL;
@@ -368,7 +373,8 @@ static void menu_body(sl_buf_t *b, char type, const uint8_t *body, size_t len)
     sl_buf_append(b, body + 1, name);
     sl_buf_putc(b, '\0');
     sl_buf_append(b, sql, strlen(sql) + 1);
-    if (nul && (size_t)(nul + 1 - body) < len) sl_buf_append(b, nul + 1, len - (size_t)(nul + 1 - body));
+    if (nul && (size_t)(nul + 1 - body) < len)
+        sl_buf_append(b, nul + 1, len - (size_t)(nul + 1 - body));
     else sl_buf_put_u16be(b, 0);
 }
 
@@ -424,7 +430,8 @@ static void send_cancel(fz_conn_t *c)
     send_all(fd, req.data, req.len);
     sl_buf_free(&req);
     sl_buf_t in = SL_BUF_INIT;
-    while (read_some(fd, &in, FZ_DEADLINE_MS) > 0) {} /* the server closes it without an answer */
+    while (read_some(fd, &in, FZ_DEADLINE_MS) > 0) {
+    } /* the server closes it without an answer */
     sl_buf_free(&in);
     close(fd);
 }
@@ -467,7 +474,8 @@ static void conn_end(fz_conn_t *c, int how)
         int64_t deadline = now_ms() + FZ_DEADLINE_MS;
         for (;;) {
             int left = (int)(deadline - now_ms());
-            if (left <= 0) fz_fatal("drain", "the server did not close a connection its client ended");
+            if (left <= 0)
+                fz_fatal("drain", "the server did not close a connection its client ended");
             ssize_t r = read_some(c->fd, &c->in, left);
             if (r == 0) break;
             if (c->in.len > (1 << 20)) sl_buf_clear(&c->in);
@@ -493,7 +501,8 @@ static void trace(const fz_conn_t *c)
         off += 1 + len;
     }
     types[n] = '\0';
-    fprintf(stderr, "fuzz_pgwire: server %d answered %s%s\n", c->server, types, off < c->in.len ? " ..." : "");
+    fprintf(stderr, "fuzz_pgwire: server %d answered %s%s\n", c->server, types,
+            off < c->in.len ? " ..." : "");
 }
 
 /* ---- setup ---------------------------------------------------------------------------- */
@@ -538,7 +547,8 @@ static void setup(void)
     if (!f) fz_fatal("password file", path);
     fputs("fuzz:fuzz\n", f);
     fclose(f);
-    signal(SIGPIPE, SIG_IGN); /* as sluiced does: a write to a closed socket is an error, not a kill */
+    signal(SIGPIPE,
+           SIG_IGN); /* as sluiced does: a write to a closed socket is an error, not a kill */
     sl_log_set_level(getenv("FUZZ_PGWIRE_TRACE") ? SL_LOG_DEBUG : SL_LOG_ERROR);
     setenv("UV_THREADPOOL_SIZE", "4", 0);
     pthread_t t;

@@ -107,9 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2) return 0;
     uint32_t oid = oids[data[0] % NOIDS];
     const char *p = (const char *)data + 2;
-    if (data[1] % 2 == 0)
-        fuzz_param(oid, p, size - 2);
-    else
-        fuzz_result(oid, p, size - 2);
+    if (data[1] % 2 == 0) fuzz_param(oid, p, size - 2);
+    else fuzz_result(oid, p, size - 2);
     return 0;
 }

@@ -33,8 +33,8 @@ static void check(int ok)
 
 /* ---- the catalog ---- */
 
-#define ALL_TYPES                                                                                  \
-    "k STRING, n BIGINT, i INT, f DOUBLE, m DECIMAL(10,2), b BOOLEAN, ts TIMESTAMP, dt DATE, "     \
+#define ALL_TYPES                                                                              \
+    "k STRING, n BIGINT, i INT, f DOUBLE, m DECIMAL(10,2), b BOOLEAN, ts TIMESTAMP, dt DATE, " \
     "iv INTERVAL, x BINARY, st STRUCT<a: INT, s: STRING>"
 
 static const char *const ROWS_T =
@@ -46,10 +46,9 @@ static const char *const ROWS_T =
     "\"ts\":\"2024-05-01 12:07:30\",\"dt\":\"9999-12-31\",\"iv\":\"0 seconds\"}\n"
     "{\"k\":null,\"n\":null,\"i\":null,\"f\":null,\"m\":null,\"b\":null,\"ts\":null}\n"
     "{\"k\":\"\",\"n\":0,\"i\":0,\"f\":0,\"m\":0.01,\"b\":false,\"ts\":\"2024-05-01 12:00:00\",\"st\":null}\n";
-static const char *const ROWS_U =
-    "{\"k\":\"a\",\"i\":1,\"ts\":\"2024-05-01 12:01:00\"}\n"
-    "{\"k\":\"c\",\"i\":2,\"ts\":\"2024-05-01 12:30:00\"}\n"
-    "{\"k\":null,\"i\":null,\"ts\":null}\n";
+static const char *const ROWS_U = "{\"k\":\"a\",\"i\":1,\"ts\":\"2024-05-01 12:01:00\"}\n"
+                                  "{\"k\":\"c\",\"i\":2,\"ts\":\"2024-05-01 12:30:00\"}\n"
+                                  "{\"k\":null,\"i\":null,\"ts\":null}\n";
 
 typedef struct fuzz_rel {
     plan_relation_t rel;
@@ -66,8 +65,8 @@ static int keep_batch(void *arg, exec_batch_t *b, sl_error_t *err)
     return 0;
 }
 
-static void add_rel(sl_arena_t *a, fuzz_rel_t *r, const char *name, plan_rel_kind_t kind, const char *schema,
-                    const char *rows, const char *wm_col)
+static void add_rel(sl_arena_t *a, fuzz_rel_t *r, const char *name, plan_rel_kind_t kind,
+                    const char *schema, const char *rows, const char *wm_col)
 {
     sl_error_t err;
     exec_type_t t;
@@ -90,7 +89,8 @@ static void add_rel(sl_arena_t *a, fuzz_rel_t *r, const char *name, plan_rel_kin
         return;
     }
     format_options_t o = {.kind = FORMAT_JSON, .sep = ','};
-    const format_decoder_t *d = format_decoder_new(&o, r->rel.ncols, r->rel.col_names, r->rel.col_types, a, &err);
+    const format_decoder_t *d =
+        format_decoder_new(&o, r->rel.ncols, r->rel.col_names, r->rel.col_types, a, &err);
     check(d != NULL);
     format_reader_t rd;
     format_reader_init(&rd, d, a, keep_batch, &r->rows);
@@ -129,7 +129,8 @@ static const plan_catalog_t CATALOG = {NULL, lookup};
 
 /* ---- batch execution ---- */
 
-static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg, sl_error_t *err)
+static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit_arg,
+                         sl_error_t *err)
 {
     const fuzz_rel_t *r = arg;
     return emit(emit_arg, exec_batch_shallow_copy(r->rows, a), err);
@@ -153,8 +154,8 @@ static int run_plan(const plan_physical_t *p, sl_arena_t *a, exec_result_t *out,
     return exec_run(p->root, &base, 1714564800000, NULL, POOL, in, p->ninputs, out, err);
 }
 
-static int run_subquery(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_value_t **values, int64_t *nrows,
-                        sl_error_t *err)
+static int run_subquery(void *ctx, const plan_node_t *q, sl_arena_t *a, exec_value_t **values,
+                        int64_t *nrows, sl_error_t *err)
 {
     (void)ctx;
     *values = NULL;
@@ -196,7 +197,8 @@ static void check_error(const sl_error_t *err, size_t len)
     check(err->position >= 0 && (size_t)err->position <= len + 1);
 }
 
-static void plan_select(const ast_select_t *q, const char *sql, size_t len, int execute, sl_arena_t *a)
+static void plan_select(const ast_select_t *q, const char *sql, size_t len, int execute,
+                        sl_arena_t *a)
 {
     sl_error_t err;
     sl_error_clear(&err);
@@ -231,7 +233,8 @@ static void plan_query(const ast_create_query_t *cq, const char *sql, size_t len
         plan_ctx_t pc = {.arena = a, .cat = &CATALOG, .sql = sql, .allow_streams = 1};
         plan_node_t *lp = plan_bind(&pc, cq->select, &err);
         plan_physical_t *p = NULL;
-        if (lp && plan_check_streaming(lp, modes[m], cq->trigger == AST_TRIGGER_CONTINUOUS, conn_lookup("memory", CONN_SINK, &err), &err) == 0) {
+        if (lp && plan_check_streaming(lp, modes[m], cq->trigger == AST_TRIGGER_CONTINUOUS,
+                                       conn_lookup("memory", CONN_SINK, &err), &err) == 0) {
             plan_phys_opts_t o = {.streaming = 1, .npartitions = 2, .mode = modes[m]};
             p = plan_physical(a, lp, &o, &err);
         }
@@ -267,7 +270,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < l.n; i++) {
             const ast_stmt_t *s = l.items[i];
             if (s->kind == AST_STMT_EXPLAIN) s = s->explain;
-            if (s->kind == AST_STMT_SELECT) plan_select(s->select, sql, size, execute && s == l.items[i], a);
+            if (s->kind == AST_STMT_SELECT)
+                plan_select(s->select, sql, size, execute && s == l.items[i], a);
             if (s->kind == AST_STMT_CREATE_QUERY) plan_query(&s->create_query, sql, size, a);
         }
     }

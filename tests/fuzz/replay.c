@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 /* Feeds one file to the target; -1 when it cannot be read. */
 static int run_file(const char *path)
 {
@@ -72,7 +71,10 @@ int main(int argc, char **argv)
     int total = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
-        int n = stat(argv[i], &st) < 0 ? -1 : S_ISDIR(st.st_mode) ? run_dir(argv[i]) : run_file(argv[i]) < 0 ? -1 : 1;
+        int n = stat(argv[i], &st) < 0  ? -1
+                : S_ISDIR(st.st_mode)   ? run_dir(argv[i])
+                : run_file(argv[i]) < 0 ? -1
+                                        : 1;
         if (n < 0) {
             fprintf(stderr, "%s: cannot read %s\n", argv[0], argv[i]);
             return 2;

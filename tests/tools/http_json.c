@@ -45,7 +45,8 @@ static int cmd_keys(json_t *v)
     const char *k;
     json_t *x;
     int first = 1;
-    json_object_foreach(v, k, x) {
+    json_object_foreach(v, k, x)
+    {
         printf("%s%s", first ? "" : " ", k);
         first = 0;
     }
@@ -79,7 +80,8 @@ static int cmd_rows(json_t *v, int npaths, char **paths)
     if (!json_is_array(v)) return 1;
     size_t i;
     json_t *el;
-    json_array_foreach(v, i, el) {
+    json_array_foreach(v, i, el)
+    {
         for (int k = 0; k < npaths; k++) put(walk(el, paths[k]), k + 1 < npaths ? " " : "\n");
     }
     return 0;
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "keys")) rc = cmd_keys(v);
     else if (!strcmp(argv[1], "get")) rc = cmd_get(v);
     else if (rows) rc = cmd_rows(v, argc - 3, argv + 3);
-    else if (!strcmp(argv[1], "len")) rc = json_is_array(v) ? (printf("%zu\n", json_array_size(v)), 0) : 1;
+    else if (!strcmp(argv[1], "len"))
+        rc = json_is_array(v) ? (printf("%zu\n", json_array_size(v)), 0) : 1;
     else fprintf(stderr, "http_json: unknown command %s\n", argv[1]);
     json_decref(doc);
     return rc;

@@ -123,8 +123,7 @@ int main(int argc, char **argv)
     while (open > 0 && now_s() - start < max_s) {
         trickle(c, n);
         double next = now_s() + interval / 1000.0;
-        while (open > 0 && now_s() < next)
-            open = watch(c, n, (int)((next - now_s()) * 1000) + 1);
+        while (open > 0 && now_s() < next) open = watch(c, n, (int)((next - now_s()) * 1000) + 1);
     }
     int closed = 0;
     double first = -1, last = -1;

@@ -27,7 +27,8 @@ static void shape(const char *path, const json_t *v)
     if (json_is_object(v)) {
         const char *k;
         json_t *x;
-        json_object_foreach((json_t *)v, k, x) {
+        json_object_foreach((json_t *)v, k, x)
+        {
             snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
             shape(sub, x);
         }

@@ -78,10 +78,8 @@ static rd_kafka_t *host_handle(void)
 
 static void reply(rd_kafka_resp_err_t e)
 {
-    if (e)
-        printf("error: %s\n", rd_kafka_err2str(e));
-    else
-        printf("ok\n");
+    if (e) printf("error: %s\n", rd_kafka_err2str(e));
+    else printf("ok\n");
     fflush(stdout);
 }
 
@@ -91,8 +89,7 @@ static rd_kafka_resp_err_t fail_produce(rd_kafka_mock_cluster_t *mc, int n, int 
     if (n <= 0 || n > 100000) return RD_KAFKA_RESP_ERR__INVALID_ARG;
     rd_kafka_resp_err_t *errs = malloc(sizeof *errs * (size_t)n);
     if (!errs) return RD_KAFKA_RESP_ERR__FAIL;
-    for (int i = 0; i < n; i++)
-        errs[i] = (rd_kafka_resp_err_t)code;
+    for (int i = 0; i < n; i++) errs[i] = (rd_kafka_resp_err_t)code;
     rd_kafka_mock_push_request_errors_array(mc, 0, (size_t)n, errs);
     free(errs);
     return RD_KAFKA_RESP_ERR_NO_ERROR;

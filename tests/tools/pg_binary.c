@@ -19,8 +19,7 @@
 static size_t unhex(const char *hex, char *out)
 {
     size_t n = strlen(hex) / 2;
-    for (size_t i = 0; i < n; i++)
-        sscanf(hex + 2 * i, "%2hhx", (unsigned char *)&out[i]);
+    for (size_t i = 0; i < n; i++) sscanf(hex + 2 * i, "%2hhx", (unsigned char *)&out[i]);
     return n;
 }
 
@@ -102,8 +101,7 @@ static void check_case(const bin_case_t *c)
 static void check_types(void)
 {
     int before = failures;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        check_case(&cases[i]);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
     if (failures == before) printf("ok types (%zu)\n", sizeof cases / sizeof cases[0]);
 }
 

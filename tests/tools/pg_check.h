@@ -13,15 +13,15 @@
 static PGconn *conn;
 static int failures;
 
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);                             \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
+#define EXPECT(cond, ...)                                              \
+    do {                                                               \
+        if (!(cond)) {                                                 \
+            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                              \
+            fputc('\n', stderr);                                       \
+            failures++;                                                \
+            return;                                                    \
+        }                                                              \
     } while (0)
 
 static inline const char *sqlstate(const PGresult *r)

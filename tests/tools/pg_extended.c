@@ -49,14 +49,15 @@ static void check_exec_params_with_nulls(void)
     const char *vals[3] = {"hello, world", NULL, ""};
     PGresult *r = keep(PQexecParams(conn, "SELECT $1, $2, $3", 3, NULL, vals, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
-    EXPECT(PQntuples(r) == 1 && PQnfields(r) == 3, "%d rows, %d columns", PQntuples(r), PQnfields(r));
+    EXPECT(PQntuples(r) == 1 && PQnfields(r) == 3, "%d rows, %d columns", PQntuples(r),
+           PQnfields(r));
     EXPECT(!strcmp(PQgetvalue(r, 0, 0), "hello, world"), "got \"%s\"", PQgetvalue(r, 0, 0));
     EXPECT(PQgetisnull(r, 0, 1), "$2 should be NULL");
     EXPECT(!PQgetisnull(r, 0, 2) && PQgetlength(r, 0, 2) == 0, "$3 should be an empty string");
     /* Too few parameters for the statement. */
     r = keep(PQexecParams(conn, "SELECT $1, $2", 1, NULL, vals, NULL, NULL, 0));
-    EXPECT(PQresultStatus(r) == PGRES_FATAL_ERROR && !strcmp(sqlstate(r), "08P01"),
-           "%s", PQresultErrorMessage(r));
+    EXPECT(PQresultStatus(r) == PGRES_FATAL_ERROR && !strcmp(sqlstate(r), "08P01"), "%s",
+           PQresultErrorMessage(r));
     /* A binary parameter needs a declared type (22P03); a binary text
      * result is the bytes themselves (tests/tools/pg_binary.c covers the rest). */
     int fmt = 1, len = 4;
@@ -64,9 +65,11 @@ static void check_exec_params_with_nulls(void)
     EXPECT(!strcmp(sqlstate(r), "22P03"), "binary parameter: %s", PQresultErrorMessage(r));
     r = keep(PQexecParams(conn, "SELECT $1", 1, NULL, vals, NULL, NULL, 1));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQfformat(r, 0) == 1 &&
-           !strcmp(PQgetvalue(r, 0, 0), "hello, world"), "binary result: %s", PQresultErrorMessage(r));
+               !strcmp(PQgetvalue(r, 0, 0), "hello, world"),
+           "binary result: %s", PQresultErrorMessage(r));
     r = keep(xp(""));
-    EXPECT(PQresultStatus(r) == PGRES_EMPTY_QUERY, "empty query: %s", PQresStatus(PQresultStatus(r)));
+    EXPECT(PQresultStatus(r) == PGRES_EMPTY_QUERY, "empty query: %s",
+           PQresStatus(PQresultStatus(r)));
     printf("ok exec_params_with_nulls\n");
 }
 
@@ -112,12 +115,14 @@ static void check_prepared_namespace(void)
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     r = keep(PQexec(conn, "SELECT from_sql, statement, parameter_types FROM pg_prepared_statements "
                           "WHERE name = 'wire'"));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "f") &&
-               !strcmp(PQgetvalue(r, 0, 1), "SELECT $1 * 2 AS doubled") && !strcmp(PQgetvalue(r, 0, 2), "{integer}"),
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+               !strcmp(PQgetvalue(r, 0, 0), "f") &&
+               !strcmp(PQgetvalue(r, 0, 1), "SELECT $1 * 2 AS doubled") &&
+               !strcmp(PQgetvalue(r, 0, 2), "{integer}"),
            "pg_prepared_statements: %s", PQresultErrorMessage(r));
     r = keep(PQexec(conn, "EXECUTE wire(21)"));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "42"), "EXECUTE: %s",
-           PQresultErrorMessage(r));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "42"),
+           "EXECUTE: %s", PQresultErrorMessage(r));
     r = keep(PQexec(conn, "PREPARE wire AS SELECT 1"));
     EXPECT(!strcmp(sqlstate(r), "42P05"), "PREPARE of a Parse'd name: %s", PQresultErrorMessage(r));
     r = keep(PQexec(conn, "DEALLOCATE wire"));
@@ -126,12 +131,14 @@ static void check_prepared_namespace(void)
     const char *vals[1] = {"5"};
     r = keep(PQexecPrepared(conn, "wire", 1, vals, NULL, NULL, 0));
     EXPECT(!strcmp(sqlstate(r), "26000"), "Bind after DEALLOCATE: %s", PQresultErrorMessage(r));
-    r = keep(xp("PREPARE sqlside (int) AS SELECT $1 + 1 AS next, 'x' AS tag")); /* its $1 is not the PREPARE's */
+    r = keep(xp(
+        "PREPARE sqlside (int) AS SELECT $1 + 1 AS next, 'x' AS tag")); /* its $1 is not the PREPARE's */
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "PREPARE"), "%s",
            PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "sqlside"));
-    EXPECT(PQnparams(r) == 1 && PQparamtype(r, 0) == 23 && PQnfields(r) == 2, "described as %d/%u/%d",
-           PQnparams(r), PQnparams(r) ? PQparamtype(r, 0) : 0, PQnfields(r));
+    EXPECT(PQnparams(r) == 1 && PQparamtype(r, 0) == 23 && PQnfields(r) == 2,
+           "described as %d/%u/%d", PQnparams(r), PQnparams(r) ? PQparamtype(r, 0) : 0,
+           PQnfields(r));
     r = keep(PQexecPrepared(conn, "sqlside", 1, vals, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "6"), "Bind: %s",
            PQresultErrorMessage(r));
@@ -144,8 +151,8 @@ static void check_prepared_namespace(void)
     /* EXECUTE through the extended protocol, with a parameter of its own */
     r = keep(PQexec(conn, "PREPARE twice (int) AS SELECT $1 * 2"));
     r = keep(PQexecParams(conn, "EXECUTE twice($1)", 1, NULL, vals, NULL, NULL, 0));
-    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "10"), "EXECUTE($1): %s",
-           PQresultErrorMessage(r));
+    EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "10"),
+           "EXECUTE($1): %s", PQresultErrorMessage(r));
     r = keep(xp("DEALLOCATE ALL"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "DEALLOCATE ALL"), "%s",
            PQresultErrorMessage(r));
@@ -178,9 +185,11 @@ static void check_prepared_subqueries(void)
     PGresult *r = keep(xp("CREATE TABLE ext_sub (a INT)"));
     r = keep(xp("INSERT INTO ext_sub VALUES (1), (2), (3)"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
-    r = keep(PQprepare(conn, "sub", "SELECT (SELECT max(a) FROM ext_sub WHERE a < $1::int) AS m, "
-                                    "$2::int IN (SELECT a FROM ext_sub) AS i, "
-                                    "EXISTS (SELECT 1 FROM ext_sub WHERE a = $2::int) AS e", 2, NULL));
+    r = keep(PQprepare(conn, "sub",
+                       "SELECT (SELECT max(a) FROM ext_sub WHERE a < $1::int) AS m, "
+                       "$2::int IN (SELECT a FROM ext_sub) AS i, "
+                       "EXISTS (SELECT 1 FROM ext_sub WHERE a = $2::int) AS e",
+                       2, NULL));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
     r = keep(PQdescribePrepared(conn, "sub"));
     EXPECT(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
@@ -190,11 +199,12 @@ static void check_prepared_subqueries(void)
     r = keep(PQexecPrepared(conn, "sub", 2, first, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
     EXPECT(!strcmp(PQgetvalue(r, 0, 0), "2") && !strcmp(PQgetvalue(r, 0, 1), "f") &&
-           !strcmp(PQgetvalue(r, 0, 2), "f"), "got %s %s %s", PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1),
-           PQgetvalue(r, 0, 2));
+               !strcmp(PQgetvalue(r, 0, 2), "f"),
+           "got %s %s %s", PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
     r = keep(PQexecPrepared(conn, "sub", 2, second, NULL, NULL, 0));
     EXPECT(PQresultStatus(r) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
-    EXPECT(PQgetisnull(r, 0, 0) && !strcmp(PQgetvalue(r, 0, 1), "t") && !strcmp(PQgetvalue(r, 0, 2), "t"),
+    EXPECT(PQgetisnull(r, 0, 0) && !strcmp(PQgetvalue(r, 0, 1), "t") &&
+               !strcmp(PQgetvalue(r, 0, 2), "t"),
            "got %s %s %s", PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
     r = keep(xp("DROP TABLE ext_sub"));
     printf("ok prepared_subqueries\n");
@@ -224,8 +234,9 @@ static void check_pipeline_recovery(void)
     EXPECT(PQenterPipelineMode(conn) == 1, "cannot enter pipeline mode");
     EXPECT(PQsendQueryParams(conn, "SHOW STREAMS", 0, NULL, NULL, NULL, NULL, 0) == 1, "send 1");
     EXPECT(PQsendQueryParams(conn, "SELEKT oops", 0, NULL, NULL, NULL, NULL, 0) == 1, "send 2");
-    EXPECT(PQsendQueryParams(conn, "CREATE STREAM ext_aborted USING rate", 0, NULL, NULL,
-                             NULL, NULL, 0) == 1, "send 3");
+    EXPECT(PQsendQueryParams(conn, "CREATE STREAM ext_aborted USING rate", 0, NULL, NULL, NULL,
+                             NULL, 0) == 1,
+           "send 3");
     EXPECT(PQpipelineSync(conn) == 1, "sync 1");
     EXPECT(PQsendQueryParams(conn, "SHOW STREAMS", 0, NULL, NULL, NULL, NULL, 0) == 1, "send 4");
     EXPECT(PQpipelineSync(conn) == 1, "sync 2");
@@ -262,7 +273,8 @@ static void check_still_serving(const char *after)
     if (!c) return;
     const char *v[1] = {"41"};
     PGresult *r = PQexecParams(c, "SELECT $1::int + 1", 1, NULL, v, NULL, NULL, 0);
-    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "42");
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+             !strcmp(PQgetvalue(r, 0, 0), "42");
     if (!ok) {
         fprintf(stderr, "pg_extended: after %s the daemon answers %s %s\n", after,
                 PQresStatus(PQresultStatus(r)), PQerrorMessage(c));
@@ -303,7 +315,8 @@ static void shape_pipeline_unread(PGconn *c)
 {
     const char *v[1] = {"3"};
     PQenterPipelineMode(c);
-    for (int i = 0; i < 3; i++) PQsendQueryParams(c, "SELECT $1::int + 1", 1, NULL, v, NULL, NULL, 0);
+    for (int i = 0; i < 3; i++)
+        PQsendQueryParams(c, "SELECT $1::int + 1", 1, NULL, v, NULL, NULL, 0);
     PQpipelineSync(c);
     PQsendQueryParams(c, "SELEKT $1", 1, NULL, v, NULL, NULL, 0);
     PQsendQueryParams(c, "SELECT $1", 1, NULL, v, NULL, NULL, 0);
@@ -344,7 +357,8 @@ static void shape_cancel_then_finish(PGconn *c)
  * after an AWAIT that completed in the same session. */
 static void shape_await(PGconn *c)
 {
-    PQclear(PQexec(c, "CREATE STREAM IF NOT EXISTS ext_rate USING rate OPTIONS (rowsPerSecond '1')"));
+    PQclear(
+        PQexec(c, "CREATE STREAM IF NOT EXISTS ext_rate USING rate OPTIONS (rowsPerSecond '1')"));
     PQclear(PQexec(c, "CREATE QUERY IF NOT EXISTS ext_awaited AS SELECT value FROM ext_rate"));
     PQclear(PQexec(c, "AWAIT QUERY ext_awaited"));
     PQsendQueryParams(c, "AWAIT QUERY ext_awaited", 0, NULL, NULL, NULL, NULL, 0);

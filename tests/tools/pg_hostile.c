@@ -147,12 +147,14 @@ static int expect_fatal(int fd, const sl_buf_t *already, const char *sqlstate, c
         return fail("the server did not close the connection within %s ms", "10000");
     size_t len;
     const char *e = find_msg(&in, 'E', &len);
-    if (!e) return fail("closed without an ErrorResponse (%s)", in.len ? "other bytes" : "no bytes");
+    if (!e)
+        return fail("closed without an ErrorResponse (%s)", in.len ? "other bytes" : "no bytes");
     const char *code = error_field(e, len, 'C'), *msg = error_field(e, len, 'M');
     printf("closed after %lld ms: %s %s: %s\n", (long long)(now_ms() - t0),
            error_field(e, len, 'S'), code, msg);
     if (strcmp(code, sqlstate)) return fail("unexpected SQLSTATE %s", code);
-    if (strcmp(error_field(e, len, 'S'), "FATAL")) return fail("severity %s, not FATAL", error_field(e, len, 'S'));
+    if (strcmp(error_field(e, len, 'S'), "FATAL"))
+        return fail("severity %s, not FATAL", error_field(e, len, 'S'));
     if (part && !strstr(msg, part)) return fail("message lacks \"%s\"", part);
     if ((size_t)(e - in.data) != 5 || len + 5 != in.len)
         return fail("%s", "the server sent more than the ErrorResponse");
@@ -201,8 +203,14 @@ static int sc_startup_len(uint32_t len)
 {
     int fd = conn_open();
     if (fd < 0) return fail("cannot connect to %s", g_host);
-    unsigned char b[8] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16),
-                          (unsigned char)(len >> 8), (unsigned char)len, 0, 3, 0, 0};
+    unsigned char b[8] = {(unsigned char)(len >> 24),
+                          (unsigned char)(len >> 16),
+                          (unsigned char)(len >> 8),
+                          (unsigned char)len,
+                          0,
+                          3,
+                          0,
+                          0};
     send_all(fd, b, sizeof b);
     int rc = expect_fatal(fd, NULL, "08P01", "invalid length of startup packet");
     close(fd);
@@ -283,8 +291,7 @@ static int sc_request_pipelined(uint32_t code, const char *want)
         if (!e || in.data[0] != 'E' || strcmp(error_field(e, len, 'C'), "08P01") ||
             (want && strcmp(error_field(e, len, 'M'), want)))
             rc = fail("%s", "unexpected answer to a pipelined encryption request");
-        else
-            printf("closed: %s\n", error_field(e, len, 'M'));
+        else printf("closed: %s\n", error_field(e, len, 'M'));
     } else if (want) {
         rc = fail("closed without the error \"%s\"", want);
     }
@@ -330,7 +337,8 @@ static int sc_cancel_unknown(void)
 {
     int fd = conn_open();
     if (fd < 0) return fail("cannot connect to %s", g_host);
-    const unsigned char req[] = {0, 0, 0, 16, 0x04, 0xd2, 0x16, 0x2e, 0x7f, 0xff, 0xff, 0xf0, 1, 2, 3, 4};
+    const unsigned char req[] = {0,    0,    0,    16,   0x04, 0xd2, 0x16, 0x2e,
+                                 0x7f, 0xff, 0xff, 0xf0, 1,    2,    3,    4};
     send_all(fd, req, sizeof req);
     sl_buf_t in = SL_BUF_INIT;
     int rc = read_until(fd, TIMEOUT_MS, &in, NULL);
@@ -415,8 +423,7 @@ static int sc_row_limit(void)
     else if (strncmp(ext + 1, "12DDsD", 6) || types[strlen(types) - 1] != 'Z' ||
              types[strlen(types) - 2] != 'C' || strchr(ext + 6, 's'))
         rc = fail("unexpected message sequence %s", ext + 1);
-    else
-        rc = 0;
+    else rc = 0;
     sl_buf_clear(&b);
     put_query(&b, "DROP STREAM rl_a; DROP STREAM rl_b; DROP STREAM rl_c");
     send_all(fd, b.data, b.len);
@@ -430,7 +437,8 @@ static int sc_row_limit(void)
 static void put_bind_formats(sl_buf_t *b, int n, const int16_t *fmts)
 {
     sl_buf_t body = SL_BUF_INIT;
-    sl_buf_append(&body, "\0\0\0\0\0\0", 6); /* portal, statement, no parameter formats, no parameters */
+    sl_buf_append(&body, "\0\0\0\0\0\0",
+                  6); /* portal, statement, no parameter formats, no parameters */
     sl_buf_put_u16be(&body, (uint16_t)n);
     for (int i = 0; i < n; i++) sl_buf_put_u16be(&body, (uint16_t)fmts[i]);
     put_msg(b, 'B', body.data, body.len);
@@ -459,7 +467,8 @@ static void row_hex(const char *body, char *out, size_t cap)
     for (int i = 0; i < n; i++) {
         int32_t len = (int32_t)sl_get_u32be(p);
         p += 4;
-        for (int j = 0; j < len && k + 3 < cap; j++) k += (size_t)snprintf(out + k, cap - k, "%02x", (unsigned char)p[j]);
+        for (int j = 0; j < len && k + 3 < cap; j++)
+            k += (size_t)snprintf(out + k, cap - k, "%02x", (unsigned char)p[j]);
         if (i + 1 < n && k + 2 < cap) out[k++] = '|';
         p += len > 0 ? len : 0;
     }
@@ -474,7 +483,8 @@ static void error_list(const sl_buf_t *in, char *out, size_t cap)
     for (size_t off = 0; in->len - off >= 5;) {
         uint32_t n = sl_get_u32be(in->data + off + 1);
         if (in->data[off] == 'E')
-            k += (size_t)snprintf(out + k, cap - k, "%s%s %s", k ? "|" : "", error_field(in->data + off + 5, n - 4, 'C'),
+            k += (size_t)snprintf(out + k, cap - k, "%s%s %s", k ? "|" : "",
+                                  error_field(in->data + off + 5, n - 4, 'C'),
                                   error_field(in->data + off + 5, n - 4, 'M'));
         if (k >= cap) break;
         off += 1 + n;
@@ -569,8 +579,8 @@ static int sc_result_formats(void)
 typedef struct seq {
     const char *name;
     int n;
-    sl_buf_t msg[8];    /* one frontend message each */
-    char answer[8];     /* the last backend message type each one brings */
+    sl_buf_t msg[8]; /* one frontend message each */
+    char answer[8];  /* the last backend message type each one brings */
 } seq_t;
 
 static void put_cstr(sl_buf_t *b, const char *s)
@@ -588,8 +598,8 @@ static void seq_add(seq_t *q, char answer, char type, const sl_buf_t *body)
 
 /* Parse "td" with declared types, Bind "tp" with text parameters, Describe
  * the portal, Execute (`maxrows` at a time, `executes` times), Sync. */
-static void seq_build(seq_t *q, const char *name, const char *sql, int nparams, const char *const *vals,
-                      uint32_t maxrows, int executes)
+static void seq_build(seq_t *q, const char *name, const char *sql, int nparams,
+                      const char *const *vals, uint32_t maxrows, int executes)
 {
     memset(q, 0, sizeof *q);
     q->name = name;
@@ -720,15 +730,16 @@ static int sc_teardown(void)
     seq_build(&q, "parameters", "SELECT $1::int + $2::int", 2, two, 0, 1);
     int rc = cut_everywhere(&q);
     seq_free(&q);
-    seq_build(&q, "row limit", "SELECT a + $1::int FROM (VALUES (1), (2), (3)) AS v (a)", 1, one, 1, 2);
+    seq_build(&q, "row limit", "SELECT a + $1::int FROM (VALUES (1), (2), (3)) AS v (a)", 1, one, 1,
+              2);
     rc |= cut_everywhere(&q);
     seq_free(&q);
     return rc;
 }
 
 /* A million rows (about 30 MB) that the client never reads. */
-#define BIG_SELECT                                                                                 \
-    "WITH t (x) AS (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)), "                   \
+#define BIG_SELECT                                                               \
+    "WITH t (x) AS (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)), " \
     "k AS (SELECT a.x FROM t a, t b, t c) SELECT a.x, b.x, 'padding' FROM k a, k b"
 
 /* Sends `b`, waits for the first bytes of the answer, then resets. */
@@ -778,7 +789,8 @@ static int sc_hold(void)
     printf("ready\n");
     fflush(stdout);
     sl_buf_clear(&in);
-    while (read_until(fd, 3600 * 1000, &in, NULL) == 0) {}
+    while (read_until(fd, 3600 * 1000, &in, NULL) == 0) {
+    }
     size_t len;
     const char *e = find_msg(&in, 'E', &len);
     printf("closed sqlstate=%s\n", e ? error_field(e, len, 'C') : "none");
@@ -805,9 +817,11 @@ int main(int argc, char **argv)
     if (!strcmp(s, "huge-query-length")) return sc_huge_query_length();
     if (!strcmp(s, "ssl-pipelined")) return sc_request_pipelined(80877103, NULL);
     if (!strcmp(s, "gss-pipelined"))
-        return sc_request_pipelined(80877104, "received unencrypted data after GSSAPI encryption request");
+        return sc_request_pipelined(80877104,
+                                    "received unencrypted data after GSSAPI encryption request");
     if (!strcmp(s, "bad-protocol"))
-        return sc_bad_protocol(0x00020000, "unsupported frontend protocol 2.0: server supports 3.0 to 3.0") ||
+        return sc_bad_protocol(0x00020000,
+                               "unsupported frontend protocol 2.0: server supports 3.0 to 3.0") ||
                sc_bad_protocol(0x00030001, "unsupported frontend protocol 3.1");
     if (!strcmp(s, "startup-timeout")) return sc_startup_timeout(argc > 4 ? atoi(argv[4]) : 60);
     if (!strcmp(s, "cancel-unknown")) return sc_cancel_unknown();

@@ -45,12 +45,12 @@
 
 typedef struct rh {
     sl_arena_t *a;
-    const char *sql;         /* the query's SELECT over s */
+    const char *sql; /* the query's SELECT over s */
     output_mode_t mode;
-    int64_t wm_delay_ms;     /* the stream's watermark delay; < 0: no watermark */
-    int64_t max_per_batch;   /* rows a batch may take (maxOffsetsPerTrigger); 0: all */
-    char *dir, *ckpt, *out;  /* temp root, checkpoint, the sink's batch files */
-    int64_t *rows;           /* the stream's rows: v */
+    int64_t wm_delay_ms;    /* the stream's watermark delay; < 0: no watermark */
+    int64_t max_per_batch;  /* rows a batch may take (maxOffsetsPerTrigger); 0: all */
+    char *dir, *ckpt, *out; /* temp root, checkpoint, the sink's batch files */
+    int64_t *rows;          /* the stream's rows: v */
     int nrows, cap;
     /* while started */
     sl_arena_t *run;
@@ -127,9 +127,12 @@ static void rh_src_describe(source_t *s, sl_buf_t *out)
     sl_buf_puts(out, "ScriptedSource");
 }
 
-static const source_ops_t RH_SOURCE_OPS = {
-    .name = "scripted", .initial_offset = rh_src_initial, .latest_offset = rh_src_latest,
-    .plan = rh_src_plan, .read_split = rh_src_read, .describe = rh_src_describe};
+static const source_ops_t RH_SOURCE_OPS = {.name = "scripted",
+                                           .initial_offset = rh_src_initial,
+                                           .latest_offset = rh_src_latest,
+                                           .plan = rh_src_plan,
+                                           .read_split = rh_src_read,
+                                           .describe = rh_src_describe};
 
 /* ---- the sink: batch N in <out>/N, once --------------------------------------- */
 
@@ -157,8 +160,9 @@ static int rh_sink_add(sink_t *s, int64_t batch_id, exec_batch_t *const *batches
             sl_buf_putc(&text, '\n');
         }
     int rc = sink_await_ahead(ahead, err);
-    if (rc == 0) rc = sl_fs_write_file(h->out, name, text.data ? text.data : "", text.len, 0, NULL,
-                                       NULL, err);
+    if (rc == 0)
+        rc = sl_fs_write_file(h->out, name, text.data ? text.data : "", text.len, 0, NULL, NULL,
+                              err);
     sl_buf_free(&text);
     if (rc == 0) h->batches_written++;
     return rc;
@@ -170,8 +174,8 @@ static void rh_sink_describe(sink_t *s, sl_buf_t *out)
     sl_buf_puts(out, "BatchFileSink");
 }
 
-static const sink_ops_t RH_SINK_OPS = {.name = "batchfiles", .add_batch = rh_sink_add,
-                                       .describe = rh_sink_describe};
+static const sink_ops_t RH_SINK_OPS = {
+    .name = "batchfiles", .add_batch = rh_sink_add, .describe = rh_sink_describe};
 
 /* ---- the stream as the planner sees it ------------------------------------------ */
 
@@ -184,7 +188,10 @@ static conn_stream_t rh_stream(sl_arena_t *a)
     names[0] = "v";
     names[1] = "ts";
     sl_error_t err;
-    return (conn_stream_t){.name = "s", .ncols = 2, .col_names = names, .col_types = types,
+    return (conn_stream_t){.name = "s",
+                           .ncols = 2,
+                           .col_names = names,
+                           .col_types = types,
                            .connector = conn_lookup("rate", CONN_SOURCE, &err)};
 }
 
@@ -195,9 +202,13 @@ static int rh_lookup(void *ctx, const char *name, sl_arena_t *a, plan_relation_t
     const rh_t *h = ctx;
     if (strcmp(name, "s")) return 0;
     conn_stream_t st = rh_stream(a);
-    *out = (plan_relation_t){.kind = PLAN_REL_STREAM, .name = "s", .ncols = st.ncols,
-                             .col_names = st.col_names, .col_types = st.col_types,
-                             .connector = st.connector, .wm_col = h->wm_delay_ms >= 0 ? 1 : -1,
+    *out = (plan_relation_t){.kind = PLAN_REL_STREAM,
+                             .name = "s",
+                             .ncols = st.ncols,
+                             .col_names = st.col_names,
+                             .col_types = st.col_types,
+                             .connector = st.connector,
+                             .wm_col = h->wm_delay_ms >= 0 ? 1 : -1,
                              .wm_delay_ms = h->wm_delay_ms > 0 ? h->wm_delay_ms : 0};
     return 1;
 }
@@ -234,8 +245,8 @@ static inline void rh_add(rh_t *h, const int64_t *v, int n)
         h->rows[h->nrows++] = v[i];
     }
 }
-#define RH_ADD(h, ...)                                                                     \
-    rh_add((h), (const int64_t[]){__VA_ARGS__},                                             \
+#define RH_ADD(h, ...)                          \
+    rh_add((h), (const int64_t[]){__VA_ARGS__}, \
            (int)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
 
 static inline void rh_plan(rh_t *h, sl_arena_t *a)
@@ -248,7 +259,8 @@ static inline void rh_plan(rh_t *h, sl_arena_t *a)
     plan_catalog_t cat = {.ctx = h, .lookup = rh_lookup};
     plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = h->sql, .allow_streams = 1};
     plan_node_t *lp = plan_bind(&pc, stmts.items[0]->select, &err);
-    if (!lp || plan_check_streaming(lp, h->mode, 0, conn_lookup("memory", CONN_SINK, &err), &err) < 0)
+    if (!lp ||
+        plan_check_streaming(lp, h->mode, 0, conn_lookup("memory", CONN_SINK, &err), &err) < 0)
         unit_fail(__FILE__, __LINE__, "the harness's query is refused: %s", err.message);
     plan_phys_opts_t o = {.streaming = 1, .npartitions = 2, .mode = h->mode};
     if (!(h->phys = plan_physical(a, lp, &o, &err)))
@@ -265,10 +277,12 @@ static inline int rh_start_err(rh_t *h, sl_error_t *err)
     h->src = SL_NEW(h->run, source_t);
     conn_stream_t *st = SL_NEW(h->run, conn_stream_t);
     *st = rh_stream(h->run);
-    *h->src = (source_t){.ops = &RH_SOURCE_OPS, .rel = st, .dir = h->ckpt, .query_name = "q",
-                         .impl = h};
+    *h->src =
+        (source_t){.ops = &RH_SOURCE_OPS, .rel = st, .dir = h->ckpt, .query_name = "q", .impl = h};
     h->sink = SL_NEW(h->run, sink_t);
-    *h->sink = (sink_t){.ops = &RH_SINK_OPS, .query_name = "q", .mode = h->mode,
+    *h->sink = (sink_t){.ops = &RH_SINK_OPS,
+                        .query_name = "q",
+                        .mode = h->mode,
                         .schema = {.ncols = p->ncols, .names = p->names, .types = p->types},
                         .impl = h};
     runner_input_t *in = SL_NEW_ARRAY(h->run, runner_input_t, p->ninputs + 1);
@@ -279,12 +293,26 @@ static inline int rh_start_err(rh_t *h, sl_error_t *err)
     h->pool = exec_pool_new(2);
     h->io = exec_pool_new(2);
     h->batches_written = h->batches_skipped = 0;
-    runner_spec_t spec = {
-        .name = "q", .checkpoint = h->ckpt, .root = p->root, .ninputs = nin, .inputs = in,
-        .nsources = 1, .sources = &h->src, .sink = h->sink, .nwatermarks = p->nwatermarks,
-        .watermarks = p->watermarks, .wm_delays = p->wm_delays, .nstateful = p->nstateful,
-        .stateful = p->stateful, .mode = h->mode, .npartitions = 2, .state_provider = "memory",
-        .watermark_policy = "min", .min_batches_to_retain = 100, .pool = h->pool, .io_pool = h->io};
+    runner_spec_t spec = {.name = "q",
+                          .checkpoint = h->ckpt,
+                          .root = p->root,
+                          .ninputs = nin,
+                          .inputs = in,
+                          .nsources = 1,
+                          .sources = &h->src,
+                          .sink = h->sink,
+                          .nwatermarks = p->nwatermarks,
+                          .watermarks = p->watermarks,
+                          .wm_delays = p->wm_delays,
+                          .nstateful = p->nstateful,
+                          .stateful = p->stateful,
+                          .mode = h->mode,
+                          .npartitions = 2,
+                          .state_provider = "memory",
+                          .watermark_policy = "min",
+                          .min_batches_to_retain = 100,
+                          .pool = h->pool,
+                          .io_pool = h->io};
     h->runner = runner_open(&spec, err);
     return h->runner ? 0 : -1;
 }
@@ -395,7 +423,8 @@ static inline const char *rh_answer(rh_t *h)
         for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
             if (nrows == cap) {
                 int nc = cap ? cap * 2 : 64;
-                rows = sl_arena_realloc(h->a, rows, sizeof *rows * (size_t)cap, sizeof *rows * (size_t)nc);
+                rows = sl_arena_realloc(h->a, rows, sizeof *rows * (size_t)cap,
+                                        sizeof *rows * (size_t)nc);
                 cap = nc;
             }
             rows[nrows++] = line;

@@ -16,7 +16,7 @@
 #define RFC_SNONCE "%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0"
 #define RFC_SERVER_FIRST \
     "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"
-#define RFC_CLIENT_FINAL \
+#define RFC_CLIENT_FINAL                                           \
     "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0," \
     "p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ="
 #define RFC_SERVER_FINAL "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="
@@ -200,8 +200,9 @@ TEST(scram_channel_binding)
     for (int wrong = 0; wrong < 2; wrong++) {
         sl_buf_t sf = SL_BUF_INIT, cf = SL_BUF_INIT, out = SL_BUF_INIT;
         auth_scram_init(&st, db, "user", cb, sizeof cb);
-        CHECK_INT(scram_first(&st, "SCRAM-SHA-256-PLUS", "p=tls-server-end-point,,n=,r=xyz", &sf,
-                              &err), 0);
+        CHECK_INT(
+            scram_first(&st, "SCRAM-SHA-256-PLUS", "p=tls-server-end-point,,n=,r=xyz", &sf, &err),
+            0);
         client_final("pencil", "n=,r=xyz", sf.data, wrong ? "biws" : cb64.data, &cf);
         CHECK_INT(scram_final(&st, cf.data, &out, &err), wrong ? -1 : 0);
         if (wrong) CHECK_STR(err.message, "SCRAM channel binding check failed");
@@ -220,8 +221,8 @@ TEST(scram_channel_binding)
     CHECK_INT(scram_first(&st, "SCRAM-SHA-256", "y,,n=,r=xyz", &out, &err), 0);
     auth_scram_free(&st);
     auth_scram_init(&st, db, "user", NULL, 0);
-    CHECK_INT(scram_first(&st, "SCRAM-SHA-256-PLUS", "p=tls-server-end-point,,n=,r=xyz", &out,
-                          &err), -1);
+    CHECK_INT(
+        scram_first(&st, "SCRAM-SHA-256-PLUS", "p=tls-server-end-point,,n=,r=xyz", &out, &err), -1);
     CHECK_STR(err.sqlstate, "08P01");
     auth_scram_free(&st);
     auth_db_free(db);
@@ -234,8 +235,8 @@ TEST(scram_channel_binding)
 TEST(scram_malformed_messages)
 {
     auth_db_t *db = rfc_db();
-    const char *bad_first[] = {"", "x,,n=,r=a", "n,a=bob,n=,r=a", "n,,r=a", "n,,n=,r=",
-                               "n,,m=ext,n=,r=a", "n,,n=,r=a\x01b"};
+    const char *bad_first[] = {"",         "x,,n=,r=a",       "n,a=bob,n=,r=a", "n,,r=a",
+                               "n,,n=,r=", "n,,m=ext,n=,r=a", "n,,n=,r=a\x01b"};
     sl_buf_t out = SL_BUF_INIT;
     sl_error_t err;
     auth_scram_t st;
@@ -249,7 +250,9 @@ TEST(scram_malformed_messages)
     CHECK_INT(scram_first(&st, "SCRAM-SHA-1", "n,,n=,r=a", &out, &err), -1);
     auth_scram_free(&st);
     const char *bad_final[] = {
-        "", "c=biws", "c=eSws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=AAAA",
+        "",
+        "c=biws",
+        "c=eSws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=AAAA",
         "c=biws,r=rOprNGfwEbeRWgbNEkqO,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
         "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzb",
         "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0"};

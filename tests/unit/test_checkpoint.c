@@ -635,10 +635,8 @@ static int run_child(const char *spec, void (*fn)(const char *), const char *dir
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
-        if (use_env)
-            setenv("SLUICE_FAILPOINT", spec, 1);
-        else if (failpoint_set(spec) < 0)
-            _exit(3);
+        if (use_env) setenv("SLUICE_FAILPOINT", spec, 1);
+        else if (failpoint_set(spec) < 0) _exit(3);
         fn(dir);
         _exit(0);
     }
@@ -782,9 +780,9 @@ TEST(commit_stage_then_publish)
 TEST(failpoint_count_and_env_spec)
 {
     char *dir = tmpdir();
-    CHECK_INT(run_child("state.after_commit,commits.after_rename:2", child_write_three_commits,
-                        dir, 1),
-              FAILPOINT_EXIT_CODE);
+    CHECK_INT(
+        run_child("state.after_commit,commits.after_rename:2", child_write_three_commits, dir, 1),
+        FAILPOINT_EXIT_CODE);
     CHECK(sl_fs_exists(subpath(dir, "commits/1")));
     CHECK(!sl_fs_exists(subpath(dir, "offsets/2")));
     /* malformed specs are refused; clear disarms */
@@ -811,8 +809,7 @@ static int count_entries(const char *dir)
     DIR *d = opendir(dir);
     int n = 0;
     struct dirent *de;
-    while (d && (de = readdir(d)))
-        n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    while (d && (de = readdir(d))) n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
     if (d) closedir(d);
     return n;
 }

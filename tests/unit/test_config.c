@@ -60,10 +60,11 @@ TEST(config_describe_lists_every_key)
 {
     sl_buf_t b = SL_BUF_INIT;
     conf_describe(&b);
-    const char *keys[] = {"listen_addresses", "port", "http_listen_address", "http_port",
-                          "data_directory", "ssl", "ssl_cert_file", "ssl_key_file",
-                          "authentication", "password_file", "http_token", "worker_threads",
-                          "max_connections", "log_level"};
+    const char *keys[] = {"listen_addresses", "port",           "http_listen_address",
+                          "http_port",        "data_directory", "ssl",
+                          "ssl_cert_file",    "ssl_key_file",   "authentication",
+                          "password_file",    "http_token",     "worker_threads",
+                          "max_connections",  "log_level"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char needle[64];
         snprintf(needle, sizeof needle, "\n%s = ", keys[i]);

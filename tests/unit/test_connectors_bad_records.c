@@ -102,7 +102,8 @@ TEST(rotates_by_size_and_keeps_max_files)
     CHECK_STR(span(a, dir, NAME ".1"), "81..90");
     CHECK_STR(span(a, dir, NAME ".2"), "71..80");
     CHECK_STR(span(a, dir, NAME ".3"), "61..70");
-    CHECK_STR(metrics(a, b), "\"badRecordsBytesWritten\":\"9500\",\"badRecordsFilesRotated\":\"9\"");
+    CHECK_STR(metrics(a, b),
+              "\"badRecordsBytesWritten\":\"9500\",\"badRecordsFilesRotated\":\"9\"");
     format_bad_records_close(b);
     tc_rmtree(root);
     sl_arena_free(a);
@@ -198,7 +199,8 @@ TEST(a_failed_rotation_writes_nothing_and_is_retried)
     CHECK_STR(err.message,
               sl_printf(a, "could not rotate bad records file \"%s\": Is a directory", blocker));
     CHECK_STR(span(a, dir, NAME), "1..10");
-    CHECK_STR(metrics(a, b), "\"badRecordsBytesWritten\":\"1000\",\"badRecordsFilesRotated\":\"0\"");
+    CHECK_STR(metrics(a, b),
+              "\"badRecordsBytesWritten\":\"1000\",\"badRecordsFilesRotated\":\"0\"");
     /* the record written again (the batch read again) once the cause is gone */
     CHECK(rmdir(blocker) == 0);
     put_range(b, 11, 11);
@@ -229,21 +231,25 @@ TEST(max_bytes_and_max_files_options)
     CHECK(parse(a, &o, &err, NULL) == 0);
     CHECK_INT(o.bad_records_max_bytes, 64 << 20);
     CHECK_INT(o.bad_records_max_files, 10);
-    static const struct { const char *text; long long bytes; } sizes[] = {
-        {"100", 100},          {"100b", 100},          {"512k", 512 << 10}, {"2KB", 2 << 10},
-        {" 3m ", 3 << 20},     {"1g", 1LL << 30},      {"1Gb", 1LL << 30}, {"2t", 2LL << 40},
+    static const struct {
+        const char *text;
+        long long bytes;
+    } sizes[] = {
+        {"100", 100},      {"100b", 100},     {"512k", 512 << 10}, {"2KB", 2 << 10},
+        {" 3m ", 3 << 20}, {"1g", 1LL << 30}, {"1Gb", 1LL << 30},  {"2t", 2LL << 40},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         CHECK(parse(a, &o, &err, "badRecordsMaxBytes", sizes[i].text, NULL) == 0);
         CHECK_INT(o.bad_records_max_bytes, sizes[i].bytes);
     }
-    static const char *const bad_sizes[] = {"0", "0k", "", "m", "-1", "1.5m", "10x", "1bb",
-                                            "1 m b", "99999999999999999999"};
+    static const char *const bad_sizes[] = {"0",    "0k",  "",    "m",     "-1",
+                                            "1.5m", "10x", "1bb", "1 m b", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
         CHECK(parse(a, &o, &err, "badRecordsMaxBytes", bad_sizes[i], NULL) < 0);
         CHECK_STR(err.sqlstate, "22023");
-        CHECK_STR(err.message,
-                  sl_printf(a, "invalid value \"%s\" for option \"badRecordsMaxBytes\"", bad_sizes[i]));
+        CHECK_STR(
+            err.message,
+            sl_printf(a, "invalid value \"%s\" for option \"badRecordsMaxBytes\"", bad_sizes[i]));
         CHECK_STR(err.hint, "It must be a positive size such as 64m, 512k or 1g (units b, k, m, "
                             "g, t; a bare number is bytes).");
     }

@@ -8,7 +8,7 @@
 
 #include "connectors/format.h"
 
-#define ALL_TYPES                                                                             \
+#define ALL_TYPES                                                                              \
     "b BOOLEAN, i INT, l BIGINT, d DOUBLE, m DECIMAL(10,2), s STRING, x BINARY, t TIMESTAMP, " \
     "dt DATE, iv INTERVAL, st STRUCT<a: INT, b: STRING>"
 
@@ -56,39 +56,41 @@ TEST(json_every_type)
 {
     sl_arena_t *a = sl_arena_new("t");
     reader_run_t run;
-    read_text(a, &run, ALL_TYPES,
-              "{\"b\":true,\"i\":-7,\"l\":9007199254740993,\"d\":1.5,\"m\":12.345,\"s\":\"h\\u00e9 \\\"q\\\"\","
-              "\"x\":\"AQI=\",\"t\":\"2024-05-01T12:00:00.5Z\",\"dt\":\"2024-05-01\",\"iv\":\"15 minutes\","
-              "\"st\":{\"a\":7,\"b\":\"q\",\"zz\":1},\"extra\":[1,{\"y\":2}]}\n"
-              "{\"b\":null,\"i\":null,\"s\":null,\"st\":null}\n"
-              "{}\n"
-              "{\"I\":5,\"S\":42,\"d\":\"NaN\",\"t\":1714564800,\"m\":-0.001}\n"
-              "{\"s\":{\"k\":[1,2]},\"d\":1e300,\"st\":{}}\n",
-              NULL, NULL);
+    read_text(
+        a, &run, ALL_TYPES,
+        "{\"b\":true,\"i\":-7,\"l\":9007199254740993,\"d\":1.5,\"m\":12.345,\"s\":\"h\\u00e9 \\\"q\\\"\","
+        "\"x\":\"AQI=\",\"t\":\"2024-05-01T12:00:00.5Z\",\"dt\":\"2024-05-01\",\"iv\":\"15 minutes\","
+        "\"st\":{\"a\":7,\"b\":\"q\",\"zz\":1},\"extra\":[1,{\"y\":2}]}\n"
+        "{\"b\":null,\"i\":null,\"s\":null,\"st\":null}\n"
+        "{}\n"
+        "{\"I\":5,\"S\":42,\"d\":\"NaN\",\"t\":1714564800,\"m\":-0.001}\n"
+        "{\"s\":{\"k\":[1,2]},\"d\":1e300,\"st\":{}}\n",
+        NULL, NULL);
     CHECK_INT(run.rc, 0);
     CHECK_INT(run.malformed, 0);
-    CHECK_STR(tc_join(&run.rows),
-              "t|-7|9007199254740993|1.5|12.35|h\xc3\xa9 \"q\"|\\x0102|2024-05-01 12:00:00.5|2024-05-01|"
-              "00:15:00|{\"a\":7,\"b\":\"q\"}\n"
-              "∅|∅|∅|∅|∅|∅|∅|∅|∅|∅|∅\n"
-              "∅|∅|∅|∅|∅|∅|∅|∅|∅|∅|∅\n"
-              "∅|5|∅|NaN|0.00|42|∅|2024-05-01 12:00:00|∅|∅|∅\n"
-              "∅|∅|∅|1e+300|∅|{\"k\":[1,2]}|∅|∅|∅|∅|{\"a\":null,\"b\":null}");
+    CHECK_STR(
+        tc_join(&run.rows),
+        "t|-7|9007199254740993|1.5|12.35|h\xc3\xa9 \"q\"|\\x0102|2024-05-01 12:00:00.5|2024-05-01|"
+        "00:15:00|{\"a\":7,\"b\":\"q\"}\n"
+        "∅|∅|∅|∅|∅|∅|∅|∅|∅|∅|∅\n"
+        "∅|∅|∅|∅|∅|∅|∅|∅|∅|∅|∅\n"
+        "∅|5|∅|NaN|0.00|42|∅|2024-05-01 12:00:00|∅|∅|∅\n"
+        "∅|∅|∅|1e+300|∅|{\"k\":[1,2]}|∅|∅|∅|∅|{\"a\":null,\"b\":null}");
     sl_arena_free(a);
 }
 
 TEST(json_malformed_records)
 {
     static const char *const bad[] = {
-        "{\"i\":1",             /* unterminated */
-        "{\"i\":\"x\"}",        /* a string for INT */
-        "{\"i\":3000000000}",   /* out of range */
-        "{\"i\":1.5}",          /* not integral */
-        "[1,2]",                /* not an object */
+        "{\"i\":1",           /* unterminated */
+        "{\"i\":\"x\"}",      /* a string for INT */
+        "{\"i\":3000000000}", /* out of range */
+        "{\"i\":1.5}",        /* not integral */
+        "[1,2]",              /* not an object */
         "5",
-        "{\"i\":1} x",          /* text after the object */
+        "{\"i\":1} x",           /* text after the object */
         "{\"t\":\"yesterday\"}", /* not a timestamp */
-        "{\"b\":1}",            /* a number for BOOLEAN */
+        "{\"b\":1}",             /* a number for BOOLEAN */
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         sl_arena_t *a = sl_arena_new("t");
@@ -105,25 +107,27 @@ TEST(csv_types_quotes_and_newlines)
 {
     sl_arena_t *a = sl_arena_new("t");
     reader_run_t run;
-    read_text(a, &run, ALL_TYPES,
-              "b,i,l,d,m,s,x,t,dt,iv,st\r\n"
-              "true,1,2,2.5,3.456,plain,\\x41,2024-05-01 12:00:00,2024-05-01,1 hour,\"{\"\"a\"\":1}\"\r\n"
-              "false,,,,,\"a,b\",,,,,\n"
-              "f,3,,,,\"say \"\"hi\"\"\"\n"
-              "\n"
-              "t,4,,,,\"two\nlines\",,,,,,extra,fields\n"
-              ",,,,,\"\",,,,,\n"
-              ",,,,,,\"\",,,,\n",
-              NULL, "format", "csv", "header", "true", NULL);
+    read_text(
+        a, &run, ALL_TYPES,
+        "b,i,l,d,m,s,x,t,dt,iv,st\r\n"
+        "true,1,2,2.5,3.456,plain,\\x41,2024-05-01 12:00:00,2024-05-01,1 hour,\"{\"\"a\"\":1}\"\r\n"
+        "false,,,,,\"a,b\",,,,,\n"
+        "f,3,,,,\"say \"\"hi\"\"\"\n"
+        "\n"
+        "t,4,,,,\"two\nlines\",,,,,,extra,fields\n"
+        ",,,,,\"\",,,,,\n"
+        ",,,,,,\"\",,,,\n",
+        NULL, "format", "csv", "header", "true", NULL);
     CHECK_INT(run.rc, 0);
     CHECK_INT(run.malformed, 0);
-    CHECK_STR(tc_join(&run.rows),
-              "t|1|2|2.5|3.46|plain|\\x41|2024-05-01 12:00:00|2024-05-01|01:00:00|{\"a\":1,\"b\":null}\n"
-              "f|∅|∅|∅|∅|a,b|∅|∅|∅|∅|∅\n"
-              "f|3|∅|∅|∅|say \"hi\"|∅|∅|∅|∅|∅\n"
-              "t|4|∅|∅|∅|two\nlines|∅|∅|∅|∅|∅\n"
-              "∅|∅|∅|∅|∅||∅|∅|∅|∅|∅\n"
-              "∅|∅|∅|∅|∅|∅|\\x|∅|∅|∅|∅");
+    CHECK_STR(
+        tc_join(&run.rows),
+        "t|1|2|2.5|3.46|plain|\\x41|2024-05-01 12:00:00|2024-05-01|01:00:00|{\"a\":1,\"b\":null}\n"
+        "f|∅|∅|∅|∅|a,b|∅|∅|∅|∅|∅\n"
+        "f|3|∅|∅|∅|say \"hi\"|∅|∅|∅|∅|∅\n"
+        "t|4|∅|∅|∅|two\nlines|∅|∅|∅|∅|∅\n"
+        "∅|∅|∅|∅|∅||∅|∅|∅|∅|∅\n"
+        "∅|∅|∅|∅|∅|∅|\\x|∅|∅|∅|∅");
     sl_arena_free(a);
 }
 
@@ -134,7 +138,10 @@ TEST(byte_order_mark_is_skipped)
     READ(a, &run, "a STRING, b INT", "\xef\xbb\xbf{\"a\":\"x\",\"b\":1}\n", "format", "json");
     CHECK_INT(run.malformed, 0);
     CHECK_STR(tc_join(&run.rows), "x|1");
-    READ(a, &run, "a STRING, b INT", "\xef\xbb\xbf" "a,b\ny,2\n", "format", "csv", "header", "true");
+    READ(a, &run, "a STRING, b INT",
+         "\xef\xbb\xbf"
+         "a,b\ny,2\n",
+         "format", "csv", "header", "true");
     CHECK_STR(tc_join(&run.rows), "y|2");
     sl_arena_free(a);
 }
@@ -154,7 +161,7 @@ TEST(csv_separator_and_no_header)
 TEST(csv_malformed_records)
 {
     static const char *const bad[] = {
-        "\"open,1\n",       /* a quoted field never closed (runs to the end) */
+        "\"open,1\n",      /* a quoted field never closed (runs to the end) */
         "\"a\"x,1\n",      /* text after a closing quote */
         "a,notanumber\n",  /* not an INT */
         "a,99999999999\n", /* out of range */
@@ -176,7 +183,8 @@ static const char *csv_with_stray_quote(sl_arena_t *a, int stray_line, const cha
 {
     sl_buf_t b = SL_BUF_INIT;
     sl_buf_puts(&b, "a,b\n");
-    for (int k = 1; k <= 100; k++) sl_buf_printf(&b, "%sr%d,%d\n", k + 1 == stray_line ? "\"" : "", k, k);
+    for (int k = 1; k <= 100; k++)
+        sl_buf_printf(&b, "%sr%d,%d\n", k + 1 == stray_line ? "\"" : "", k, k);
     sl_buf_puts(&b, tail);
     const char *text = sl_strdup(a, b.data);
     sl_buf_free(&b);
@@ -210,11 +218,12 @@ TEST(csv_stray_quote_damages_one_line)
     READ(a, &run, "a STRING, b INT", text, "format", "csv", "header", "true", "mode", "FAILFAST");
     CHECK_INT(run.rc, -1);
     CHECK_STR(run.err.message, "malformed record in file \"/in/f\" at line 4");
-    CHECK_STR(run.err.detail, "invalid input syntax for a CSV record: A quoted field is not closed.");
+    CHECK_STR(run.err.detail,
+              "invalid input syntax for a CSV record: A quoted field is not closed.");
     /* a stray quote on the last line, and one whose line is followed by a
      * closing quote that does not end a field */
-    READ(a, &run, "a STRING, b INT", csv_with_stray_quote(a, 101, ""), "format", "csv",
-         "header", "true", "mode", "DROPMALFORMED");
+    READ(a, &run, "a STRING, b INT", csv_with_stray_quote(a, 101, ""), "format", "csv", "header",
+         "true", "mode", "DROPMALFORMED");
     CHECK_INT(run.malformed, 1);
     CHECK_INT(run.rows.n, 99);
     READ(a, &run, "a STRING, b INT", "\"x,1\ny,2\nz\"w,3\nv,4\n", "format", "csv", "mode",
@@ -222,8 +231,8 @@ TEST(csv_stray_quote_damages_one_line)
     CHECK_INT(run.malformed, 1);
     CHECK_STR(tc_join(&run.rows), "y|2\nz\"w|3\nv|4");
     /* a field that does span lines (closed before the separator, or CRLF) */
-    READ(a, &run, "a STRING, b INT", "\"x\ny\",1\r\n\"p\r\nq\"\r\nz,3\n", "format", "csv",
-         "mode", "DROPMALFORMED");
+    READ(a, &run, "a STRING, b INT", "\"x\ny\",1\r\n\"p\r\nq\"\r\nz,3\n", "format", "csv", "mode",
+         "DROPMALFORMED");
     CHECK_INT(run.malformed, 0);
     CHECK_STR(tc_join(&run.rows), "x\ny|1\np\r\nq|∅\nz|3");
     sl_arena_free(a);
@@ -275,7 +284,8 @@ TEST(mode_failfast_names_file_and_line)
     CHECK(strstr(run.err.detail, "invalid input syntax for type json") != NULL);
     CHECK_INT(run.malformed, 1);
     /* CSV: the line of a record that follows a two-line record */
-    READ(a, &run, "a STRING, b INT", "h,1\n\"x\ny\",2\nz,bad\n", "format", "csv", "mode", "FAILFAST");
+    READ(a, &run, "a STRING, b INT", "h,1\n\"x\ny\",2\nz,bad\n", "format", "csv", "mode",
+         "FAILFAST");
     CHECK_INT(run.rc, -1);
     CHECK_STR(run.err.message, "malformed record in file \"/in/f\" at line 4");
     CHECK_STR(run.err.detail, "invalid input syntax for type integer: \"bad\"");
@@ -396,8 +406,8 @@ TEST(csv_field_with_byte_order_mark_round_trips)
 TEST(corrupt_record_column_must_be_string)
 {
     sl_arena_t *a = sl_arena_new("t");
-    conn_stream_t *rel = tc_rel(a, "file", CONN_SOURCE, "a INT, _corrupt_record INT", "path",
-                                  "/x", NULL);
+    conn_stream_t *rel =
+        tc_rel(a, "file", CONN_SOURCE, "a INT, _corrupt_record INT", "path", "/x", NULL);
     format_options_t o = {.kind = FORMAT_JSON, .sep = ','};
     sl_error_t err;
     CHECK(format_decoder_new(&o, rel->ncols, rel->col_names, rel->col_types, a, &err) == NULL);
@@ -432,8 +442,8 @@ TEST(option_errors)
 static const char *read_table(sl_arena_t *a, const char *fmt, const char *path, const char *header,
                               sl_error_t *err)
 {
-    conn_stream_t *rel = tc_rel(a, fmt, CONN_TABLE, "k STRING, v INT", "path", path, "header",
-                                  header, NULL);
+    conn_stream_t *rel =
+        tc_rel(a, fmt, CONN_TABLE, "k STRING, v INT", "path", path, "header", header, NULL);
     tc_rows_t rows = {.a = a};
     if (format_read_path(rel, a, tc_emit, &rows, err) < 0) return NULL;
     return tc_join(&rows);
@@ -466,21 +476,33 @@ TEST(read_path_honours_the_manifest)
     tc_write(dir, "part-00002-00000.json", "{\"k\":\"stray\",\"v\":3}\n"); /* not committed */
     CHECK(mkdir(sl_printf(a, "%s/_sluice_metadata", dir), 0755) == 0);
     char *meta = sl_printf(a, "%s/_sluice_metadata", dir);
-    tc_write(meta, "0", sl_printf(a, "v1\n{\"path\":\"file://%s/part-00000-00000.json\",\"size\":16,"
-                                     "\"isDir\":false,\"modificationTime\":1,\"blockReplication\":1,"
-                                     "\"blockSize\":33554432,\"action\":\"add\"}", dir));
-    tc_write(meta, "1", sl_printf(a, "v1\n{\"path\":\"file://%s/part-00001-00000.json\",\"size\":16,"
-                                     "\"isDir\":false,\"modificationTime\":1,\"blockReplication\":1,"
-                                     "\"blockSize\":33554432,\"action\":\"add\"}", dir));
+    tc_write(meta, "0",
+             sl_printf(a,
+                       "v1\n{\"path\":\"file://%s/part-00000-00000.json\",\"size\":16,"
+                       "\"isDir\":false,\"modificationTime\":1,\"blockReplication\":1,"
+                       "\"blockSize\":33554432,\"action\":\"add\"}",
+                       dir));
+    tc_write(meta, "1",
+             sl_printf(a,
+                       "v1\n{\"path\":\"file://%s/part-00001-00000.json\",\"size\":16,"
+                       "\"isDir\":false,\"modificationTime\":1,\"blockReplication\":1,"
+                       "\"blockSize\":33554432,\"action\":\"add\"}",
+                       dir));
     tc_write(meta, "2", "v1");
     CHECK_STR(read_table(a, "json", dir, "false", &err), "a|1\nb|2");
     /* a compaction replaces the earlier files; a delete removes an entry */
-    tc_write(meta, "9.compact", sl_printf(a, "v1\n{\"path\":\"file://%s/part-00001-00000.json\","
-                                             "\"action\":\"add\"}", dir));
+    tc_write(meta, "9.compact",
+             sl_printf(a,
+                       "v1\n{\"path\":\"file://%s/part-00001-00000.json\","
+                       "\"action\":\"add\"}",
+                       dir));
     CHECK_STR(read_table(a, "json", dir, "false", &err), "b|2");
-    tc_write(meta, "10", sl_printf(a, "v1\n{\"path\":\"file://%s/part-00002-00000.json\",\"action\":"
-                                      "\"add\"}\n{\"path\":\"file://%s/part-00001-00000.json\","
-                                      "\"action\":\"delete\"}", dir, dir));
+    tc_write(meta, "10",
+             sl_printf(a,
+                       "v1\n{\"path\":\"file://%s/part-00002-00000.json\",\"action\":"
+                       "\"add\"}\n{\"path\":\"file://%s/part-00001-00000.json\","
+                       "\"action\":\"delete\"}",
+                       dir, dir));
     CHECK_STR(read_table(a, "json", dir, "false", &err), "stray|3");
     tc_rmtree(dir);
     sl_arena_free(a);

@@ -26,8 +26,12 @@ static schema_t schema_of(sl_arena_t *a, const char *text, int nkeys, const int 
 {
     schema_t sc;
     sc.rel = tc_rel(a, "file", CONN_SOURCE, text, "path", "/x", NULL);
-    sc.s = (sink_schema_t){.ncols = sc.rel->ncols, .names = sc.rel->col_names, .types = sc.rel->col_types,
-                           .keyed = nkeys > 0, .nkeys = nkeys, .keys = keys};
+    sc.s = (sink_schema_t){.ncols = sc.rel->ncols,
+                           .names = sc.rel->col_names,
+                           .types = sc.rel->col_types,
+                           .keyed = nkeys > 0,
+                           .nkeys = nkeys,
+                           .keys = keys};
     return sc;
 }
 
@@ -63,7 +67,8 @@ static sink_t *make_sink(sl_arena_t *a, const char *name, const schema_t *sc, ou
     va_start(ap, data_dir);
     conn_kv_t kv[8];
     int n = 0;
-    for (const char *k; (k = va_arg(ap, const char *));) kv[n++] = (conn_kv_t){k, va_arg(ap, const char *)};
+    for (const char *k; (k = va_arg(ap, const char *));)
+        kv[n++] = (conn_kv_t){k, va_arg(ap, const char *)};
     va_end(ap);
     sl_error_t err;
     const conn_desc_t *d = conn_lookup(name, CONN_SINK, &err);
@@ -290,8 +295,9 @@ static const char *manifest_line(sl_arena_t *a, const char *dir, const char *nam
     struct stat st;
     char *p = sl_printf(a, "%s/%s", dir, name);
     CHECK(stat(p, &st) == 0);
-    return sl_printf(a, "{\"path\":\"file://%s\",\"size\":%lld,\"isDir\":false,\"modificationTime\":"
-                        "%lld,\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}",
+    return sl_printf(a,
+                     "{\"path\":\"file://%s\",\"size\":%lld,\"isDir\":false,\"modificationTime\":"
+                     "%lld,\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}",
                      p, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000);
 }
@@ -366,7 +372,11 @@ TEST(file_sink_publishes_only_after_the_write_ahead)
     sl_error_t err;
     CHECK(sink_create(d, "q", root, OUTPUT_APPEND, &sc.s, kv, 1, &env, a, &s, &err) == 0);
     barrier_probe_t p = {sl_printf(a, "%s/part-00000-00000.json", out),
-                         sl_printf(a, "%s/_sluice_metadata/0", out), 0, 0, 0, 1};
+                         sl_printf(a, "%s/_sluice_metadata/0", out),
+                         0,
+                         0,
+                         0,
+                         1};
     sink_ahead_t ahead = {probe_wait, &p};
     exec_batch_t *b = batch_of(a, &sc, "a,1\n");
     CHECK(s->ops->add_batch(s, 0, &b, 1, &ahead, &err) < 0);
@@ -380,8 +390,8 @@ TEST(file_sink_publishes_only_after_the_write_ahead)
     CHECK(s->ops->add_batch(s, 0, &b, 1, &ahead, &err) == 0);
     CHECK_INT(p.calls, 2);
     CHECK_INT(p.manifest_seen, 0);
-    CHECK_STR(tc_read(a, p.manifest), sl_printf(a, "v1\n%s", manifest_line(a, out,
-                                                                         "part-00000-00000.json")));
+    CHECK_STR(tc_read(a, p.manifest),
+              sl_printf(a, "v1\n%s", manifest_line(a, out, "part-00000-00000.json")));
     CHECK_STR(read_output(a, out, "json", "k STRING, v BIGINT"), "a|1");
     exec_pool_free(io);
     tc_rmtree(root);
@@ -401,7 +411,8 @@ TEST(file_sink_skips_committed_and_overwrites_unfinished)
     char *before = tc_read(a, sl_printf(a, "%s/part-00000-00000.csv", out));
     CHECK_STR(before, "k,v\na,1\n");
     /* a new sink (a restarted query) replays batch 0: skipped */
-    s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, root, "format", "csv", "header", "true", NULL);
+    s = make_sink(a, "file", &sc, OUTPUT_APPEND, NULL, root, "format", "csv", "header", "true",
+                  NULL);
     add(s, 0, batch_of(a, &sc, "DIFFERENT,9\n"));
     CHECK_INT(s->last_output_rows, 0);
     CHECK_STR(tc_read(a, sl_printf(a, "%s/part-00000-00000.csv", out)), before);
@@ -420,8 +431,8 @@ TEST(file_sink_skips_committed_and_overwrites_unfinished)
 }
 
 /* Runs add_batch(id) in a child that dies at `failpoint`; returns its exit code. */
-static int crash_at(sl_arena_t *a, const schema_t *sc, const char *out, int64_t id, const char *rows,
-                    const char *failpoint)
+static int crash_at(sl_arena_t *a, const schema_t *sc, const char *out, int64_t id,
+                    const char *rows, const char *failpoint)
 {
     pid_t pid = fork();
     CHECK(pid >= 0);
@@ -479,7 +490,8 @@ TEST(file_sink_compacts_every_ten_batches)
     sl_buf_t lines = SL_BUF_INIT;
     sl_buf_puts(&lines, "v1");
     for (int i = 0; i < 10; i++)
-        sl_buf_printf(&lines, "\n%s", manifest_line(a, out, sl_printf(a, "part-%05d-00000.json", i)));
+        sl_buf_printf(&lines, "\n%s",
+                      manifest_line(a, out, sl_printf(a, "part-%05d-00000.json", i)));
     CHECK_STR(compact, lines.data);
     CHECK_STR(read_output(a, out, "json", "v BIGINT"), want.data);
     /* the sink knows 11 is committed after a restart */
@@ -553,36 +565,36 @@ TEST(console_sink_prints_like_spark)
     sink_t *s = make_sink(a, "console", &sc, OUTPUT_COMPLETE, NULL, NULL, "numRows", "2", NULL);
     add(s, 3, batch_of(a, &sc, "hello,1,true\nan extremely long word indeed,22,\nc,3,false\n"));
     CHECK_INT(s->last_output_rows, 3);
-    sink_t *s2 = make_sink(a, "console", &sc, OUTPUT_COMPLETE, NULL, NULL, "truncate", "false", NULL);
+    sink_t *s2 =
+        make_sink(a, "console", &sc, OUTPUT_COMPLETE, NULL, NULL, "truncate", "false", NULL);
     add(s2, 4, batch_of(a, &sc, "an extremely long word indeed,22,\n"));
     add(s2, 5, batch_of(a, &sc, ""));
     fflush(stderr);
-    CHECK_STR(console_lines(a, log),
-              "-------------------------------------------\n"
-              "Batch: 3\n"
-              "-------------------------------------------\n"
-              "+--------------------+---+----+\n"
-              "|                word|  n|  ok|\n"
-              "+--------------------+---+----+\n"
-              "|               hello|  1|true|\n"
-              "|an extremely long...| 22|null|\n"
-              "+--------------------+---+----+\n"
-              "only showing top 2 rows\n"
-              "-------------------------------------------\n"
-              "Batch: 4\n"
-              "-------------------------------------------\n"
-              "+-----------------------------+---+----+\n"
-              "|word                         |n  |ok  |\n"
-              "+-----------------------------+---+----+\n"
-              "|an extremely long word indeed|22 |null|\n"
-              "+-----------------------------+---+----+\n"
-              "-------------------------------------------\n"
-              "Batch: 5\n"
-              "-------------------------------------------\n"
-              "+----+---+---+\n"
-              "|word|n  |ok |\n"
-              "+----+---+---+\n"
-              "+----+---+---+\n");
+    CHECK_STR(console_lines(a, log), "-------------------------------------------\n"
+                                     "Batch: 3\n"
+                                     "-------------------------------------------\n"
+                                     "+--------------------+---+----+\n"
+                                     "|                word|  n|  ok|\n"
+                                     "+--------------------+---+----+\n"
+                                     "|               hello|  1|true|\n"
+                                     "|an extremely long...| 22|null|\n"
+                                     "+--------------------+---+----+\n"
+                                     "only showing top 2 rows\n"
+                                     "-------------------------------------------\n"
+                                     "Batch: 4\n"
+                                     "-------------------------------------------\n"
+                                     "+-----------------------------+---+----+\n"
+                                     "|word                         |n  |ok  |\n"
+                                     "+-----------------------------+---+----+\n"
+                                     "|an extremely long word indeed|22 |null|\n"
+                                     "+-----------------------------+---+----+\n"
+                                     "-------------------------------------------\n"
+                                     "Batch: 5\n"
+                                     "-------------------------------------------\n"
+                                     "+----+---+---+\n"
+                                     "|word|n  |ok |\n"
+                                     "+----+---+---+\n"
+                                     "+----+---+---+\n");
     tc_rmtree(dir);
     sl_arena_free(a);
 }

@@ -105,7 +105,7 @@ TEST(rate_replay_after_restart_is_identical)
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
     conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "7",
-                                  "numPartitions", "2", NULL);
+                                "numPartitions", "2", NULL);
     source_t *s = make_source(a, rel, dir);
     CHECK_STR(latest(s, "0", SOURCE_LIMIT_DEFAULT, a), "0"); /* first use: the start time */
     tc_now_ms += 5000;
@@ -128,7 +128,7 @@ TEST(rate_partitions_split_by_value_modulo)
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
     conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
-                                  "numPartitions", "3", NULL);
+                                "numPartitions", "3", NULL);
     source_t *s = make_source(a, rel, dir);
     CHECK_STR(latest(s, "0", SOURCE_LIMIT_DEFAULT, a), "0");
     source_split_t *splits;
@@ -142,7 +142,8 @@ TEST(rate_partitions_split_by_value_modulo)
         CHECK_INT(splits[p].partition, p);
         CHECK(s->ops->read_split(s, &splits[p], a, tc_emit, &r, &err) == 0);
         sl_buf_t vals = SL_BUF_INIT;
-        for (int i = 0; i < r.n; i++) sl_buf_printf(&vals, "%s%s", i ? "," : "", strchr(r.rows[i], '|') + 1);
+        for (int i = 0; i < r.n; i++)
+            sl_buf_printf(&vals, "%s%s", i ? "," : "", strchr(r.rows[i], '|') + 1);
         CHECK_STR(vals.data, want[p]);
         sl_buf_free(&vals);
     }
@@ -159,7 +160,7 @@ TEST(rate_ramp_up_and_large_batches)
     char *dir = tc_tmpdir(a);
     tc_now_ms = 1700000000000;
     conn_stream_t *rel = tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSecond", "10",
-                                  "rampUpTime", "4s", NULL);
+                                "rampUpTime", "4s", NULL);
     source_t *s = make_source(a, rel, dir);
     /* end values per second: 0 2 6 12 20 30 40 */
     CHECK_INT(read_batch(s, 0, "0", "3", a).n, 12);
@@ -208,11 +209,12 @@ TEST(rate_option_validation)
                   "It must be an integer from 1 to 4096.");
     check_invalid(a, tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rowsPerSec", "1", NULL), "22023",
                   "unknown option \"rowsPerSec\" for rate source", NULL);
-    check_invalid(a, tc_rel(a, "rate", CONN_SOURCE, "timestamp TIMESTAMP, value INT", NULL), "42804",
-                  "column \"value\" of stream \"s\" must be bigint", NULL);
+    check_invalid(a, tc_rel(a, "rate", CONN_SOURCE, "timestamp TIMESTAMP, value INT", NULL),
+                  "42804", "column \"value\" of stream \"s\" must be bigint", NULL);
     sl_error_t err;
     CHECK(source_validate(tc_rel(a, "rate", CONN_SOURCE, RATE_SCHEMA, "rampUpTime", "2m",
-                                 "ROWSPERSECOND", "5", NULL), &err) == 0);
+                                 "ROWSPERSECOND", "5", NULL),
+                          &err) == 0);
     sl_arena_free(a);
 }
 
@@ -287,8 +289,9 @@ TEST(file_order_limit_and_once)
     tc_rows_t r = read_batch(s, 0, init, end, e.a);
     CHECK_STR(tc_join(&r), "a|1\na|11\nb|2");
     CHECK_STR(tc_read(e.a, sl_printf(e.a, "%s/0", e.ckpt)),
-              sl_printf(e.a, "v1\n{\"path\":\"file://%s/a.json\",\"timestamp\":100000,\"batchId\":0}\n"
-                             "{\"path\":\"file://%s/b.json\",\"timestamp\":200000,\"batchId\":0}",
+              sl_printf(e.a,
+                        "v1\n{\"path\":\"file://%s/a.json\",\"timestamp\":100000,\"batchId\":0}\n"
+                        "{\"path\":\"file://%s/b.json\",\"timestamp\":200000,\"batchId\":0}",
                         e.in, e.in));
     const char *end1 = latest(s, end, SOURCE_LIMIT_DEFAULT, e.a);
     CHECK_STR(end1, "{\"logOffset\":1}");
@@ -431,7 +434,7 @@ TEST(file_modes_counts_and_bad_records)
     /* PERMISSIVE with the corrupt column (fresh checkpoint) */
     e.ckpt = sl_printf(e.a, "%s2", e.ckpt);
     conn_stream_t *rel = tc_rel(e.a, "file", CONN_SOURCE, "n STRING, v INT, _corrupt_record STRING",
-                                  "path", e.in, NULL);
+                                "path", e.in, NULL);
     s = make_source(e.a, rel, e.ckpt);
     end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
     CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, init, end, e.a)}),
@@ -446,7 +449,8 @@ TEST(file_modes_counts_and_bad_records)
     sl_error_t err;
     CHECK(tc_read_batch(s, 0, init, end, e.a, &r, &err) < 0);
     CHECK_STR(err.sqlstate, "22P02");
-    CHECK_STR(err.message, sl_printf(e.a, "malformed record in file \"%s/a.json\" at line 2", e.in));
+    CHECK_STR(err.message,
+              sl_printf(e.a, "malformed record in file \"%s/a.json\" at line 2", e.in));
     file_env_done(&e);
 }
 
@@ -463,7 +467,8 @@ TEST(file_bad_records_rotate_with_the_stream_options)
     file_env_t e = file_env();
     /* lines 1-9 good, 10-39 bad: 30 bad-record lines of one length */
     sl_buf_t text = SL_BUF_INIT;
-    for (int i = 1; i <= 39; i++) sl_buf_puts(&text, i < 10 ? "{\"n\":\"ok\",\"v\":1}\n" : "{oops\n");
+    for (int i = 1; i <= 39; i++)
+        sl_buf_puts(&text, i < 10 ? "{\"n\":\"ok\",\"v\":1}\n" : "{oops\n");
     put_file(&e, "a.json", 100, text.data);
     sl_buf_free(&text);
     char *bad = sl_printf(e.a, "%s/../bad", e.in);
@@ -478,7 +483,8 @@ TEST(file_bad_records_rotate_with_the_stream_options)
     CHECK(cur && old1 && old2);
     CHECK(tc_read(e.a, sl_printf(e.a, "%s/q-source0.json.3", bad)) == NULL);
     size_t len = (size_t)(strchr(cur, '\n') - cur + 1);
-    int per_file = (int)(1024 / len), rotations = (30 - 1) / per_file, ncur = 30 - rotations * per_file;
+    int per_file = (int)(1024 / len), rotations = (30 - 1) / per_file,
+        ncur = 30 - rotations * per_file;
     CHECK(rotations >= 3); /* the oldest file was deleted */
     /* two full old files and the newest records in the current one */
     CHECK_INT(strlen(old1), per_file * len);
@@ -488,12 +494,13 @@ TEST(file_bad_records_rotate_with_the_stream_options)
     const char *head = sl_printf(e.a, "{\"path\":\"%s/a.json\",\"line\":", e.in);
     CHECK(!strncmp(cur, sl_printf(e.a, "%s%d,", head, 40 - ncur), strlen(head) + 3));
     CHECK(!strncmp(old1, sl_printf(e.a, "%s%d,", head, 40 - ncur - per_file), strlen(head) + 3));
-    CHECK(!strncmp(old2, sl_printf(e.a, "%s%d,", head, 40 - ncur - 2 * per_file),
-                   strlen(head) + 3));
+    CHECK(
+        !strncmp(old2, sl_printf(e.a, "%s%d,", head, 40 - ncur - 2 * per_file), strlen(head) + 3));
     sl_buf_t m = SL_BUF_INIT;
     s->ops->metrics(s, end, end, &m);
-    CHECK_STR(m.data, sl_printf(e.a, "\"numMalformedRecords\":\"30\",\"badRecordsBytesWritten\":"
-                                     "\"%zu\",\"badRecordsFilesRotated\":\"%d\"",
+    CHECK_STR(m.data, sl_printf(e.a,
+                                "\"numMalformedRecords\":\"30\",\"badRecordsBytesWritten\":"
+                                "\"%zu\",\"badRecordsFilesRotated\":\"%d\"",
                                 30 * len, rotations));
     sl_buf_free(&m);
     file_env_done(&e);
@@ -518,16 +525,22 @@ TEST(file_source_reads_only_committed_sink_output)
     CHECK(mkdir(meta, 0755) == 0);
     put_file(&e, "part-00000-00000.json", 100, "{\"n\":\"committed\",\"v\":1}\n");
     put_file(&e, "part-00001-00000.json", 200, "{\"n\":\"unfinished\",\"v\":2}\n");
-    tc_write(meta, "0", sl_printf(e.a, "v1\n{\"path\":\"file://%s/part-00000-00000.json\",\"action\":"
-                                       "\"add\"}", e.in));
+    tc_write(meta, "0",
+             sl_printf(e.a,
+                       "v1\n{\"path\":\"file://%s/part-00000-00000.json\",\"action\":"
+                       "\"add\"}",
+                       e.in));
     source_t *s = file_source(&e, NULL);
     const char *init = "{\"logOffset\":-1}";
     const char *end = latest(s, init, SOURCE_LIMIT_DEFAULT, e.a);
     CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 0, init, end, e.a)}), "committed|1");
     CHECK_STR(latest(s, end, SOURCE_LIMIT_DEFAULT, e.a), end);
     /* the sink commits batch 1: now it is read */
-    tc_write(meta, "1", sl_printf(e.a, "v1\n{\"path\":\"file://%s/part-00001-00000.json\",\"action\":"
-                                       "\"add\"}", e.in));
+    tc_write(meta, "1",
+             sl_printf(e.a,
+                       "v1\n{\"path\":\"file://%s/part-00001-00000.json\",\"action\":"
+                       "\"add\"}",
+                       e.in));
     const char *end1 = latest(s, end, SOURCE_LIMIT_DEFAULT, e.a);
     CHECK_STR(tc_join((tc_rows_t[]){read_batch(s, 1, end, end1, e.a)}), "unfinished|2");
     file_env_done(&e);
@@ -568,8 +581,8 @@ TEST(file_change_fd_wakes_for_new_files_only)
     CHECK(readable(fd));
     CHECK_STR(latest(s, end, SOURCE_LIMIT_DEFAULT, e.a), end);
     CHECK(!readable(fd));
-    tc_write(meta, "0", sl_printf(e.a, "v1\n{\"path\":\"file://%s/a.json\",\"action\":\"add\"}",
-                                  e.in));
+    tc_write(meta, "0",
+             sl_printf(e.a, "v1\n{\"path\":\"file://%s/a.json\",\"action\":\"add\"}", e.in));
     CHECK(readable(fd));
     s->ops->destroy(s);
     file_env_done(&e);
@@ -611,24 +624,28 @@ TEST(file_decisions_from_watch_events)
 TEST(file_option_validation)
 {
     file_env_t e = file_env();
-    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "maxFilesPerTrigger",
-                              "0", NULL),
-                  "22023", "invalid value \"0\" for option \"maxFilesPerTrigger\"",
-                  "It must be an integer from 1 to 2147483647.");
-    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "latestFirst", "1",
-                              NULL),
-                  "22023", "invalid value \"1\" for option \"latestFirst\"", "Accepted values: true, false.");
-    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "format", "raw", NULL),
+    check_invalid(
+        e.a,
+        tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "maxFilesPerTrigger", "0", NULL),
+        "22023", "invalid value \"0\" for option \"maxFilesPerTrigger\"",
+        "It must be an integer from 1 to 2147483647.");
+    check_invalid(
+        e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "latestFirst", "1", NULL),
+        "22023", "invalid value \"1\" for option \"latestFirst\"", "Accepted values: true, false.");
+    check_invalid(e.a,
+                  tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "format", "raw", NULL),
                   "22023", "invalid value \"raw\" for option \"format\"", NULL);
-    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxBytes",
-                              "64 parsecs", NULL),
+    check_invalid(e.a,
+                  tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxBytes",
+                         "64 parsecs", NULL),
                   "22023", "invalid value \"64 parsecs\" for option \"badRecordsMaxBytes\"",
                   "It must be a positive size such as 64m, 512k or 1g (units b, k, m, g, t; a bare "
                   "number is bytes).");
-    check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxFiles",
-                              "many", NULL),
-                  "22023", "invalid value \"many\" for option \"badRecordsMaxFiles\"",
-                  "It must be an integer from 0 to 1000.");
+    check_invalid(
+        e.a,
+        tc_rel(e.a, "file", CONN_SOURCE, "a INT", "path", e.in, "badRecordsMaxFiles", "many", NULL),
+        "22023", "invalid value \"many\" for option \"badRecordsMaxFiles\"",
+        "It must be an integer from 0 to 1000.");
     check_invalid(e.a, tc_rel(e.a, "file", CONN_SOURCE, "a INT", NULL), "22023",
                   "file source requires option \"path\"", NULL);
     /* a directory that does not exist fails at start, not at CREATE STREAM */
@@ -646,7 +663,7 @@ TEST(kafka_source_checks_its_record_options)
     sl_arena_t *a = sl_arena_new("t");
     sl_error_t err;
     conn_stream_t *rel = tc_rel(a, "kafka", CONN_SOURCE, "a INT", "kafka.bootstrap.servers", "h:1",
-                                  "subscribe", "t", "format", "csv", "mode", "FAILFAST", NULL);
+                                "subscribe", "t", "format", "csv", "mode", "FAILFAST", NULL);
     CHECK(source_validate(rel, &err) == 0);
     rel = tc_rel(a, "kafka", CONN_SOURCE, "a INT", "kafka.bootstrap.servers", "h:1", "subscribe",
                  "t", "mode", "nope", NULL);
@@ -674,8 +691,9 @@ extern const char *conn_nexmark_schema(const char *table);
 static source_t *nexmark(sl_arena_t *a, const char *dir, const char *table, const char *seed,
                          const char *eps, const char *max)
 {
-    conn_stream_t *rel = tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema(table), "table",
-                                  table, "seed", seed, "eventsPerSecond", eps, "maxEvents", max, NULL);
+    conn_stream_t *rel =
+        tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema(table), "table", table, "seed", seed,
+               "eventsPerSecond", eps, "maxEvents", max, NULL);
     return make_source(a, rel, dir);
 }
 
@@ -707,11 +725,12 @@ TEST(nexmark_proportions_and_schema)
     CHECK_INT(r.n, 3);
     CHECK(!strncmp(r.rows[0], "1000|", 5) && !strncmp(r.rows[2], "1002|", 5));
     for (int i = 0; i < 3; i++) {
-        CHECK(atoll(field(a, r.rows[i], 4)) > atoll(field(a, r.rows[i], 3))); /* reserve > initial */
+        CHECK(atoll(field(a, r.rows[i], 4)) >
+              atoll(field(a, r.rows[i], 3))); /* reserve > initial */
         long long cat = atoll(field(a, r.rows[i], 8));
         CHECK(cat >= 10 && cat <= 14);
         CHECK(strcmp(field(a, r.rows[i], 6), field(a, r.rows[i], 5)) > 0); /* expires > date_time */
-        CHECK(atoll(field(a, r.rows[i], 7)) >= 1000);                       /* seller */
+        CHECK(atoll(field(a, r.rows[i], 7)) >= 1000);                      /* seller */
     }
     /* bids refer to existing (or just-ahead) auctions and people */
     source_t *bid = nexmark(a, dir, "bid", "1", "1000", "0");
@@ -794,11 +813,12 @@ TEST(nexmark_option_validation)
     check_invalid(a, tc_rel(a, "nexmark", CONN_SOURCE, "id BIGINT", "table", "bids", NULL), "22023",
                   "invalid value \"bids\" for option \"table\"",
                   "Accepted values: person, auction, bid.");
-    check_invalid(a, tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema("bid"), "table", "bid",
-                            "eventsPerSecond", "0", NULL),
+    check_invalid(a,
+                  tc_rel(a, "nexmark", CONN_SOURCE, conn_nexmark_schema("bid"), "table", "bid",
+                         "eventsPerSecond", "0", NULL),
                   "22023", "invalid value \"0\" for option \"eventsPerSecond\"", NULL);
-    check_invalid(a, tc_rel(a, "nexmark", CONN_SOURCE, "id BIGINT, colour STRING", "table",
-                            "person", NULL),
-                  "42P17", "the nexmark person table has no column \"colour\"", NULL);
+    check_invalid(
+        a, tc_rel(a, "nexmark", CONN_SOURCE, "id BIGINT, colour STRING", "table", "person", NULL),
+        "42P17", "the nexmark person table has no column \"colour\"", NULL);
     sl_arena_free(a);
 }

@@ -90,7 +90,7 @@ static inline bool tc_exists(const char *path)
 /* A relation of `schema` ("a INT, b STRING") using connector `conn` in
  * `role`, with options given as key, value, ..., NULL. */
 static inline conn_stream_t *tc_rel_v(sl_arena_t *a, const char *conn, conn_role_t role,
-                                        const char *schema, va_list ap)
+                                      const char *schema, va_list ap)
 {
     conn_stream_t *r = SL_NEW(a, conn_stream_t);
     sl_error_t err;
@@ -115,7 +115,7 @@ static inline conn_stream_t *tc_rel_v(sl_arena_t *a, const char *conn, conn_role
 }
 
 static inline conn_stream_t *tc_rel(sl_arena_t *a, const char *conn, conn_role_t role,
-                                      const char *schema, ...)
+                                    const char *schema, ...)
 {
     va_list ap;
     va_start(ap, schema);
@@ -183,7 +183,7 @@ static inline const char *tc_join(const tc_rows_t *r)
 /* Plans (start, end] as batch `batch_id` and reads every split into `out`
  * (a fresh tc_rows_t in `a`). Returns 0, or -1 with err from the source. */
 static inline int tc_read_batch(source_t *s, int64_t batch_id, const char *start, const char *end,
-                         sl_arena_t *a, tc_rows_t *out, sl_error_t *err)
+                                sl_arena_t *a, tc_rows_t *out, sl_error_t *err)
 {
     memset(out, 0, sizeof *out);
     out->a = a;
@@ -197,8 +197,9 @@ static inline int tc_read_batch(source_t *s, int64_t batch_id, const char *start
 }
 
 /* One whole micro-batch: latest_offset from `start`, then read. *end gets the end offset. */
-static inline int tc_next_batch(source_t *s, int64_t batch_id, const char *start, source_limit_t limit,
-                         sl_arena_t *a, const char **end, tc_rows_t *out, sl_error_t *err)
+static inline int tc_next_batch(source_t *s, int64_t batch_id, const char *start,
+                                source_limit_t limit, sl_arena_t *a, const char **end,
+                                tc_rows_t *out, sl_error_t *err)
 {
     const char *latest;
     if (s->ops->latest_offset(s, start, limit, a, end, &latest, err) < 0) return -1;

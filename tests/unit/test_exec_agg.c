@@ -57,12 +57,19 @@ static char *q_run(q_t *q, int by_key, const char *const *funcs, int nf, sl_erro
     for (int i = 0; i < nf; i++) {
         size_t len = strlen(funcs[i]);
         char last = funcs[i][len - 1];
-        calls[i] = (op_agg_call_t){.func = sl_strndup(q->a, funcs[i], last == '*' || last == '!' ? len - 1 : len),
-                                   .distinct = last == '!', .arg = last == '*' ? -1 : 1};
+        calls[i] = (op_agg_call_t){
+            .func = sl_strndup(q->a, funcs[i], last == '*' || last == '!' ? len - 1 : len),
+            .distinct = last == '!',
+            .arg = last == '*' ? -1 : 1};
         names[by_key + i] = funcs[i];
     }
-    op_agg_spec_t spec = {.nkeys = by_key, .keys = &key, .ncalls = nf, .calls = calls, .names = names,
-                          .event_key = -1, .session_key = -1};
+    op_agg_spec_t spec = {.nkeys = by_key,
+                          .keys = &key,
+                          .ncalls = nf,
+                          .calls = calls,
+                          .names = names,
+                          .event_key = -1,
+                          .session_key = -1};
     exec_pnode_t *root = op_agg_plan(q->a, leaf, &spec, 3, 0, err);
     if (!root) return NULL;
     op_ctx_t base = tb_ctx();
@@ -77,11 +84,15 @@ static char *q_ok(q_t *q, int by_key, const char *const *funcs, int nf)
 {
     sl_error_t err;
     char *s = q_run(q, by_key, funcs, nf, &err);
-    if (!s) unit_fail(__FILE__, __LINE__, "query failed: %s (%s) %s", err.message, err.detail, err.hint);
+    if (!s)
+        unit_fail(__FILE__, __LINE__, "query failed: %s (%s) %s", err.message, err.detail,
+                  err.hint);
     return s;
 }
 
-#define FUNCS(...) ((const char *const[]){__VA_ARGS__}), (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(char *))
+#define FUNCS(...)                        \
+    ((const char *const[]){__VA_ARGS__}), \
+        (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(char *))
 
 /* ---- functions over INT with NULLs, across 2 tasks ---- */
 
@@ -93,7 +104,9 @@ TEST(agg_int_functions_with_nulls_grouped)
     const char *t2[] = {"b", "-2", "a", "7", "c", NULL, "b", "5"};
     q_task(&q, 5, t1);
     q_task(&q, 4, t2);
-    char *s = q_ok(&q, 1, FUNCS("count*", "count", "sum", "avg", "min", "max", "count!", "approx_count_distinct"));
+    char *s = q_ok(
+        &q, 1,
+        FUNCS("count*", "count", "sum", "avg", "min", "max", "count!", "approx_count_distinct"));
     CHECK_STR(s, "a|4|3|11|3.6666666666666665|1|7|3|3\n"
                  "b|3|3|8|2.6666666666666665|-2|5|2|2\n"
                  "c|2|0|NULL|NULL|NULL|NULL|0|0");
@@ -107,8 +120,9 @@ TEST(agg_no_keys_empty_input_one_row)
     q_init(&q, exec_type_of(EXEC_TYPE_BIGINT));
     q_task(&q, 0, NULL);
     q_task(&q, 0, NULL);
-    char *s = q_ok(&q, 0, FUNCS("count*", "count", "sum", "avg", "min", "max", "first", "last",
-                                "approx_count_distinct"));
+    char *s = q_ok(&q, 0,
+                   FUNCS("count*", "count", "sum", "avg", "min", "max", "first", "last",
+                         "approx_count_distinct"));
     CHECK_STR(s, "0|0|NULL|NULL|NULL|NULL|NULL|NULL|0");
     free(s);
     sl_arena_free(q.a);
@@ -226,8 +240,8 @@ TEST(agg_strings_min_max_first_last)
 {
     q_t q;
     q_init(&q, exec_type_of(EXEC_TYPE_STRING));
-    const char *t1[] = {"a", "pear", "a", NULL, "a", "apple", "a", "zebra", "a", NULL,
-                        "b", NULL, "b", "kiwi"};
+    const char *t1[] = {"a",     "pear", "a",  NULL, "a",  "apple", "a",
+                        "zebra", "a",    NULL, "b",  NULL, "b",     "kiwi"};
     q_task(&q, 7, t1);
     char *s = q_ok(&q, 1, FUNCS("min", "max", "first", "last", "count", "count!"));
     /* first/last take NULLs too (Spark's default) */
@@ -322,12 +336,18 @@ TEST(agg_lookup_errors)
     CHECK_INT(t.id, EXEC_TYPE_BIGINT);
     exec_agg_t f;
     exec_agg_opts_t o = {.relative_sd = 0.5};
-    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT), &o, &f, &err), -1);
+    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT),
+                              &o, &f, &err),
+              -1);
     CHECK_STR(err.sqlstate, "22023");
     o.relative_sd = 0.01;
-    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT), &o, &f, &err), 0);
+    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT),
+                              &o, &f, &err),
+              0);
     CHECK_INT(f.hll_p, 14); /* Spark: ceil(2 log2(1.106 / 0.01)) */
-    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT), NULL, &f, &err), 0);
+    CHECK_INT(exec_agg_lookup("approx_count_distinct", false, false, exec_type_of(EXEC_TYPE_INT),
+                              NULL, &f, &err),
+              0);
     CHECK_INT(f.hll_p, 9);
 }
 
@@ -340,7 +360,12 @@ TEST(agg_distinct_refused_on_streams)
     op_agg_call_t c = {.func = "count", .distinct = 1, .arg = 1};
     const char *out[] = {"k", "n"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 1, .calls = &c, .names = out, .event_key = -1,
+    op_agg_spec_t spec = {.nkeys = 1,
+                          .keys = &key,
+                          .ncalls = 1,
+                          .calls = &c,
+                          .names = out,
+                          .event_key = -1,
                           .session_key = -1};
     sl_error_t err;
     CHECK(op_agg_plan(a, leaf, &spec, 2, 1, &err) == NULL);
@@ -377,7 +402,12 @@ TEST(agg_many_groups_partial_final)
     op_agg_call_t calls[2] = {{.func = "count", .arg = -1}, {.func = "sum", .arg = 1}};
     const char *out[] = {"k", "n", "s"};
     int key = 0;
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = -1,
+    op_agg_spec_t spec = {.nkeys = 1,
+                          .keys = &key,
+                          .ncalls = 2,
+                          .calls = calls,
+                          .names = out,
+                          .event_key = -1,
                           .session_key = -1};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 4, 0, &err);
@@ -429,8 +459,10 @@ TEST_TIMEOUT(agg_hll_error_within_bounds, 120)
         for (uint64_t t = 0; t < 5; t++) {
             double e = hll_of(9, t * 10000000, ns[i], regs);
             double rel = fabs(e - (double)ns[i]) / (double)ns[i];
-            if (ns[i] <= 10) CHECK(fabs(e - (double)ns[i]) < 1.5); /* at most one register collision */
-            if (rel > 4 * sd) unit_fail(__FILE__, __LINE__, "n=%llu estimate %.1f", (unsigned long long)ns[i], e);
+            if (ns[i] <= 10)
+                CHECK(fabs(e - (double)ns[i]) < 1.5); /* at most one register collision */
+            if (rel > 4 * sd)
+                unit_fail(__FILE__, __LINE__, "n=%llu estimate %.1f", (unsigned long long)ns[i], e);
             sum_abs += rel;
             trials++;
         }

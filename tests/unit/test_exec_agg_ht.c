@@ -14,10 +14,8 @@ static exec_batch_t *bigint_batch(sl_arena_t *a, const int64_t *v, const int *is
     exec_builder_init(&bld, a, 1, &t, n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t r = exec_builder_add_row(&bld);
-        if (isnull && isnull[i])
-            exec_builder_set_null(&bld, 0, r);
-        else
-            exec_builder_set_bigint(&bld, 0, r, v[i]);
+        if (isnull && isnull[i]) exec_builder_set_null(&bld, 0, r);
+        else exec_builder_set_bigint(&bld, 0, r, v[i]);
     }
     return exec_builder_finish(&bld);
 }
@@ -116,10 +114,8 @@ TEST(ht_multi_column_strings_nulls_and_selection)
     int iv[] = {1, 1, 1, 2, 2, 2, 1};
     for (int i = 0; i < 7; i++) {
         uint32_t r = exec_builder_add_row(&bld);
-        if (s[i])
-            exec_builder_set_str(&bld, 0, r, s[i], strlen(s[i]));
-        else
-            exec_builder_set_null(&bld, 0, r);
+        if (s[i]) exec_builder_set_str(&bld, 0, r, s[i], strlen(s[i]));
+        else exec_builder_set_null(&bld, 0, r);
         exec_builder_set_int(&bld, 1, r, iv[i]);
     }
     exec_batch_t *b = exec_builder_finish(&bld);

@@ -70,9 +70,15 @@ static void wq_build(wq_t *q, output_mode_t mode, const char *func, bool windowe
     op_agg_call_t call = {.func = func, .arg = !strcmp(func, "count") ? -1 : 1};
     int keys_w[] = {2, 1}, keys_nw[] = {1};
     const char *out_w[] = {"window", "word", "n"}, *out_nw[] = {"word", "n"};
-    op_agg_spec_t spec = {.nkeys = windowed ? 2 : 1, .keys = windowed ? keys_w : keys_nw, .ncalls = 1,
-                          .calls = &call, .names = windowed ? out_w : out_nw, .event_key = windowed ? 0 : -1,
-                          .session_key = -1, .mode = mode, .op_id = 0};
+    op_agg_spec_t spec = {.nkeys = windowed ? 2 : 1,
+                          .keys = windowed ? keys_w : keys_nw,
+                          .ncalls = 1,
+                          .calls = &call,
+                          .names = windowed ? out_w : out_nw,
+                          .event_key = windowed ? 0 : -1,
+                          .session_key = -1,
+                          .mode = mode,
+                          .op_id = 0};
     q->root = op_agg_plan(q->a, windowed ? w : q->leaf, &spec, 2, 1, &err);
     if (!q->root) unit_fail(__FILE__, __LINE__, "plan: %s", err.message);
 }
@@ -84,8 +90,8 @@ typedef struct wrow {
 
 /* Runs micro-batch `id` over rows; returns the sorted output rows and the
  * stateStoreSave node's metrics in *m. */
-static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, int64_t evict_ms, output_mode_t mode,
-                    const wrow_t *rows, int n, op_metrics_t *m, sl_error_t *err)
+static char *wq_run(wq_t *q, const char *provider, int64_t id, int64_t late_ms, int64_t evict_ms,
+                    output_mode_t mode, const wrow_t *rows, int n, op_metrics_t *m, sl_error_t *err)
 {
     const char **cells = SL_NEW_ARRAY(q->a, const char *, 2 * n + 2);
     for (int i = 0; i < n; i++) {
@@ -117,14 +123,16 @@ static void wq_free(wq_t *q)
 }
 
 /* One batch on a freshly built plan; fails the test on error. */
-static char *batch(const char *provider, output_mode_t mode, int64_t id, int64_t late, int64_t evict,
-                   const wrow_t *rows, int n, op_metrics_t *m)
+static char *batch(const char *provider, output_mode_t mode, int64_t id, int64_t late,
+                   int64_t evict, const wrow_t *rows, int n, op_metrics_t *m)
 {
     wq_t q;
     wq_build(&q, mode, "count", true);
     sl_error_t err;
     char *s = wq_run(&q, provider, id, late, evict, mode, rows, n, m, &err);
-    if (!s) unit_fail(__FILE__, __LINE__, "batch %lld: %s (%s)", (long long)id, err.message, err.detail);
+    if (!s)
+        unit_fail(__FILE__, __LINE__, "batch %lld: %s (%s)", (long long)id, err.message,
+                  err.detail);
     wq_free(&q);
     return s;
 }
@@ -175,40 +183,70 @@ static void worked_example(const char *provider, output_mode_t mode, const char 
 }
 
 static const char *const append_expect[] = {
-    "", "", "", W("12:00", "12:10") "|cat|1\n" W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1", ""};
+    "", "", "",
+    W("12:00", "12:10") "|cat|1\n" W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1", ""};
 
 static const char *const update_expect[] = {
-    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|1\n" W("12:05", "12:15") "|owl|1",
+    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|1\n" W(
+        "12:05", "12:15") "|owl|1",
     W("12:05", "12:15") "|dog|2\n" W("12:10", "12:20") "|dog|1",
-    W("12:00", "12:10") "|cat|1\n" W("12:05", "12:15") "|cat|1\n" W("12:10", "12:20") "|cat|1\n"
-    W("12:15", "12:25") "|cat|1\n" W("12:15", "12:25") "|owl|1\n" W("12:20", "12:30") "|owl|1",
+    W("12:00", "12:10") "|cat|1\n" W("12:05", "12:15") "|cat|1\n" W("12:10", "12:20") "|cat|1\n" W(
+        "12:15", "12:25") "|cat|1\n" W("12:15", "12:25") "|owl|1\n" W("12:20", "12:30") "|owl|1",
     "", ""};
 
-#define ALL_AFTER_B2                                                                               \
-    W("12:00", "12:10") "|cat|1\n" W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n"   \
-    W("12:05", "12:15") "|cat|1\n" W("12:05", "12:15") "|dog|2\n" W("12:05", "12:15") "|owl|1\n"   \
-    W("12:10", "12:20") "|cat|1\n" W("12:10", "12:20") "|dog|1\n" W("12:15", "12:25") "|cat|1\n"   \
-    W("12:15", "12:25") "|owl|1\n" W("12:20", "12:30") "|owl|1"
+#define ALL_AFTER_B2                                                                                                                          \
+    W("12:00", "12:10")                                                                                                                       \
+    "|cat|1\n" W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|cat|1\n" W("12:05", "12:15") "|dog|2\n" W( \
+        "12:05",                                                                                                                              \
+        "12:15") "|owl|1\n" W("12:10",                                                                                                        \
+                              "12:20") "|cat|1\n" W("12:10",                                                                                  \
+                                                    "12:20") "|dog|1\n" W("12:15",                                                            \
+                                                                          "12:25") "|cat|1\n" W("12:15",                                      \
+                                                                                                "12:25") "|owl|1\n" W("12:20",                \
+                                                                                                                      "12:30") "|owl|1"
 
 static const char *const complete_expect[] = {
-    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|1\n" W("12:05", "12:15") "|owl|1",
-    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|2\n"
-    W("12:05", "12:15") "|owl|1\n" W("12:10", "12:20") "|dog|1",
-    ALL_AFTER_B2,
-    ALL_AFTER_B2,
+    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|1\n" W(
+        "12:05", "12:15") "|owl|1",
+    W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|dog|2\n" W(
+        "12:05", "12:15") "|owl|1\n" W("12:10", "12:20") "|dog|1",
+    ALL_AFTER_B2, ALL_AFTER_B2,
     /* complete mode drops nothing: the donkey counts */
-    W("11:55", "12:05") "|donkey|1\n" W("12:00", "12:10") "|cat|1\n" W("12:00", "12:10") "|dog|1\n"
-    W("12:00", "12:10") "|donkey|1\n" W("12:00", "12:10") "|owl|1\n" W("12:05", "12:15") "|cat|1\n"
-    W("12:05", "12:15") "|dog|2\n" W("12:05", "12:15") "|owl|1\n" W("12:10", "12:20") "|cat|1\n"
-    W("12:10", "12:20") "|dog|1\n" W("12:15", "12:25") "|cat|1\n" W("12:15", "12:25") "|owl|1\n"
-    W("12:20", "12:30") "|owl|1"};
+    W("11:55", "12:05") "|donkey|1\n" W("12:00", "12:10") "|cat|1\n" W("12:00", "12:10") "|dog|1\n" W("12:00", "12:10") "|donkey|1\n" W("12:00", "12:10") "|owl|1\n" W(
+        "12:05",
+        "12:15") "|cat|1\n" W("12:05",
+                              "12:15") "|dog|2\n" W("12:05",
+                                                    "12:15") "|owl|1\n" W("12:10",
+                                                                          "12:20") "|cat|1\n" W("12:10",
+                                                                                                "12:20") "|dog|1\n" W("12:15",
+                                                                                                                      "12:25") "|cat|1\n" W("12:15",
+                                                                                                                                            "12:25") "|owl|1\n" W("12:20",
+                                                                                                                                                                  "12:30") "|owl|1"};
 
-TEST(stream_worked_example_append_memory) { worked_example("memory", OUTPUT_APPEND, append_expect); }
-TEST(stream_worked_example_append_rocksdb) { worked_example("rocksdb", OUTPUT_APPEND, append_expect); }
-TEST(stream_worked_example_update_memory) { worked_example("memory", OUTPUT_UPDATE, update_expect); }
-TEST(stream_worked_example_update_rocksdb) { worked_example("rocksdb", OUTPUT_UPDATE, update_expect); }
-TEST(stream_worked_example_complete_memory) { worked_example("memory", OUTPUT_COMPLETE, complete_expect); }
-TEST(stream_worked_example_complete_rocksdb) { worked_example("rocksdb", OUTPUT_COMPLETE, complete_expect); }
+TEST(stream_worked_example_append_memory)
+{
+    worked_example("memory", OUTPUT_APPEND, append_expect);
+}
+TEST(stream_worked_example_append_rocksdb)
+{
+    worked_example("rocksdb", OUTPUT_APPEND, append_expect);
+}
+TEST(stream_worked_example_update_memory)
+{
+    worked_example("memory", OUTPUT_UPDATE, update_expect);
+}
+TEST(stream_worked_example_update_rocksdb)
+{
+    worked_example("rocksdb", OUTPUT_UPDATE, update_expect);
+}
+TEST(stream_worked_example_complete_memory)
+{
+    worked_example("memory", OUTPUT_COMPLETE, complete_expect);
+}
+TEST(stream_worked_example_complete_rocksdb)
+{
+    worked_example("rocksdb", OUTPUT_COMPLETE, complete_expect);
+}
 
 TEST(stream_worked_example_cached_stores)
 {
@@ -250,7 +288,8 @@ TEST(stream_no_event_key_never_evicts)
         op_metrics_t m;
         sl_error_t err;
         /* a far watermark: still nothing is dropped or evicted without an event-time key */
-        char *s = wq_run(&q, "rocksdb", i, at(13, 0), at(13, 0), OUTPUT_UPDATE, rs[i], ns[i], &m, &err);
+        char *s =
+            wq_run(&q, "rocksdb", i, at(13, 0), at(13, 0), OUTPUT_UPDATE, rs[i], ns[i], &m, &err);
         CHECK(s != NULL);
         CHECK_STR(s, want[i]);
         CHECK_INT(m.num_rows_total, i == 0 ? 2 : 3);
@@ -289,13 +328,20 @@ TEST(stream_timestamp_key_append)
     op_agg_call_t calls[2] = {{.func = "min", .arg = 1}, {.func = "count", .arg = 1}};
     int key = 0;
     const char *out[] = {"ts", "first_word", "n"};
-    op_agg_spec_t spec = {.nkeys = 1, .keys = &key, .ncalls = 2, .calls = calls, .names = out, .event_key = 0,
-                          .session_key = -1, .mode = OUTPUT_APPEND, .op_id = 3};
+    op_agg_spec_t spec = {.nkeys = 1,
+                          .keys = &key,
+                          .ncalls = 2,
+                          .calls = calls,
+                          .names = out,
+                          .event_key = 0,
+                          .session_key = -1,
+                          .mode = OUTPUT_APPEND,
+                          .op_id = 3};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 3, 1, &err);
     CHECK(root != NULL);
-    const char *c0[] = {"2024-05-01 12:00:00", "pear", "2024-05-01 12:00:00", "apple", "2024-05-01 12:05:00", "x",
-                        "2024-05-01 12:05:00", NULL};
+    const char *c0[] = {"2024-05-01 12:00:00", "pear", "2024-05-01 12:00:00", "apple",
+                        "2024-05-01 12:05:00", "x",    "2024-05-01 12:05:00", NULL};
     const char *c1[] = {"2024-05-01 12:00:00", "aardvark", "2024-05-01 12:05:00", "b"};
     tb_input_t in0 = {.n = 1, .batches = (exec_batch_t *[]){tb_batch(a, 2, types, 4, c0)}};
     tb_input_t in1 = {.n = 1, .batches = (exec_batch_t *[]){tb_batch(a, 2, types, 2, c1)}};
@@ -347,11 +393,13 @@ TEST(window_expand_spark_windows)
     exec_result_t res;
     char *s = tb_run(w, leaf, &in, 1, &base, &res, &err);
     /* 23:49-23:59 does not contain 23:59 (the end is exclusive) */
-    CHECK_STR(s, "1969-12-31 23:59:00|{\"start\":\"1969-12-31T23:53:00.000Z\",\"end\":\"1970-01-01T00:03:00.000Z\"}\n"
-                 "1969-12-31 23:59:00|{\"start\":\"1969-12-31T23:57:00.000Z\",\"end\":\"1970-01-01T00:07:00.000Z\"}\n"
-                 "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:01:00.000Z\",\"end\":\"2024-05-01T12:11:00.000Z\"}\n"
-                 "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:05:00.000Z\",\"end\":\"2024-05-01T12:15:00.000Z\"}\n"
-                 "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:09:00.000Z\",\"end\":\"2024-05-01T12:19:00.000Z\"}");
+    CHECK_STR(
+        s,
+        "1969-12-31 23:59:00|{\"start\":\"1969-12-31T23:53:00.000Z\",\"end\":\"1970-01-01T00:03:00.000Z\"}\n"
+        "1969-12-31 23:59:00|{\"start\":\"1969-12-31T23:57:00.000Z\",\"end\":\"1970-01-01T00:07:00.000Z\"}\n"
+        "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:01:00.000Z\",\"end\":\"2024-05-01T12:11:00.000Z\"}\n"
+        "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:05:00.000Z\",\"end\":\"2024-05-01T12:15:00.000Z\"}\n"
+        "2024-05-01 12:09:00|{\"start\":\"2024-05-01T12:09:00.000Z\",\"end\":\"2024-05-01T12:19:00.000Z\"}");
     free(s);
     exec_result_free(&res);
     CHECK(op_window_plan(a, leaf, 0, 10 * MIN_US, 11 * MIN_US, 0, "w", &err) == NULL);
@@ -370,7 +418,8 @@ TEST(stream_plan_without_state_dir_is_final)
     exec_pnode_t *leaf = op_input_plan(a, 1, names, types, "s");
     op_agg_call_t calls[2] = {{.func = "count", .arg = -1}, {.func = "sum", .arg = 0}};
     const char *out[] = {"n", "s"};
-    op_agg_spec_t spec = {.ncalls = 2, .calls = calls, .names = out, .event_key = -1, .session_key = -1, .op_id = 1};
+    op_agg_spec_t spec = {
+        .ncalls = 2, .calls = calls, .names = out, .event_key = -1, .session_key = -1, .op_id = 1};
     sl_error_t err;
     exec_pnode_t *root = op_agg_plan(a, leaf, &spec, 4, 1, &err);
     CHECK(root != NULL);
@@ -382,7 +431,8 @@ TEST(stream_plan_without_state_dir_is_final)
     CHECK_STR(ex.data, " (streaming) keys=[] functions=[count(*), sum(x)] state=1 mode=query's "
                        "(no event-time key: state is never evicted)");
     sl_buf_free(&ex);
-    CHECK_STR(op_agg_value_schema(root), "count(*) AS n: count BIGINT; sum(x) AS s: sum BIGINT, isEmpty BOOLEAN");
+    CHECK_STR(op_agg_value_schema(root),
+              "count(*) AS n: count BIGINT; sum(x) AS s: sum BIGINT, isEmpty BOOLEAN");
     tb_input_t none = {.n = 0};
     op_ctx_t base = tb_ctx();
     exec_result_t res;

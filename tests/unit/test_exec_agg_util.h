@@ -16,7 +16,7 @@
 
 /* A batch of `nrows` rows; cells[r * ncols + c] is the text of a cell, NULL for SQL NULL. */
 TB_FN exec_batch_t *tb_batch(sl_arena_t *a, int ncols, const exec_type_t *types, int nrows,
-                              const char *const *cells)
+                             const char *const *cells)
 {
     exec_builder_t bld;
     exec_builder_init(&bld, a, ncols, types, (uint32_t)(nrows > 0 ? nrows : 1));
@@ -25,8 +25,7 @@ TB_FN exec_batch_t *tb_batch(sl_arena_t *a, int ncols, const exec_type_t *types,
         for (int c = 0; c < ncols; c++) {
             const char *s = cells[r * ncols + c];
             sl_error_t err;
-            if (!s)
-                exec_builder_set_null(&bld, c, row);
+            if (!s) exec_builder_set_null(&bld, c, row);
             else if (exec_builder_set_text(&bld, c, row, s, strlen(s), &err) < 0)
                 unit_fail(__FILE__, __LINE__, "bad cell \"%s\": %s", s, err.message);
         }
@@ -104,7 +103,7 @@ TB_FN exec_pool_t *tb_pool(void)
  * `leaf`; returns tb_rows() of the result (caller frees), or NULL with
  * err set. The result (metrics) stays in *res for the caller to free. */
 TB_FN char *tb_run(exec_pnode_t *root, const exec_pnode_t *leaf, tb_input_t *ins, int nins,
-                    const op_ctx_t *base, exec_result_t *res, sl_error_t *err)
+                   const op_ctx_t *base, exec_result_t *res, sl_error_t *err)
 {
     exec_plan_number(root);
     exec_input_t inputs[16];

@@ -24,7 +24,8 @@ static exec_batch_t *mk(const char *schema, const char *const *rows, int n)
 {
     exec_type_t st;
     sl_error_t err;
-    if (exec_schema_parse(schema, strlen(schema), A, &st, &err)) unit_fail(__FILE__, __LINE__, "%s", err.message);
+    if (exec_schema_parse(schema, strlen(schema), A, &st, &err))
+        unit_fail(__FILE__, __LINE__, "%s", err.message);
     exec_type_t types[16];
     for (int i = 0; i < st.nfields; i++) types[i] = st.fields[i].type;
     exec_builder_t b;
@@ -36,7 +37,8 @@ static exec_batch_t *mk(const char *schema, const char *const *rows, int n)
             const char *e = strchr(p, '|');
             size_t len = e ? (size_t)(e - p) : strlen(p);
             if (len == 4 && !strncmp(p, "NULL", 4)) exec_builder_set_null(&b, c, row);
-            else if (exec_builder_set_text(&b, c, row, p, len, &err)) unit_fail(__FILE__, __LINE__, "%s", err.message);
+            else if (exec_builder_set_text(&b, c, row, p, len, &err))
+                unit_fail(__FILE__, __LINE__, "%s", err.message);
             p = e ? e + 1 : p + len;
         }
     }
@@ -55,15 +57,27 @@ static exec_expr_t *lit(const char *type, const char *text)
     exec_type_t t;
     exec_value_t v;
     sl_error_t err;
-    if (exec_type_parse(type, strlen(type), A, &t, &err)) unit_fail(__FILE__, __LINE__, "%s", err.message);
+    if (exec_type_parse(type, strlen(type), A, &t, &err))
+        unit_fail(__FILE__, __LINE__, "%s", err.message);
     if (!strcmp(text, "NULL")) v = exec_value_null(t);
-    else if (exec_value_parse(t, text, strlen(text), A, &v, &err)) unit_fail(__FILE__, __LINE__, "%s", err.message);
+    else if (exec_value_parse(t, text, strlen(text), A, &v, &err))
+        unit_fail(__FILE__, __LINE__, "%s", err.message);
     return exec_expr_const(A, &v);
 }
 
-static exec_expr_t *I(int v) { return lit("INT", sl_printf(A, "%d", v)); }
-static exec_expr_t *S(const char *s) { return lit("STRING", s); }
-static exec_expr_t *NUL(void) { exec_value_t v = exec_value_null(exec_type_of(EXEC_TYPE_NULL)); return exec_expr_const(A, &v); }
+static exec_expr_t *I(int v)
+{
+    return lit("INT", sl_printf(A, "%d", v));
+}
+static exec_expr_t *S(const char *s)
+{
+    return lit("STRING", s);
+}
+static exec_expr_t *NUL(void)
+{
+    exec_value_t v = exec_value_null(exec_type_of(EXEC_TYPE_NULL));
+    return exec_expr_const(A, &v);
+}
 
 static sl_error_t E; /* the last constructor error */
 
@@ -74,10 +88,22 @@ static exec_expr_t *ok_(exec_expr_t *e, int line)
 }
 #define OK(x) ok_((x), __LINE__)
 
-static exec_expr_t *bin(exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r) { return OK(exec_expr_arith(A, op, l, r, &E)); }
-static exec_expr_t *cmp(exec_cmp_op_t op, exec_expr_t *l, exec_expr_t *r) { return OK(exec_expr_cmp(A, op, l, r, &E)); }
-static exec_expr_t *and_(exec_expr_t *l, exec_expr_t *r) { return OK(exec_expr_and(A, l, r, &E)); }
-static exec_expr_t *or_(exec_expr_t *l, exec_expr_t *r) { return OK(exec_expr_or(A, l, r, &E)); }
+static exec_expr_t *bin(exec_arith_op_t op, exec_expr_t *l, exec_expr_t *r)
+{
+    return OK(exec_expr_arith(A, op, l, r, &E));
+}
+static exec_expr_t *cmp(exec_cmp_op_t op, exec_expr_t *l, exec_expr_t *r)
+{
+    return OK(exec_expr_cmp(A, op, l, r, &E));
+}
+static exec_expr_t *and_(exec_expr_t *l, exec_expr_t *r)
+{
+    return OK(exec_expr_and(A, l, r, &E));
+}
+static exec_expr_t *or_(exec_expr_t *l, exec_expr_t *r)
+{
+    return OK(exec_expr_or(A, l, r, &E));
+}
 
 static exec_expr_t *call(const char *name, int n, ...)
 {
@@ -100,7 +126,8 @@ static const char *eval(const exec_expr_t *e)
     exec_prog_t *p = exec_expr_compile(A, e, &err);
     if (!p) return sl_printf(A, "COMPILE %s %s", err.sqlstate, err.message);
     exec_vec_t v;
-    if (exec_prog_eval(p, &CTX, B, &v, &err)) return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
+    if (exec_prog_eval(p, &CTX, B, &v, &err))
+        return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
     sl_buf_t buf = SL_BUF_INIT;
     for (uint32_t k = 0; k < exec_batch_count(B); k++) {
         if (k) sl_buf_putc(&buf, ',');
@@ -118,17 +145,23 @@ static const char *filter(const exec_expr_t *e)
     CTX.arena = A;
     exec_prog_t *p = exec_expr_compile(A, e, &err);
     exec_batch_t *b = exec_batch_shallow_copy(B, A);
-    if (exec_prog_filter(p, &CTX, b, &err)) return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
+    if (exec_prog_filter(p, &CTX, b, &err))
+        return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
     sl_buf_t buf = SL_BUF_INIT;
-    for (uint32_t k = 0; k < exec_batch_count(b); k++) sl_buf_printf(&buf, "%s%u", k ? "," : "", exec_batch_row(b, k));
+    for (uint32_t k = 0; k < exec_batch_count(b); k++)
+        sl_buf_printf(&buf, "%s%u", k ? "," : "", exec_batch_row(b, k));
     const char *s = sl_strdup(A, buf.data ? buf.data : "");
     sl_buf_free(&buf);
     return s;
 }
 
-static const char *type_of(const exec_expr_t *e) { return exec_type_text(e->type, A); }
+static const char *type_of(const exec_expr_t *e)
+{
+    return exec_type_text(e->type, A);
+}
 
-static const char *const nums[] = {"1|10|2.5|NULL", "-3|0|0.5|x", "NULL|7|NULL|y", "2147483647|-2|1|z"};
+static const char *const nums[] = {"1|10|2.5|NULL", "-3|0|0.5|x", "NULL|7|NULL|y",
+                                   "2147483647|-2|1|z"};
 #define NUMS mk("a INT, b BIGINT, c DOUBLE, s STRING", nums, 4)
 
 TEST(integer_arithmetic_with_nulls_and_shapes)
@@ -150,7 +183,8 @@ TEST(integer_arithmetic_with_nulls_and_shapes)
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(2), col(0))), "3.5,-2.5,NULL,2147483648");
     const char *big[] = {"9223372036854775807", "-9223372036854775808"};
     B = mk("x BIGINT", big, 2);
-    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), lit("BIGINT", "-1"))), "ERROR 22003 bigint out of range");
+    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), lit("BIGINT", "-1"))),
+              "ERROR 22003 bigint out of range");
     CHECK_STR(eval(OK(exec_expr_neg(A, col(0), &E))), "ERROR 22003 bigint out of range");
     CHECK_STR(eval(bin(EXEC_OP_MOD, col(0), lit("BIGINT", "-1"))), "0,0");
 }
@@ -184,7 +218,8 @@ TEST(decimal_arithmetic_follows_spark_types)
     CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), lit("DECIMAL(3,3)", "0.005"))), "10.245,-1.105,NULL");
     CHECK_STR(eval(bin(EXEC_OP_MOD, col(0), col(1))), "1.25,-1.10,NULL");
     CHECK_STR(type_of(bin(EXEC_OP_ADD, col(0), lit("DOUBLE", "1"))), "DOUBLE");
-    CHECK_STR(eval(bin(EXEC_OP_DIV, col(0), lit("DECIMAL(3,1)", "0"))), "ERROR 22012 division by zero");
+    CHECK_STR(eval(bin(EXEC_OP_DIV, col(0), lit("DECIMAL(3,1)", "0"))),
+              "ERROR 22012 division by zero");
     const char *big[] = {"99999999999999999999999999999999999999"};
     B = mk("x DECIMAL(38,0)", big, 1);
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(0), col(0))), "ERROR 22003 numeric field overflow");
@@ -192,15 +227,18 @@ TEST(decimal_arithmetic_follows_spark_types)
 
 TEST(date_time_arithmetic)
 {
-    const char *rows[] = {"2024-01-31 10:00:00|2024-03-01|1 month", "2024-05-01 00:00:00|2024-01-01|15 minutes"};
+    const char *rows[] = {"2024-01-31 10:00:00|2024-03-01|1 month",
+                          "2024-05-01 00:00:00|2024-01-01|15 minutes"};
     B = mk("t TIMESTAMP, d DATE, i INTERVAL", rows, 2);
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(0), col(2))), "2024-02-29 10:00:00,2024-05-01 00:15:00");
     CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), col(2))), "2023-12-31 10:00:00,2024-04-30 23:45:00");
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(2), col(0))), "2024-02-29 10:00:00,2024-05-01 00:15:00");
-    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), S("1 hour"))), "2024-01-31 09:00:00,2024-04-30 23:00:00");
+    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), S("1 hour"))),
+              "2024-01-31 09:00:00,2024-04-30 23:00:00");
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(1), I(1))), "2024-03-02,2024-01-02");
     CHECK_STR(eval(bin(EXEC_OP_SUB, col(1), lit("DATE", "2024-01-01"))), "60,0");
-    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), lit("TIMESTAMP", "2024-01-30 08:00:00"))), "1 day 02:00:00,91 days 16:00:00");
+    CHECK_STR(eval(bin(EXEC_OP_SUB, col(0), lit("TIMESTAMP", "2024-01-30 08:00:00"))),
+              "1 day 02:00:00,91 days 16:00:00");
     CHECK_STR(eval(bin(EXEC_OP_ADD, col(2), col(2))), "2 mons,00:30:00");
     CHECK_STR(type_of(bin(EXEC_OP_ADD, col(1), col(2))), "TIMESTAMP");
     CHECK(!exec_expr_arith(A, EXEC_OP_MUL, col(0), col(2), &E));
@@ -230,7 +268,8 @@ TEST(comparisons_of_every_type)
     B = mk("s STRING", strs, 5);
     CHECK_STR(eval(cmp(EXEC_CMP_LT, col(0), S("ab"))), "t,t,f,t,f");
     CHECK_STR(eval(cmp(EXEC_CMP_EQ, col(0), S(""))), "f,f,f,t,f");
-    const char *ts[] = {"2024-05-01 12:00:00|2024-05-01|1 day|t", "2024-05-01 11:59:59|2024-04-30|24:00:00|f"};
+    const char *ts[] = {"2024-05-01 12:00:00|2024-05-01|1 day|t",
+                        "2024-05-01 11:59:59|2024-04-30|24:00:00|f"};
     B = mk("t TIMESTAMP, d DATE, i INTERVAL, b BOOLEAN", ts, 2);
     CHECK_STR(eval(cmp(EXEC_CMP_GE, col(0), S("2024-05-01T12:00:00Z"))), "t,f");
     CHECK_STR(eval(cmp(EXEC_CMP_EQ, col(1), S("2024-05-01"))), "t,f");
@@ -264,7 +303,8 @@ TEST(string_column_compared_with_number_is_cast_at_run_time)
 
 TEST(three_valued_logic)
 {
-    const char *rows[] = {"t|t", "t|f", "t|NULL", "f|t", "f|f", "f|NULL", "NULL|t", "NULL|f", "NULL|NULL"};
+    const char *rows[] = {"t|t",    "t|f",    "t|NULL", "f|t",      "f|f",
+                          "f|NULL", "NULL|t", "NULL|f", "NULL|NULL"};
     B = mk("x BOOLEAN, y BOOLEAN", rows, 9);
     CHECK_STR(eval(and_(col(0), col(1))), "t,f,NULL,f,f,f,NULL,f,NULL");
     CHECK_STR(eval(or_(col(0), col(1))), "t,t,t,t,f,NULL,t,NULL,NULL");
@@ -298,7 +338,8 @@ TEST(and_or_case_coalesce_are_lazy)
     CHECK_STR(filter(or_(isz, q)), "1,2");
     exec_expr_t *when[] = {isz};
     exec_expr_t *then[] = {NUL()};
-    exec_expr_t *c = OK(exec_expr_case(A, NULL, when, then, 1, bin(EXEC_OP_MOD, col(0), col(1)), &E));
+    exec_expr_t *c =
+        OK(exec_expr_case(A, NULL, when, then, 1, bin(EXEC_OP_MOD, col(0), col(1)), &E));
     CHECK_STR(eval(c), "0,NULL,NULL,0");
     exec_expr_t *co[] = {col(0), bin(EXEC_OP_MOD, col(0), col(1))};
     const char *r2[] = {"10|0", "NULL|3"};
@@ -361,17 +402,22 @@ TEST(like_patterns)
     CHECK_STR(eval(like(col(0), "h%l_o", false, true)), "f,t,f,t,NULL,t,t");
     CHECK_STR(eval(like(col(0), "HELLO%", true, false)), "t,t,f,f,NULL,f,f");
     CHECK_STR(eval(like(col(0), "NA\xc3\x8fVE", true, false)), "f,f,f,f,NULL,t,f");
-    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h!_llo"), S("!"), false, false, &E))), "f,f,t,f,NULL,f,f");
-    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%"), S("!"), false, false, &E))), "f,f,f,f,NULL,f,t");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h!_llo"), S("!"), false, false, &E))),
+              "f,f,t,f,NULL,f,f");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%"), S("!"), false, false, &E))),
+              "f,f,f,f,NULL,f,t");
     /* ESCAPE '' escapes nothing; ESCAPE NULL makes NULL */
-    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h\\_llo"), S(""), false, false, &E))), "f,f,f,f,NULL,f,f");
-    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%"), NUL(), false, false, &E))), "NULL,NULL,NULL,NULL,NULL,NULL,NULL");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("h\\_llo"), S(""), false, false, &E))),
+              "f,f,f,f,NULL,f,f");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%"), NUL(), false, false, &E))),
+              "NULL,NULL,NULL,NULL,NULL,NULL,NULL");
     /* an escape of more than one byte, a pattern ending with the escape */
     CHECK(!exec_expr_like(A, col(0), S("x"), S("\xc3\xa9"), false, false, &E));
     CHECK_STR(E.message, "invalid escape string");
     CHECK(!exec_expr_like(A, col(0), S("a!!!"), S("!"), false, false, &E));
     CHECK_STR(E.message, "LIKE pattern must not end with escape character");
-    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%!!"), S("!"), false, false, &E))), "f,f,f,f,NULL,f,f");
+    CHECK_STR(eval(OK(exec_expr_like(A, col(0), S("%0!%!!"), S("!"), false, false, &E))),
+              "f,f,f,f,NULL,f,f");
     /* a pattern from a column */
     const char *pr[] = {"abc|a%", "abc|%d", "NULL|%", "xyz|X%"};
     B = mk("s STRING, p STRING", pr, 4);
@@ -414,7 +460,8 @@ TEST(casts_and_coalesce)
 {
     B = NUMS;
     CHECK_STR(eval(OK(exec_expr_cast(A, col(2), exec_type_of(EXEC_TYPE_INT), &E))), "2,0,NULL,1");
-    CHECK_STR(eval(OK(exec_expr_cast(A, col(0), exec_type_of(EXEC_TYPE_STRING), &E))), "1,-3,NULL,2147483647");
+    CHECK_STR(eval(OK(exec_expr_cast(A, col(0), exec_type_of(EXEC_TYPE_STRING), &E))),
+              "1,-3,NULL,2147483647");
     CHECK_STR(eval(OK(exec_expr_cast(A, col(3), exec_type_of(EXEC_TYPE_INT), &E))),
               "ERROR 22P02 invalid input syntax for type integer: \"x\"");
     CHECK(!exec_expr_cast(A, col(0), exec_type_of(EXEC_TYPE_DATE), &E));
@@ -426,8 +473,10 @@ TEST(casts_and_coalesce)
     CHECK_STR(type_of(c), "BIGINT");
     CHECK_STR(eval(c), "1,-3,7,2147483647");
     exec_expr_t *a2[] = {col(2), col(3)};
-    CHECK_STR(type_of(OK(exec_expr_coalesce(A, a2, 2, &E))), "DOUBLE"); /* the string side is promoted */
-    CHECK_STR(eval(OK(exec_expr_coerce(A, col(0), exec_type_of(EXEC_TYPE_BIGINT), &E))), "1,-3,NULL,2147483647");
+    CHECK_STR(type_of(OK(exec_expr_coalesce(A, a2, 2, &E))),
+              "DOUBLE"); /* the string side is promoted */
+    CHECK_STR(eval(OK(exec_expr_coerce(A, col(0), exec_type_of(EXEC_TYPE_BIGINT), &E))),
+              "1,-3,NULL,2147483647");
     CHECK(!exec_expr_coerce(A, col(1), exec_type_of(EXEC_TYPE_INT), &E));
     CHECK_STR(E.message, "expression is of type bigint, not integer");
 }
@@ -447,9 +496,11 @@ TEST(structs_fields_and_json)
     CHECK_STR(type_of(ns), "STRUCT<k: STRING, n: INT>");
     exec_expr_t *w = call("window", 2, col(2), S("10 minutes"));
     CHECK_STR(type_of(w), "STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
-    CHECK_STR(eval(OK(exec_expr_field(A, w, 0, &E))), "2024-05-01 12:00:00,2024-05-01 12:10:00,NULL");
-    CHECK_STR(eval(w), "{\"start\":\"2024-05-01T12:00:00.000Z\",\"end\":\"2024-05-01T12:10:00.000Z\"},"
-                       "{\"start\":\"2024-05-01T12:10:00.000Z\",\"end\":\"2024-05-01T12:20:00.000Z\"},NULL");
+    CHECK_STR(eval(OK(exec_expr_field(A, w, 0, &E))),
+              "2024-05-01 12:00:00,2024-05-01 12:10:00,NULL");
+    CHECK_STR(eval(w),
+              "{\"start\":\"2024-05-01T12:00:00.000Z\",\"end\":\"2024-05-01T12:10:00.000Z\"},"
+              "{\"start\":\"2024-05-01T12:10:00.000Z\",\"end\":\"2024-05-01T12:20:00.000Z\"},NULL");
     exec_expr_t *arg = col(1);
     exec_expr_t *sn = OK(exec_expr_call(A, "struct", &arg, (const char *[]){"label"}, 1, &E));
     CHECK_STR(type_of(sn), "STRUCT<label: STRING>");
@@ -459,15 +510,20 @@ TEST(structs_fields_and_json)
 
 TEST(from_json_is_permissive)
 {
-    const char *rows[] = {"{\"a\": 1, \"b\": \"x\", \"c\": {\"d\": true}}", "{\"b\": \"only\"}", "not json",
-                          "{\"a\": \"one\"}", "NULL", "{\"a\":2,\"zz\":[1,{\"q\":null}],\"b\":{\"raw\":1}}"};
+    const char *rows[] = {"{\"a\": 1, \"b\": \"x\", \"c\": {\"d\": true}}",
+                          "{\"b\": \"only\"}",
+                          "not json",
+                          "{\"a\": \"one\"}",
+                          "NULL",
+                          "{\"a\":2,\"zz\":[1,{\"q\":null}],\"b\":{\"raw\":1}}"};
     B = mk("j STRING", rows, 6);
     exec_expr_t *f = call("from_json", 2, col(0), S("a INT, b STRING, c STRUCT<d: BOOLEAN>"));
     CHECK_STR(type_of(f), "STRUCT<a: INT, b: STRING, c: STRUCT<d: BOOLEAN>>");
     /* malformed records give a struct of NULLs (Spark 3); a NULL input stays NULL */
-    CHECK_STR(eval(f), "{\"a\":1,\"b\":\"x\",\"c\":{\"d\":true}},{\"a\":null,\"b\":\"only\",\"c\":null},"
-                       "{\"a\":null,\"b\":null,\"c\":null},{\"a\":null,\"b\":null,\"c\":null},NULL,"
-                       "{\"a\":2,\"b\":\"{\\\"raw\\\":1}\",\"c\":null}");
+    CHECK_STR(eval(f),
+              "{\"a\":1,\"b\":\"x\",\"c\":{\"d\":true}},{\"a\":null,\"b\":\"only\",\"c\":null},"
+              "{\"a\":null,\"b\":null,\"c\":null},{\"a\":null,\"b\":null,\"c\":null},NULL,"
+              "{\"a\":2,\"b\":\"{\\\"raw\\\":1}\",\"c\":null}");
     CHECK_STR(eval(OK(exec_expr_field(A, f, 0, &E))), "1,NULL,NULL,NULL,NULL,2");
     CHECK(!exec_expr_call(A, "from_json", (exec_expr_t *[]){col(0), S("a WIBBLE")}, NULL, 2, &E));
     CHECK_STR(E.sqlstate, "42704");
@@ -489,7 +545,8 @@ TEST(string_functions)
     CHECK(!exec_expr_call(A, "lower", (exec_expr_t *[]){I(1)}, NULL, 1, &E));
     CHECK_STR(E.sqlstate, "42883");
     CHECK_STR(E.message, "function lower(integer) does not exist");
-    CHECK_STR(E.hint, "No function matches the given name and argument types. Accepted: lower(string).");
+    CHECK_STR(E.hint,
+              "No function matches the given name and argument types. Accepted: lower(string).");
     CHECK(!exec_expr_call(A, "substring", (exec_expr_t *[]){col(0)}, NULL, 1, &E));
     CHECK_STR(E.message, "function substring(text) does not exist");
 }
@@ -541,15 +598,24 @@ TEST(time_functions)
 {
     const char *rows[] = {"2024-05-15 13:47:31.123456", "2024-01-01 00:00:00", "NULL"};
     B = mk("t TIMESTAMP", rows, 3);
-    CHECK_STR(eval(call("date_trunc", 2, S("hour"), col(0))), "2024-05-15 13:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("YEAR"), col(0))), "2024-01-01 00:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("quarter"), col(0))), "2024-04-01 00:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("month"), col(0))), "2024-05-01 00:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("week"), col(0))), "2024-05-13 00:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("day"), col(0))), "2024-05-15 00:00:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("minute"), col(0))), "2024-05-15 13:47:00,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("second"), col(0))), "2024-05-15 13:47:31,2024-01-01 00:00:00,NULL");
-    CHECK_STR(eval(call("date_trunc", 2, S("millisecond"), col(0))), "2024-05-15 13:47:31.123,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("hour"), col(0))),
+              "2024-05-15 13:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("YEAR"), col(0))),
+              "2024-01-01 00:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("quarter"), col(0))),
+              "2024-04-01 00:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("month"), col(0))),
+              "2024-05-01 00:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("week"), col(0))),
+              "2024-05-13 00:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("day"), col(0))),
+              "2024-05-15 00:00:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("minute"), col(0))),
+              "2024-05-15 13:47:00,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("second"), col(0))),
+              "2024-05-15 13:47:31,2024-01-01 00:00:00,NULL");
+    CHECK_STR(eval(call("date_trunc", 2, S("millisecond"), col(0))),
+              "2024-05-15 13:47:31.123,2024-01-01 00:00:00,NULL");
     CHECK(!exec_expr_call(A, "date_trunc", (exec_expr_t *[]){S("fortnight"), col(0)}, NULL, 2, &E));
     CHECK_STR(E.sqlstate, "22023");
     CHECK_STR(eval(call("extract", 2, S("YEAR"), col(0))), "2024,2024,NULL");
@@ -578,16 +644,22 @@ TEST(time_functions)
     CHECK_STR(E.message, "extract field \"epoch\" is not supported");
     CHECK(!exec_expr_call(A, "extract", (exec_expr_t *[]){S("year"), I(1)}, NULL, 2, &E));
     CHECK_STR(E.sqlstate, "42883");
-    const char *txt[] = {"2024-05-01 12:00:00", "01/05/2024 07:08", "garbage", "2024-05-01T12:00:00.5+02:00"};
+    const char *txt[] = {"2024-05-01 12:00:00", "01/05/2024 07:08", "garbage",
+                         "2024-05-01T12:00:00.5+02:00"};
     B = mk("s STRING", txt, 4);
-    CHECK_STR(eval(call("to_timestamp", 1, col(0))), "2024-05-01 12:00:00,NULL,NULL,2024-05-01 10:00:00.5");
-    CHECK_STR(eval(call("to_timestamp", 2, col(0), S("dd/MM/yyyy HH:mm"))), "NULL,2024-05-01 07:08:00,NULL,NULL");
-    CHECK_STR(eval(call("to_timestamp", 2, col(0), S("yyyy-MM-dd'T'HH:mm:ss.SXXX"))), "NULL,NULL,NULL,2024-05-01 10:00:00.5");
-    CHECK_STR(eval(call("to_timestamp", 1, lit("BIGINT", "86400"))), "1970-01-02 00:00:00,1970-01-02 00:00:00,"
-                                                                       "1970-01-02 00:00:00,1970-01-02 00:00:00");
+    CHECK_STR(eval(call("to_timestamp", 1, col(0))),
+              "2024-05-01 12:00:00,NULL,NULL,2024-05-01 10:00:00.5");
+    CHECK_STR(eval(call("to_timestamp", 2, col(0), S("dd/MM/yyyy HH:mm"))),
+              "NULL,2024-05-01 07:08:00,NULL,NULL");
+    CHECK_STR(eval(call("to_timestamp", 2, col(0), S("yyyy-MM-dd'T'HH:mm:ss.SXXX"))),
+              "NULL,NULL,NULL,2024-05-01 10:00:00.5");
+    CHECK_STR(eval(call("to_timestamp", 1, lit("BIGINT", "86400"))),
+              "1970-01-02 00:00:00,1970-01-02 00:00:00,"
+              "1970-01-02 00:00:00,1970-01-02 00:00:00");
     CTX.batch_timestamp_ms = 1714564800123;
-    CHECK_STR(eval(call("current_timestamp", 0)), "2024-05-01 12:00:00.123,2024-05-01 12:00:00.123,"
-                                                  "2024-05-01 12:00:00.123,2024-05-01 12:00:00.123");
+    CHECK_STR(eval(call("current_timestamp", 0)),
+              "2024-05-01 12:00:00.123,2024-05-01 12:00:00.123,"
+              "2024-05-01 12:00:00.123,2024-05-01 12:00:00.123");
     CHECK_STR(eval(call("now", 0)), eval(call("current_timestamp", 0)));
 }
 
@@ -635,7 +707,8 @@ TEST(catalogue_lookup_and_errors)
     CHECK(!exec_expr_call(A, "nosuch", (exec_expr_t *[]){col(0)}, NULL, 1, &E));
     CHECK_STR(E.sqlstate, "42883");
     CHECK_STR(E.message, "function nosuch(integer) does not exist");
-    CHECK(!exec_expr_call(A, "session_window", (exec_expr_t *[]){col(0), S("5 minutes")}, NULL, 2, &E));
+    CHECK(!exec_expr_call(A, "session_window", (exec_expr_t *[]){col(0), S("5 minutes")}, NULL, 2,
+                          &E));
     CHECK_STR(E.sqlstate, "42883"); /* a time is needed */
     const exec_func_t *f;
     exec_type_t ret;
@@ -647,15 +720,22 @@ TEST(catalogue_lookup_and_errors)
     CHECK_INT(exec_func_lookup(A, "substring", 2, (exec_type_t[]){st, in}, &f, &ret, &err), 0);
     CHECK_INT(exec_func_lookup(A, "upper", 1, &in, &f, &ret, &err), -1);
     CHECK_STR(err.message, "function upper(integer) does not exist");
-    CHECK_INT(exec_func_lookup(A, "window", 2, (exec_type_t[]){exec_type_of(EXEC_TYPE_TIMESTAMP), st}, &f, &ret, &err), 0);
+    CHECK_INT(exec_func_lookup(A, "window", 2,
+                               (exec_type_t[]){exec_type_of(EXEC_TYPE_TIMESTAMP), st}, &f, &ret,
+                               &err),
+              0);
     CHECK(exec_type_equal(ret, exec_type_window()));
-    CHECK_INT(exec_func_lookup(A, "coalesce", 2, (exec_type_t[]){in, exec_type_of(EXEC_TYPE_BIGINT)}, &f, &ret, &err), 0);
+    CHECK_INT(exec_func_lookup(A, "coalesce", 2,
+                               (exec_type_t[]){in, exec_type_of(EXEC_TYPE_BIGINT)}, &f, &ret, &err),
+              0);
     CHECK_INT(ret.id, EXEC_TYPE_BIGINT);
     CHECK_INT(exec_func_lookup(A, "count", 1, &in, &f, &ret, &err), -1);
     CHECK_STR(err.sqlstate, "42809");
     CHECK(!exec_expr_arith(A, EXEC_OP_ADD, col(0), lit("BOOLEAN", "true"), &E));
     CHECK_STR(E.message, "operator does not exist: integer + boolean");
-    CHECK_STR(E.hint, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+    CHECK_STR(
+        E.hint,
+        "No operator matches the given name and argument types. You might need to add explicit type casts.");
     const char *v = eval(call("version", 0));
     CHECK(!strncmp(v, "sluice ", 7));
     CHECK(strstr(v, "(PostgreSQL 15.0 wire protocol), streaming SQL server,sluice ") != NULL);
@@ -675,8 +755,12 @@ TEST(selection_vectors_limit_evaluation)
     CHECK_STR(eval(bin(EXEC_OP_MOD, I(100), col(1))), "0,0");
     CHECK_STR(filter(cmp(EXEC_CMP_GT, col(1), I(0))), "0");
     B->sel = NULL;
-    CHECK_STR(filter(and_(cmp(EXEC_CMP_GT, col(1), I(0)), cmp(EXEC_CMP_LT, col(2), lit("DOUBLE", "2")))), "");
-    CHECK_STR(filter(or_(cmp(EXEC_CMP_GT, col(1), I(8)), cmp(EXEC_CMP_LT, col(2), lit("DOUBLE", "2")))), "0,1,3");
+    CHECK_STR(
+        filter(and_(cmp(EXEC_CMP_GT, col(1), I(0)), cmp(EXEC_CMP_LT, col(2), lit("DOUBLE", "2")))),
+        "");
+    CHECK_STR(
+        filter(or_(cmp(EXEC_CMP_GT, col(1), I(8)), cmp(EXEC_CMP_LT, col(2), lit("DOUBLE", "2")))),
+        "0,1,3");
     exec_batch_t *b = exec_batch_shallow_copy(B, A);
     sl_error_t err;
     exec_prog_t *p = exec_expr_compile(A, cmp(EXEC_CMP_GE, col(1), I(0)), &err);
@@ -708,7 +792,8 @@ TEST(constant_folding_and_program_shape)
     exec_expr_t *t[] = {bin(EXEC_OP_MOD, I(1), I(0))};
     CHECK_STR(eval(OK(exec_expr_case(A, NULL, w, t, 1, I(5), &E))), "5,5,5,5");
     exec_expr_t *w2[] = {cmp(EXEC_CMP_GT, col(1), I(8))};
-    CHECK_STR(eval(OK(exec_expr_case(A, NULL, w2, t, 1, I(5), &E))), "ERROR 22012 division by zero");
+    CHECK_STR(eval(OK(exec_expr_case(A, NULL, w2, t, 1, I(5), &E))),
+              "ERROR 22012 division by zero");
     CHECK(exec_expr_is_foldable(bin(EXEC_OP_MUL, I(2), I(3))));
     CHECK(!exec_expr_is_foldable(call("current_timestamp", 0)));
     CHECK(!exec_expr_is_foldable(col(0)));
@@ -717,9 +802,11 @@ TEST(constant_folding_and_program_shape)
 TEST(inspection_helpers)
 {
     B = NUMS;
-    exec_expr_t *e = OK(exec_expr_like(A, exec_expr_column(A, 3, exec_type_of(EXEC_TYPE_STRING), "name"), S("a%"), NULL,
-                                       false, false, &E));
-    exec_expr_t *x = and_(e, cmp(EXEC_CMP_GT, exec_expr_column(A, 1, exec_type_of(EXEC_TYPE_BIGINT), "n"), I(3)));
+    exec_expr_t *e =
+        OK(exec_expr_like(A, exec_expr_column(A, 3, exec_type_of(EXEC_TYPE_STRING), "name"),
+                          S("a%"), NULL, false, false, &E));
+    exec_expr_t *x = and_(
+        e, cmp(EXEC_CMP_GT, exec_expr_column(A, 1, exec_type_of(EXEC_TYPE_BIGINT), "n"), I(3)));
     sl_buf_t b = SL_BUF_INIT;
     exec_expr_format(x, &b);
     CHECK_STR(b.data, "((name LIKE 'a%') AND (n > 3))");
@@ -744,7 +831,8 @@ TEST_TIMEOUT(pg_sleep_honours_cancel, 10)
     CTX.cancel = &cancel;
     CHECK_STR(eval(call("pg_sleep", 1, lit("DOUBLE", "0.02"))), "NULL");
     atomic_store(&cancel, 1);
-    CHECK_STR(eval(bin(EXEC_OP_ADD, I(1), col(0))), "ERROR 57014 canceling statement due to user request");
+    CHECK_STR(eval(bin(EXEC_OP_ADD, I(1), col(0))),
+              "ERROR 57014 canceling statement due to user request");
     CTX.cancel = NULL;
 }
 

@@ -15,8 +15,8 @@ static const char *R_ROWS1 = "2,b1;2,b2;NULL,b3";
 static const char *R_ROWS2 = "4,b4;1,b5";
 
 typedef struct fixture {
-    exec_pnode_t *l, *r;          /* INPUT leaves */
-    tj_input_t lin[2], rin[2];    /* two input tasks per side */
+    exec_pnode_t *l, *r;       /* INPUT leaves */
+    tj_input_t lin[2], rin[2]; /* two input tasks per side */
     exec_input_t ins[4];
     int nins;
 } fixture_t;
@@ -28,7 +28,8 @@ static void setup(void)
     T_STR = exec_type_of(EXEC_TYPE_STRING);
 }
 
-static void fixture_init(fixture_t *f, const char *l1, const char *l2, const char *r1, const char *r2)
+static void fixture_init(fixture_t *f, const char *l1, const char *l2, const char *r1,
+                         const char *r2)
 {
     memset(f, 0, sizeof *f);
     const char *ln[] = {"k", "a"}, *rn[] = {"k", "b"};
@@ -63,7 +64,8 @@ static char *hash_bcast(fixture_t *f, op_join_type_t type, const exec_expr_t *re
 {
     sl_error_t err = {0};
     exec_pnode_t *probe = f->l;
-    if (type == OP_JOIN_RIGHT || type == OP_JOIN_FULL) probe = op_exchange_plan(A, f->l, NULL, 0, 1, 0);
+    if (type == OP_JOIN_RIGHT || type == OP_JOIN_FULL)
+        probe = op_exchange_plan(A, f->l, NULL, 0, 1, 0);
     exec_pnode_t *build = op_exchange_plan(A, f->r, NULL, 0, 1, 1);
     exec_pnode_t *j = op_hash_join_plan(A, probe, build, K0, K0, 1, type, 1, residual, &err);
     if (!j) unit_fail(__FILE__, __LINE__, "plan: %s", err.message);
@@ -75,22 +77,22 @@ static char *hash_part(fixture_t *f, op_join_type_t type, int probe_is_left,
                        const exec_expr_t *residual)
 {
     sl_error_t err = {0};
-    exec_pnode_t *lx = op_exchange_plan(A, f->l, K0, 1, 3, 0), *rx = op_exchange_plan(A, f->r, K0, 1, 3, 0);
-    exec_pnode_t *j = probe_is_left ? op_hash_join_plan(A, lx, rx, K0, K0, 1, type, 1, residual, &err)
-                                    : op_hash_join_plan(A, rx, lx, K0, K0, 1, type, 0, residual, &err);
+    exec_pnode_t *lx = op_exchange_plan(A, f->l, K0, 1, 3, 0),
+                 *rx = op_exchange_plan(A, f->r, K0, 1, 3, 0);
+    exec_pnode_t *j = probe_is_left
+                          ? op_hash_join_plan(A, lx, rx, K0, K0, 1, type, 1, residual, &err)
+                          : op_hash_join_plan(A, rx, lx, K0, K0, 1, type, 0, residual, &err);
     if (!j) unit_fail(__FILE__, __LINE__, "plan: %s", err.message);
     return tj_sorted(run(j, f));
 }
 
-static const char *INNER =
-    "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\n";
+static const char *INNER = "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\n";
 static const char *LEFT =
     "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\n3,a5,NULL,NULL\nNULL,a4,NULL,NULL\n";
 static const char *RIGHT =
     "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\nNULL,NULL,4,b4\nNULL,NULL,NULL,b3\n";
-static const char *FULL =
-    "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\n3,a5,NULL,NULL\n"
-    "NULL,NULL,4,b4\nNULL,NULL,NULL,b3\nNULL,a4,NULL,NULL\n";
+static const char *FULL = "1,a1,1,b5\n2,a2,2,b1\n2,a2,2,b2\n2,a3,2,b1\n2,a3,2,b2\n3,a5,NULL,NULL\n"
+                          "NULL,NULL,4,b4\nNULL,NULL,NULL,b3\nNULL,a4,NULL,NULL\n";
 
 TEST(hash_join_broadcast_every_type)
 {
@@ -172,11 +174,13 @@ TEST(hash_join_empty_sides)
     fixture_init(&f, L_ROWS1, L_ROWS2, NULL, NULL);
     TJ_CHECK_TEXT(hash_bcast(&f, OP_JOIN_INNER, NULL), "");
     fixture_init(&f, L_ROWS1, L_ROWS2, NULL, NULL);
-    TJ_CHECK_TEXT(hash_bcast(&f, OP_JOIN_LEFT, NULL),
-                  "1,a1,NULL,NULL\n2,a2,NULL,NULL\n2,a3,NULL,NULL\n3,a5,NULL,NULL\nNULL,a4,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        hash_bcast(&f, OP_JOIN_LEFT, NULL),
+        "1,a1,NULL,NULL\n2,a2,NULL,NULL\n2,a3,NULL,NULL\n3,a5,NULL,NULL\nNULL,a4,NULL,NULL\n");
     fixture_init(&f, NULL, NULL, R_ROWS1, R_ROWS2);
-    TJ_CHECK_TEXT(hash_bcast(&f, OP_JOIN_FULL, NULL),
-                  "NULL,NULL,1,b5\nNULL,NULL,2,b1\nNULL,NULL,2,b2\nNULL,NULL,4,b4\nNULL,NULL,NULL,b3\n");
+    TJ_CHECK_TEXT(
+        hash_bcast(&f, OP_JOIN_FULL, NULL),
+        "NULL,NULL,1,b5\nNULL,NULL,2,b1\nNULL,NULL,2,b2\nNULL,NULL,4,b4\nNULL,NULL,NULL,b3\n");
     fixture_init(&f, NULL, NULL, NULL, NULL);
     TJ_CHECK_TEXT(hash_part(&f, OP_JOIN_FULL, 1, NULL), "");
 }
@@ -254,7 +258,8 @@ static char *nl(fixture_t *f, op_join_type_t type, const exec_expr_t *pred)
 {
     sl_error_t err = {0};
     exec_pnode_t *probe = f->l;
-    if (type == OP_JOIN_RIGHT || type == OP_JOIN_FULL) probe = op_exchange_plan(A, f->l, NULL, 0, 1, 0);
+    if (type == OP_JOIN_RIGHT || type == OP_JOIN_FULL)
+        probe = op_exchange_plan(A, f->l, NULL, 0, 1, 0);
     exec_pnode_t *build = op_exchange_plan(A, f->r, NULL, 0, 1, 1);
     exec_pnode_t *j = op_nl_join_plan(A, probe, build, type, 1, pred, &err);
     if (!j) unit_fail(__FILE__, __LINE__, "plan: %s", err.message);

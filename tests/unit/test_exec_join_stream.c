@@ -81,7 +81,7 @@ static char *sjt_batch(sjt_t *t, int64_t id, int64_t wm_late, int64_t wm_evict, 
     return tj_sorted(s);
 }
 
-static const int K_KT[] = {0, 1};   /* (k, time) */
+static const int K_KT[] = {0, 1}; /* (k, time) */
 static const int K_K[] = {0};
 
 /* LEFT OUTER on (k, time) with key-based eviction on the time key. */
@@ -90,19 +90,25 @@ static void left_outer_key_based(void)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT, .nkeys = 2, .left_keys = K_KT,
-                                  .right_keys = K_KT, .left_time = 1, .right_time = 1,
-                                  .evict_key = 1, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT,
+                                  .nkeys = 2,
+                                  .left_keys = K_KT,
+                                  .right_keys = K_KT,
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = 1,
+                                  .op_id = 0};
     sjt_plan(&t, &spec);
     op_metrics_t m;
     const int64_t NONE = INT64_MIN;
     /* b0: a1 joins b1; the NULL-key left row can never match: out at once. */
-    TJ_CHECK_TEXT(sjt_batch(&t, 0, NONE, NONE,
-                            "1,2024-01-01 10:00:00,a1;2,2024-01-01 10:00:00,a2;3,2024-01-01 11:00:00,a3;"
-                            "NULL,2024-01-01 10:00:00,an",
-                            "1,2024-01-01 10:00:00,b1", &m),
-                  "1,2024-01-01 10:00:00,a1,1,2024-01-01 10:00:00,b1\n"
-                  "NULL,2024-01-01 10:00:00,an,NULL,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        sjt_batch(&t, 0, NONE, NONE,
+                  "1,2024-01-01 10:00:00,a1;2,2024-01-01 10:00:00,a2;3,2024-01-01 11:00:00,a3;"
+                  "NULL,2024-01-01 10:00:00,an",
+                  "1,2024-01-01 10:00:00,b1", &m),
+        "1,2024-01-01 10:00:00,a1,1,2024-01-01 10:00:00,b1\n"
+        "NULL,2024-01-01 10:00:00,an,NULL,NULL,NULL\n");
     CHECK_INT(m.num_rows_total, 4);
     CHECK_INT(m.num_state_store_instances, 4); /* 2 stores x 2 partitions */
     /* b1: b2 arrives in time to match a2, so a2 is never null-extended. */
@@ -155,16 +161,23 @@ static void full_outer_value_based(void)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_FULL, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .residual = range_cond(), .left_time = 1,
-                                  .right_time = 1, .evict_key = -1, .left_has_bound = 1,
-                                  .left_bound_ms = 0, .right_has_bound = 1,
-                                  .right_bound_ms = -3600000, .op_id = 3};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_FULL,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .residual = range_cond(),
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = -1,
+                                  .left_has_bound = 1,
+                                  .left_bound_ms = 0,
+                                  .right_has_bound = 1,
+                                  .right_bound_ms = -3600000,
+                                  .op_id = 3};
     sjt_plan(&t, &spec);
     op_metrics_t m;
     const int64_t NONE = INT64_MIN;
-    TJ_CHECK_TEXT(sjt_batch(&t, 0, NONE, NONE,
-                            "1,2024-01-01 10:00:00,a1;1,2024-01-01 12:00:00,a2",
+    TJ_CHECK_TEXT(sjt_batch(&t, 0, NONE, NONE, "1,2024-01-01 10:00:00,a1;1,2024-01-01 12:00:00,a2",
                             "1,2024-01-01 09:30:00,b1;2,2024-01-01 09:00:00,b2", &m),
                   "1,2024-01-01 10:00:00,a1,1,2024-01-01 09:30:00,b1\n");
     CHECK_INT(m.num_state_store_instances, 8); /* rows + time index, both sides, 2 partitions */
@@ -220,11 +233,19 @@ TEST(stream_join_same_batch_match_past_bound)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .residual = range_cond(), .left_time = 1,
-                                  .right_time = 1, .evict_key = -1, .left_has_bound = 1,
-                                  .left_bound_ms = 0, .right_has_bound = 1,
-                                  .right_bound_ms = -3600000, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .residual = range_cond(),
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = -1,
+                                  .left_has_bound = 1,
+                                  .left_bound_ms = 0,
+                                  .right_has_bound = 1,
+                                  .right_bound_ms = -3600000,
+                                  .op_id = 0};
     sjt_plan(&t, &spec);
     TJ_CHECK_TEXT(sjt_batch(&t, 0, ms("09:00"), ms("11:00"), "1,2024-01-01 10:00:00,a1",
                             "1,2024-01-01 09:30:00,b1", NULL),
@@ -239,18 +260,25 @@ TEST(stream_join_inner_duplicates_across_batches)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .left_time = -1, .right_time = -1,
-                                  .evict_key = -1, .op_id = 1};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .left_time = -1,
+                                  .right_time = -1,
+                                  .evict_key = -1,
+                                  .op_id = 1};
     sjt_plan(&t, &spec);
     op_metrics_t m;
     const int64_t NONE = INT64_MIN;
-    TJ_CHECK_TEXT(sjt_batch(&t, 0, NONE, NONE,
-                            "7,2024-01-01 10:00:00,a1;7,2024-01-01 10:01:00,a2;NULL,2024-01-01 10:00:00,an",
-                            "NULL,2024-01-01 10:00:00,bn", &m),
-                  "");
+    TJ_CHECK_TEXT(
+        sjt_batch(&t, 0, NONE, NONE,
+                  "7,2024-01-01 10:00:00,a1;7,2024-01-01 10:01:00,a2;NULL,2024-01-01 10:00:00,an",
+                  "NULL,2024-01-01 10:00:00,bn", &m),
+        "");
     CHECK_INT(m.num_rows_total, 2);
-    TJ_CHECK_TEXT(sjt_batch(&t, 1, NONE, ms("23:00"), "", "7,2024-01-01 10:02:00,b1;7,2024-01-01 10:03:00,b2", &m),
+    TJ_CHECK_TEXT(sjt_batch(&t, 1, NONE, ms("23:00"), "",
+                            "7,2024-01-01 10:02:00,b1;7,2024-01-01 10:03:00,b2", &m),
                   "7,2024-01-01 10:00:00,a1,7,2024-01-01 10:02:00,b1\n"
                   "7,2024-01-01 10:00:00,a1,7,2024-01-01 10:03:00,b2\n"
                   "7,2024-01-01 10:01:00,a2,7,2024-01-01 10:02:00,b1\n"
@@ -269,14 +297,19 @@ TEST(stream_join_right_outer_flag_set_by_later_row)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_RIGHT, .nkeys = 2, .left_keys = K_KT,
-                                  .right_keys = K_KT, .left_time = 1, .right_time = 1,
-                                  .evict_key = 1, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_RIGHT,
+                                  .nkeys = 2,
+                                  .left_keys = K_KT,
+                                  .right_keys = K_KT,
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = 1,
+                                  .op_id = 0};
     sjt_plan(&t, &spec);
     const int64_t NONE = INT64_MIN;
-    TJ_CHECK_TEXT(sjt_batch(&t, 0, NONE, NONE, "",
-                            "1,2024-01-01 10:00:00,b1;2,2024-01-01 10:00:00,b2", NULL),
-                  "");
+    TJ_CHECK_TEXT(
+        sjt_batch(&t, 0, NONE, NONE, "", "1,2024-01-01 10:00:00,b1;2,2024-01-01 10:00:00,b2", NULL),
+        "");
     TJ_CHECK_TEXT(sjt_batch(&t, 1, NONE, NONE, "1,2024-01-01 10:00:00,a1", "", NULL),
                   "1,2024-01-01 10:00:00,a1,1,2024-01-01 10:00:00,b1\n");
     TJ_CHECK_TEXT(sjt_batch(&t, 2, NONE, ms("10:00"), "", "", NULL),
@@ -290,17 +323,25 @@ TEST(stream_join_many_candidates)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .left_time = 1, .right_time = 1,
-                                  .evict_key = -1, .left_has_bound = 1, .left_bound_ms = 0,
+    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = -1,
+                                  .left_has_bound = 1,
+                                  .left_bound_ms = 0,
                                   .op_id = 0};
     sjt_plan(&t, &spec);
     sl_buf_t rb = SL_BUF_INIT;
-    for (int i = 0; i < 5000; i++) sl_buf_printf(&rb, "%s1,2024-01-01 10:00:00,r%d", i ? ";" : "", i);
+    for (int i = 0; i < 5000; i++)
+        sl_buf_printf(&rb, "%s1,2024-01-01 10:00:00,r%d", i ? ";" : "", i);
     op_metrics_t m;
     free(sjt_batch(&t, 0, INT64_MIN, INT64_MIN, "", rb.data, &m));
     sl_buf_free(&rb);
-    char *s = sjt_batch(&t, 1, INT64_MIN, INT64_MIN, "1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,z", "", &m);
+    char *s = sjt_batch(&t, 1, INT64_MIN, INT64_MIN,
+                        "1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,z", "", &m);
     CHECK_INT(m.rows_out, 5000);
     free(s);
     /* a matched; z did not and leaves null-extended once its time passes. */
@@ -319,10 +360,17 @@ TEST(stream_join_window_key_evicts_by_window_end)
     t.r = op_input_plan(A, 2, names, ty, "r");
     t.dir = tj_tmpdir();
     const int K[] = {0};
-    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT, .nkeys = 1, .left_keys = K, .right_keys = K,
-                                  .left_time = 0, .right_time = 0, .evict_key = 0, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT,
+                                  .nkeys = 1,
+                                  .left_keys = K,
+                                  .right_keys = K,
+                                  .left_time = 0,
+                                  .right_time = 0,
+                                  .evict_key = 0,
+                                  .op_id = 0};
     sl_error_t err = {0};
-    exec_pnode_t *lx = op_exchange_plan(A, t.l, K, 1, 2, 0), *rx = op_exchange_plan(A, t.r, K, 1, 2, 0);
+    exec_pnode_t *lx = op_exchange_plan(A, t.l, K, 1, 2, 0),
+                 *rx = op_exchange_plan(A, t.r, K, 1, 2, 0);
     t.join = op_stream_join_plan(A, lx, rx, &spec, &err);
     CHECK(t.join != NULL);
     exec_plan_number(t.join);
@@ -349,12 +397,14 @@ TEST(stream_join_window_key_evicts_by_window_end)
     op_wm_t wm[TJ_MAX_OPS];
     ctx = tj_ctx(1, sd, "memory", 2);
     tj_set_wm(&ctx, wm, INT64_MIN, ms("11:30"));
-    TJ_CHECK_TEXT(tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
-                  "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T11:00:00.000Z\"},early-window,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
+        "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T11:00:00.000Z\"},early-window,NULL,NULL\n");
     ctx = tj_ctx(2, sd, "memory", 2);
     tj_set_wm(&ctx, wm, INT64_MIN, ms("12:00"));
-    TJ_CHECK_TEXT(tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
-                  "{\"start\":\"2024-01-01T11:00:00.000Z\",\"end\":\"2024-01-01T12:00:00.000Z\"},late-window,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        tj_run_ctx(t.join, &ctx, ins2, 2, NULL),
+        "{\"start\":\"2024-01-01T11:00:00.000Z\",\"end\":\"2024-01-01T12:00:00.000Z\"},late-window,NULL,NULL\n");
 }
 
 TEST(stream_join_refuses_bad_specs)
@@ -363,10 +413,16 @@ TEST(stream_join_refuses_bad_specs)
     sjt_t t;
     sjt_inputs(&t);
     sl_error_t err = {0};
-    exec_pnode_t *lx = op_exchange_plan(A, t.l, K_K, 1, 2, 0), *rx = op_exchange_plan(A, t.r, K_K, 1, 2, 0);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .left_time = -1, .right_time = -1,
-                                  .evict_key = -1, .left_has_bound = 1};
+    exec_pnode_t *lx = op_exchange_plan(A, t.l, K_K, 1, 2, 0),
+                 *rx = op_exchange_plan(A, t.r, K_K, 1, 2, 0);
+    op_stream_join_spec_t spec = {.type = OP_JOIN_LEFT,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .left_time = -1,
+                                  .right_time = -1,
+                                  .evict_key = -1,
+                                  .left_has_bound = 1};
     CHECK(!op_stream_join_plan(A, lx, rx, &spec, &err));
     CHECK_STR(err.sqlstate, "22023");
     spec.left_has_bound = 0;
@@ -390,9 +446,14 @@ TEST(stream_join_schema_change_refused)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .left_time = -1, .right_time = -1,
-                                  .evict_key = -1, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .left_time = -1,
+                                  .right_time = -1,
+                                  .evict_key = -1,
+                                  .op_id = 0};
     sjt_plan(&t, &spec);
     free(sjt_batch(&t, 0, INT64_MIN, INT64_MIN, "1,2024-01-01 10:00:00,a", "", NULL));
     /* Same checkpoint, right side now (k, rt) only. */
@@ -400,7 +461,8 @@ TEST(stream_join_schema_change_refused)
     exec_type_t rt[] = {T_INT, T_TS};
     exec_pnode_t *r2 = op_input_plan(A, 2, rn, rt, "r");
     sl_error_t err = {0};
-    exec_pnode_t *lx = op_exchange_plan(A, t.l, K_K, 1, 2, 0), *rx = op_exchange_plan(A, r2, K_K, 1, 2, 0);
+    exec_pnode_t *lx = op_exchange_plan(A, t.l, K_K, 1, 2, 0),
+                 *rx = op_exchange_plan(A, r2, K_K, 1, 2, 0);
     exec_pnode_t *j = op_stream_join_plan(A, lx, rx, &spec, &err);
     exec_plan_number(j);
     tj_input_t none = {0};
@@ -420,20 +482,34 @@ TEST(stream_join_explain_names_eviction)
     setup();
     sjt_t t;
     sjt_inputs(&t);
-    op_stream_join_spec_t spec = {.type = OP_JOIN_FULL, .nkeys = 1, .left_keys = K_K,
-                                  .right_keys = K_K, .residual = range_cond(), .left_time = 1,
-                                  .right_time = 1, .evict_key = -1, .left_has_bound = 1,
-                                  .left_bound_ms = 0, .right_has_bound = 1,
-                                  .right_bound_ms = -3600000, .op_id = 3};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_FULL,
+                                  .nkeys = 1,
+                                  .left_keys = K_K,
+                                  .right_keys = K_K,
+                                  .residual = range_cond(),
+                                  .left_time = 1,
+                                  .right_time = 1,
+                                  .evict_key = -1,
+                                  .left_has_bound = 1,
+                                  .left_bound_ms = 0,
+                                  .right_has_bound = 1,
+                                  .right_bound_ms = -3600000,
+                                  .op_id = 3};
     sjt_plan(&t, &spec);
     sl_buf_t b = SL_BUF_INIT;
     t.join->ops->explain(t.join, &b);
-    CHECK_STR(b.data, " FULL OUTER (k = k) filter ((lt >= rt) AND (lt <= (rt + INTERVAL '01:00:00')))"
-                      " state evicted: left lt <= watermark, right rt <= watermark - 01:00:00");
+    CHECK_STR(b.data,
+              " FULL OUTER (k = k) filter ((lt >= rt) AND (lt <= (rt + INTERVAL '01:00:00')))"
+              " state evicted: left lt <= watermark, right rt <= watermark - 01:00:00");
     sl_buf_free(&b);
-    op_stream_join_spec_t kspec = {.type = OP_JOIN_INNER, .nkeys = 2, .left_keys = K_KT,
-                                   .right_keys = K_KT, .left_time = 1, .right_time = 1,
-                                   .evict_key = 1, .op_id = 0};
+    op_stream_join_spec_t kspec = {.type = OP_JOIN_INNER,
+                                   .nkeys = 2,
+                                   .left_keys = K_KT,
+                                   .right_keys = K_KT,
+                                   .left_time = 1,
+                                   .right_time = 1,
+                                   .evict_key = 1,
+                                   .op_id = 0};
     sjt_plan(&t, &kspec);
     t.join->ops->explain(t.join, &b);
     CHECK_STR(b.data, " INNER (k = k, lt = rt) state evicted: key lt <= watermark");

@@ -143,7 +143,8 @@ static inline char *tj_run_ctx(exec_pnode_t *root, const op_ctx_t *ctx, const ex
     exec_result_t r;
     sl_error_t err = {0};
     if (exec_run(root, ctx, 0, NULL, pool, ins, nins, &r, &err) < 0)
-        unit_fail(__FILE__, __LINE__, "exec_run: %s: %s (%s)", err.sqlstate, err.message, err.detail);
+        unit_fail(__FILE__, __LINE__, "exec_run: %s: %s (%s)", err.sqlstate, err.message,
+                  err.detail);
     char *s = tj_render(&r);
     if (keep) *keep = r;
     else exec_result_free(&r);
@@ -158,13 +159,12 @@ static inline char *tj_tmpdir(void)
     return d;
 }
 
-#define TJ_CHECK_TEXT(got, want)                                                      \
-    do {                                                                              \
-        char *g_ = (got);                                                             \
-        const char *w_ = (want);                                                      \
-        if (strcmp(g_, w_))                                                           \
-            unit_fail(__FILE__, __LINE__, "got:\n%s\nexpected:\n%s", g_, w_);         \
-        free(g_);                                                                     \
+#define TJ_CHECK_TEXT(got, want)                                                              \
+    do {                                                                                      \
+        char *g_ = (got);                                                                     \
+        const char *w_ = (want);                                                              \
+        if (strcmp(g_, w_)) unit_fail(__FILE__, __LINE__, "got:\n%s\nexpected:\n%s", g_, w_); \
+        free(g_);                                                                             \
     } while (0)
 
 #endif

@@ -78,9 +78,10 @@ TEST(dedup_batch_keeps_first_row_per_key_in_input_order)
     CHECK(d != NULL);
     exec_plan_number(d);
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
-    const char *rows[] = {"2,2024-01-01 10:00:00,first2;1,2024-01-01 10:00:00,first1;2,2024-01-01 10:00:00,dup2;"
-                          "NULL,2024-01-01 10:00:00,firstnull;NULL,2024-01-01 10:00:00,dupnull",
-                          "1,2024-01-01 10:00:00,dup1;3,2024-01-01 10:00:00,first3"};
+    const char *rows[] = {
+        "2,2024-01-01 10:00:00,first2;1,2024-01-01 10:00:00,first1;2,2024-01-01 10:00:00,dup2;"
+        "NULL,2024-01-01 10:00:00,firstnull;NULL,2024-01-01 10:00:00,dupnull",
+        "1,2024-01-01 10:00:00,dup1;3,2024-01-01 10:00:00,first3"};
     op_metrics_t m;
     TJ_CHECK_TEXT(run_rows(d, in, &ctx, rows, 2, &m),
                   "2,2024-01-01 10:00:00,first2\n1,2024-01-01 10:00:00,first1\n"
@@ -98,9 +99,10 @@ TEST(dedup_batch_multi_key_partitioned)
     exec_pnode_t *d = op_dedup_plan(A, op_exchange_plan(A, in, keys, 2, 3, 0), &spec, &err);
     exec_plan_number(d);
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 3);
-    const char *rows[] = {"1,2024-01-01 10:00:00,a;1,2024-01-01 10:01:00,b;1,2024-01-01 10:02:00,a",
-                          "2,2024-01-01 10:03:00,a;1,2024-01-01 10:04:00,b;NULL,2024-01-01 10:05:00,NULL",
-                          "NULL,2024-01-01 10:06:00,NULL"};
+    const char *rows[] = {
+        "1,2024-01-01 10:00:00,a;1,2024-01-01 10:01:00,b;1,2024-01-01 10:02:00,a",
+        "2,2024-01-01 10:03:00,a;1,2024-01-01 10:04:00,b;NULL,2024-01-01 10:05:00,NULL",
+        "NULL,2024-01-01 10:06:00,NULL"};
     TJ_CHECK_TEXT(tj_sorted(run_rows(d, in, &ctx, rows, 3, NULL)),
                   "1,2024-01-01 10:00:00,a\n1,2024-01-01 10:01:00,b\n2,2024-01-01 10:03:00,a\n"
                   "NULL,2024-01-01 10:05:00,NULL\n");
@@ -147,9 +149,11 @@ static void dedup_stream_event_time_key(const char *provider)
     dstream_init(&s, &spec, provider);
     op_metrics_t m;
     const int64_t NONE = INT64_MIN;
-    TJ_CHECK_TEXT(dstream_batch(&s, 0, NONE, NONE,
-                                "1,2024-01-01 10:00:00,x1;1,2024-01-01 10:00:00,x2;2,2024-01-01 10:05:00,y1", &m),
-                  "1,2024-01-01 10:00:00,x1\n2,2024-01-01 10:05:00,y1\n");
+    TJ_CHECK_TEXT(
+        dstream_batch(&s, 0, NONE, NONE,
+                      "1,2024-01-01 10:00:00,x1;1,2024-01-01 10:00:00,x2;2,2024-01-01 10:05:00,y1",
+                      &m),
+        "1,2024-01-01 10:00:00,x1\n2,2024-01-01 10:05:00,y1\n");
     CHECK_INT(custom(&m, "numDroppedDuplicateRows"), 1);
     CHECK_INT(m.num_rows_total, 2);
     CHECK_INT(m.num_rows_updated, 2);
@@ -171,7 +175,8 @@ static void dedup_stream_event_time_key(const char *provider)
                                 "1,2024-01-01 10:00:00,x4;3,2024-01-01 10:20:00,z", &m),
                   "3,2024-01-01 10:20:00,z\n");
     /* b3: a key evicted from state is new again when not late. */
-    TJ_CHECK_TEXT(dstream_batch(&s, 3, ms("10:10"), ms("10:10"), "2,2024-01-01 10:15:00,y2;3,2024-01-01 10:20:00,zz", &m),
+    TJ_CHECK_TEXT(dstream_batch(&s, 3, ms("10:10"), ms("10:10"),
+                                "2,2024-01-01 10:15:00,y2;3,2024-01-01 10:20:00,zz", &m),
                   "2,2024-01-01 10:15:00,y2\n");
 }
 
@@ -191,7 +196,6 @@ TEST(dedup_stream_event_time_key_cached_stores)
     dedup_stream_event_time_key("memory");
     exec_store_cache_free(CACHE);
 }
-
 
 /* DISTINCT ON (k) over a watermarked stream: late rows dropped, no eviction. */
 TEST(dedup_stream_without_event_time_key_keeps_state)
@@ -218,13 +222,19 @@ static void dedup_within_watermark(const char *provider)
 {
     setup();
     const int keys[] = {0};
-    op_dedup_spec_t spec = {.nkeys = 1, .keys = keys, .time_col = 1, .evict_key = -1,
-                            .within_watermark = 1, .delay_ms = 10 * 60000, .op_id = 0};
+    op_dedup_spec_t spec = {.nkeys = 1,
+                            .keys = keys,
+                            .time_col = 1,
+                            .evict_key = -1,
+                            .within_watermark = 1,
+                            .delay_ms = 10 * 60000,
+                            .op_id = 0};
     dstream_t s;
     dstream_init(&s, &spec, provider);
     CHECK_STR(s.d->ops->name, "dedupeWithinWatermark");
     op_metrics_t m;
-    TJ_CHECK_TEXT(dstream_batch(&s, 0, INT64_MIN, INT64_MIN, "1,2024-01-01 10:00:00,a;1,2024-01-01 10:30:00,b", &m),
+    TJ_CHECK_TEXT(dstream_batch(&s, 0, INT64_MIN, INT64_MIN,
+                                "1,2024-01-01 10:00:00,a;1,2024-01-01 10:30:00,b", &m),
                   "1,2024-01-01 10:00:00,a\n");
     /* expiry 10:10 <= watermark 10:10: evicted at the end of b1, after c is
      * dropped as a duplicate (expiry not extended by b). */
@@ -290,14 +300,16 @@ static char *limit_run(int64_t limit, int64_t offset)
     exec_plan_number(l);
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
     /* Three input tasks, gathered in task order: rows 1..10. */
-    const char *rows[] = {"1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,b",
-                          "3,2024-01-01 10:00:00,c;4,2024-01-01 10:00:00,d;5,2024-01-01 10:00:00,e;"
-                          "6,2024-01-01 10:00:00,f;7,2024-01-01 10:00:00,g",
-                          "8,2024-01-01 10:00:00,h;9,2024-01-01 10:00:00,i;10,2024-01-01 10:00:00,j"};
+    const char *rows[] = {
+        "1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,b",
+        "3,2024-01-01 10:00:00,c;4,2024-01-01 10:00:00,d;5,2024-01-01 10:00:00,e;"
+        "6,2024-01-01 10:00:00,f;7,2024-01-01 10:00:00,g",
+        "8,2024-01-01 10:00:00,h;9,2024-01-01 10:00:00,i;10,2024-01-01 10:00:00,j"};
     char *s = run_rows(l, in, &ctx, rows, 3, NULL);
     /* keep only the k column */
     sl_buf_t b = SL_BUF_INIT;
-    for (char *p = strtok(s, "\n"); p; p = strtok(NULL, "\n")) sl_buf_printf(&b, "%.*s ", (int)strcspn(p, ","), p);
+    for (char *p = strtok(s, "\n"); p; p = strtok(NULL, "\n"))
+        sl_buf_printf(&b, "%.*s ", (int)strcspn(p, ","), p);
     free(s);
     char *out = sl_xstrdup(b.data ? b.data : "");
     sl_buf_free(&b);
@@ -336,15 +348,16 @@ static void global_limit(const char *provider)
     const char *b0 = "1,2024-01-01 10:00:00,a;2,2024-01-01 10:00:00,b";
     const char *b1 = "3,2024-01-01 10:00:00,c;4,2024-01-01 10:00:00,d;5,2024-01-01 10:00:00,e";
     const char *b2 = "6,2024-01-01 10:00:00,f";
-#define LCTX(id)                                                                      \
-    do {                                                                              \
-        ctx = tj_ctx((id), state, provider, 1);                                       \
-        ctx.stores = LCACHE;                                                          \
+#define LCTX(id)                                \
+    do {                                        \
+        ctx = tj_ctx((id), state, provider, 1); \
+        ctx.stores = LCACHE;                    \
     } while (0)
     op_ctx_t ctx;
     LCTX(0);
     op_metrics_t m;
-    TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b0, 1, &m), "1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\n");
+    TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b0, 1, &m),
+                  "1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\n");
     CHECK_INT(m.num_state_store_instances, 1);
     LCTX(1);
     TJ_CHECK_TEXT(run_rows(l, in, &ctx, &b1, 1, NULL), "3,2024-01-01 10:00:00,c\n");
@@ -389,14 +402,16 @@ TEST(union_all_forwards_both_arms)
     tj_add(&ri, tj_batch(A, 3, TY, "2,2024-01-01 10:00:00,b;NULL,NULL,NULL"));
     exec_input_t ins[] = {{l, tj_produce, &li, 0}, {r, tj_produce, &ri, 1}};
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
-    TJ_CHECK_TEXT(tj_run_ctx(u, &ctx, ins, 2, NULL),
-                  "1,2024-01-01 10:00:00,a\n1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\nNULL,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        tj_run_ctx(u, &ctx, ins, 2, NULL),
+        "1,2024-01-01 10:00:00,a\n1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\nNULL,NULL,NULL\n");
     /* Behind exchanges too (a stage over two exchanges). */
     exec_pnode_t *u2 = op_union_plan(A, op_exchange_plan(A, l, NULL, 0, 1, 0),
                                      op_exchange_plan(A, r, NULL, 0, 1, 0), &err);
     exec_plan_number(u2);
-    TJ_CHECK_TEXT(tj_run_ctx(u2, &ctx, ins, 2, NULL),
-                  "1,2024-01-01 10:00:00,a\n1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\nNULL,NULL,NULL\n");
+    TJ_CHECK_TEXT(
+        tj_run_ctx(u2, &ctx, ins, 2, NULL),
+        "1,2024-01-01 10:00:00,a\n1,2024-01-01 10:00:00,a\n2,2024-01-01 10:00:00,b\nNULL,NULL,NULL\n");
 }
 
 TEST(union_refuses_mismatched_arms)

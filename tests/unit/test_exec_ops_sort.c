@@ -37,7 +37,7 @@ static char *variant(const char *asc, int desc, int nulls_first)
     char *items[64];
     int n = 0;
     char *copy = sl_strdup(A, asc);
-    for (char *p = copy;; ) {
+    for (char *p = copy;;) {
         char *bar = strchr(p, '|');
         if (!bar) break;
         *bar = 0;
@@ -74,14 +74,14 @@ TEST(sort_every_scalar_type_nulls_first_and_last)
     check_type(exec_type_of(EXEC_TYPE_BOOLEAN), "true;NULL;false", "f|t|");
     check_type(exec_type_of(EXEC_TYPE_INT), "3;-1;NULL;0;2147483647;-2147483648",
                "-2147483648|-1|0|3|2147483647|");
-    check_type(exec_type_of(EXEC_TYPE_BIGINT), "9223372036854775807;-5;NULL;-9223372036854775808;256;255",
+    check_type(exec_type_of(EXEC_TYPE_BIGINT),
+               "9223372036854775807;-5;NULL;-9223372036854775808;256;255",
                "-9223372036854775808|-5|255|256|9223372036854775807|");
     check_type(exec_type_of(EXEC_TYPE_DOUBLE), "1.5;-0.5;NaN;Infinity;-Infinity;NULL;0;-2.5;1e300",
                "-Infinity|-2.5|-0.5|0|1.5|1e+300|Infinity|NaN|");
     check_type(exec_type_decimal(10, 2), "1.50;-2.25;NULL;0.00;10.00;-10.01",
                "-10.01|-2.25|0.00|1.50|10.00|");
-    check_type(exec_type_of(EXEC_TYPE_STRING), "b;a;NULL;ab;;B;a\xc3\xa9",
-               "|B|a|ab|a\xc3\xa9|b|");
+    check_type(exec_type_of(EXEC_TYPE_STRING), "b;a;NULL;ab;;B;a\xc3\xa9", "|B|a|ab|a\xc3\xa9|b|");
     check_type(exec_type_of(EXEC_TYPE_BINARY), "\\x01;\\x00ff;\\x;NULL;\\x0100",
                "\\x|\\x00ff|\\x01|\\x0100|");
     check_type(exec_type_of(EXEC_TYPE_TIMESTAMP),
@@ -100,8 +100,7 @@ TEST(sort_struct_windows)
     exec_type_t t = exec_type_window();
     const char *names[] = {"w"};
     exec_pnode_t *in = op_input_plan(A, 1, names, &t, "s");
-    const char *w[] = {"{\"start\":\"2024-01-01 11:00:00\",\"end\":\"2024-01-01 12:00:00\"}",
-                       NULL,
+    const char *w[] = {"{\"start\":\"2024-01-01 11:00:00\",\"end\":\"2024-01-01 12:00:00\"}", NULL,
                        "{\"start\":\"2024-01-01 10:00:00\",\"end\":\"2024-01-01 11:00:00\"}",
                        "{\"start\":\"2024-01-01 10:00:00\",\"end\":\"2024-01-01 10:30:00\"}"};
     exec_builder_t bld;
@@ -119,11 +118,12 @@ TEST(sort_struct_windows)
     exec_pnode_t *s = op_sort_plan(A, op_exchange_plan(A, in, NULL, 0, 1, 0), &key, 1, -1, &err);
     exec_plan_number(s);
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
-    TJ_CHECK_TEXT(tj_run_ctx(s, &ctx, ins, 1, NULL),
-                  "NULL\n"
-                  "{\"start\":\"2024-01-01T11:00:00.000Z\",\"end\":\"2024-01-01T12:00:00.000Z\"}\n"
-                  "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T11:00:00.000Z\"}\n"
-                  "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T10:30:00.000Z\"}\n");
+    TJ_CHECK_TEXT(
+        tj_run_ctx(s, &ctx, ins, 1, NULL),
+        "NULL\n"
+        "{\"start\":\"2024-01-01T11:00:00.000Z\",\"end\":\"2024-01-01T12:00:00.000Z\"}\n"
+        "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T11:00:00.000Z\"}\n"
+        "{\"start\":\"2024-01-01T10:00:00.000Z\",\"end\":\"2024-01-01T10:30:00.000Z\"}\n");
 }
 
 /* (a INT, b STRING, id INT) ORDER BY a, b DESC NULLS LAST: ties keep input order. */
@@ -135,7 +135,8 @@ static exec_pnode_t *multi_plan(exec_pnode_t **in, int64_t limit)
     *in = op_input_plan(A, 3, names, ty, "s");
     op_sort_key_t keys[] = {{0, 0, -1}, {1, 1, 0}};
     sl_error_t err = {0};
-    exec_pnode_t *s = op_sort_plan(A, op_exchange_plan(A, *in, NULL, 0, 1, 0), keys, 2, limit, &err);
+    exec_pnode_t *s =
+        op_sort_plan(A, op_exchange_plan(A, *in, NULL, 0, 1, 0), keys, 2, limit, &err);
     exec_plan_number(s);
     return s;
 }
@@ -154,7 +155,8 @@ static char *multi_run(int64_t limit)
     op_ctx_t ctx = tj_ctx(0, NULL, NULL, 1);
     char *out = tj_run_ctx(s, &ctx, ins, 2, NULL);
     sl_buf_t b = SL_BUF_INIT;
-    for (char *p = strtok(out, "\n"); p; p = strtok(NULL, "\n")) sl_buf_printf(&b, "%s ", strrchr(p, ',') + 1);
+    for (char *p = strtok(out, "\n"); p; p = strtok(NULL, "\n"))
+        sl_buf_printf(&b, "%s ", strrchr(p, ',') + 1);
     free(out);
     char *ids = sl_xstrdup(b.data ? b.data : "");
     sl_buf_free(&b);
@@ -262,15 +264,17 @@ static void big_sort(exec_type_t kt, int desc)
             int32_t id = EXEC_VEC_AT(&b->cols[1], int32_t, k);
             if (seen) {
                 int c = exec_value_compare(&prev, &v);
-                if (desc ? c < 0 : c > 0) unit_fail(__FILE__, __LINE__, "out of order at row %lld", (long long)seen);
-                if (c == 0 && id < prev_id) unit_fail(__FILE__, __LINE__, "unstable at row %lld", (long long)seen);
+                if (desc ? c < 0 : c > 0)
+                    unit_fail(__FILE__, __LINE__, "out of order at row %lld", (long long)seen);
+                if (c == 0 && id < prev_id)
+                    unit_fail(__FILE__, __LINE__, "unstable at row %lld", (long long)seen);
             }
             prev = v;
             prev_id = id;
         }
     }
-    fprintf(stderr, "    sort of %d rows on %s %s: %.0f ms (exec_run, with input and output)\n", BIG_ROWS,
-            exec_type_pg_name(kt), desc ? "DESC" : "ASC", ms);
+    fprintf(stderr, "    sort of %d rows on %s %s: %.0f ms (exec_run, with input and output)\n",
+            BIG_ROWS, exec_type_pg_name(kt), desc ? "DESC" : "ASC", ms);
     CHECK(ms < 20000); /* generous: the machines are shared */
     exec_result_free(&r);
 }
@@ -317,8 +321,9 @@ static void top_n(exec_type_t kt, int desc, int64_t limit)
             EXEC_VEC_AT(&fb->cols[1], int32_t, fk) != EXEC_VEC_AT(&tb->cols[1], int32_t, tk))
             unit_fail(__FILE__, __LINE__, "row %lld differs from the full sort", (long long)i);
     }
-    fprintf(stderr, "    %s %s LIMIT %lld of %d rows: %.0f ms; full sort %.0f ms\n", exec_type_pg_name(kt),
-            desc ? "DESC" : "ASC", (long long)limit, BIG_ROWS, top_ms, full_ms);
+    fprintf(stderr, "    %s %s LIMIT %lld of %d rows: %.0f ms; full sort %.0f ms\n",
+            exec_type_pg_name(kt), desc ? "DESC" : "ASC", (long long)limit, BIG_ROWS, top_ms,
+            full_ms);
     exec_result_free(&full);
     exec_result_free(&top);
 }

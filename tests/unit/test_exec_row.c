@@ -34,7 +34,8 @@ static exec_type_t ty(const char *text)
 {
     exec_type_t t;
     sl_error_t err;
-    if (exec_type_parse(text, strlen(text), A, &t, &err)) unit_fail(__FILE__, __LINE__, "%s", err.message);
+    if (exec_type_parse(text, strlen(text), A, &t, &err))
+        unit_fail(__FILE__, __LINE__, "%s", err.message);
     return t;
 }
 
@@ -49,14 +50,16 @@ static exec_value_t gen(exec_type_t t)
     int64_t i = edge ? edges[next() % 8] : (int64_t)(next() % 2001) - 1000;
     switch (t.id) {
     case EXEC_TYPE_BOOLEAN: return exec_value_bool(r & 2);
-    case EXEC_TYPE_INT: return exec_value_int(edge ? (int32_t)(edges[next() % 8] >> 32) : (int32_t)i);
+    case EXEC_TYPE_INT:
+        return exec_value_int(edge ? (int32_t)(edges[next() % 8] >> 32) : (int32_t)i);
     case EXEC_TYPE_BIGINT: return exec_value_bigint(i);
     case EXEC_TYPE_TIMESTAMP: return exec_value_timestamp(edge ? i : i * 1000003);
     case EXEC_TYPE_DATE: return exec_value_date((int32_t)(i % 100000));
     case EXEC_TYPE_DOUBLE: return exec_value_double(edge ? dedges[next() % 9] : (double)i / 7.0);
     case EXEC_TYPE_DECIMAL: {
         exec_dec_t v = (exec_dec_t)i * (exec_dec_t)(int64_t)(next() % 1000000);
-        if (edge) v = (r & 8) ? exec_dec_pow10(t.precision) - 1 : -(exec_dec_pow10(t.precision) - 1);
+        if (edge)
+            v = (r & 8) ? exec_dec_pow10(t.precision) - 1 : -(exec_dec_pow10(t.precision) - 1);
         return exec_value_decimal(v, t.precision, t.scale);
     }
     case EXEC_TYPE_STRING:
@@ -70,7 +73,8 @@ static exec_value_t gen(exec_type_t t)
         return v;
     }
     case EXEC_TYPE_INTERVAL: {
-        exec_interval_t iv = {(int32_t)(next() % 5) - 2, (int32_t)(next() % 61) - 30, (int64_t)(next() % 3) * 86400000000LL};
+        exec_interval_t iv = {(int32_t)(next() % 5) - 2, (int32_t)(next() % 61) - 30,
+                              (int64_t)(next() % 3) * 86400000000LL};
         return exec_value_interval(iv);
     }
     case EXEC_TYPE_STRUCT: {
@@ -82,8 +86,11 @@ static exec_value_t gen(exec_type_t t)
     }
 }
 
-static const char *all_types[] = {"BOOLEAN", "INT", "BIGINT", "DOUBLE", "DECIMAL(20,4)", "DECIMAL(38,0)", "STRING",
-                                  "BINARY", "TIMESTAMP", "DATE", "INTERVAL", "STRUCT<a: INT, b: STRING, c: STRUCT<d: DOUBLE>>"};
+static const char *all_types[] = {
+    "BOOLEAN", "INT",           "BIGINT",
+    "DOUBLE",  "DECIMAL(20,4)", "DECIMAL(38,0)",
+    "STRING",  "BINARY",        "TIMESTAMP",
+    "DATE",    "INTERVAL",      "STRUCT<a: INT, b: STRING, c: STRUCT<d: DOUBLE>>"};
 #define NTYPES (int)(sizeof all_types / sizeof all_types[0])
 
 /* A batch of n random rows over every type (column i has all_types[i]). */
@@ -176,7 +183,8 @@ static sl_buf_t *keys_for_sort;
 
 static int by_key(const void *x, const void *y)
 {
-    const sl_buf_t *a = &keys_for_sort[*(const uint32_t *)x], *b = &keys_for_sort[*(const uint32_t *)y];
+    const sl_buf_t *a = &keys_for_sort[*(const uint32_t *)x],
+                   *b = &keys_for_sort[*(const uint32_t *)y];
     size_t n = a->len < b->len ? a->len : b->len;
     int c = memcmp(a->data, b->data, n);
     return c ? c : (a->len > b->len) - (a->len < b->len);
@@ -207,7 +215,8 @@ static void check_key_order(const exec_batch_t *b, const int *cols, int ncols)
     qsort(order, n, sizeof(uint32_t), by_key);
     for (uint32_t k = 1; k < n; k++) {
         int sql = sql_cmp(b, cols, ncols, order[k - 1], order[k]);
-        if (sql > 0) unit_fail(__FILE__, __LINE__, "key order differs from SQL order (column %d)", cols[0]);
+        if (sql > 0)
+            unit_fail(__FILE__, __LINE__, "key order differs from SQL order (column %d)", cols[0]);
         /* equal keys exactly when SQL-equal */
         bool same_key = by_key(&order[k - 1], &order[k]) == 0;
         CHECK(same_key == (sql == 0));
@@ -221,7 +230,7 @@ TEST(memcomparable_order_equals_sql_order)
 {
     exec_batch_t *b = random_batch(3000);
     for (int c = 0; c < NTYPES; c++) check_key_order(b, &c, 1);
-    int composite[] = {6, 2, 3};   /* string | bigint | double */
+    int composite[] = {6, 2, 3}; /* string | bigint | double */
     check_key_order(b, composite, 3);
     int composite2[] = {0, 7, 10}; /* boolean | binary | interval */
     check_key_order(b, composite2, 3);
@@ -257,11 +266,18 @@ TEST(keys_decode_back_and_report_their_length)
     sl_buf_clear(&buf);
     exec_key_encode_value(&v, &buf);
     CHECK_INT(buf.len, 1 + 1 + 2 + 1 + 2);
-    CHECK(memcmp(buf.data, "\x01" "a\0\xff" "b\0\0", 7) == 0);
+    CHECK(memcmp(buf.data,
+                 "\x01"
+                 "a\0\xff"
+                 "b\0\0",
+                 7) == 0);
     exec_type_t st = ty("STRING");
     exec_builder_init(&b, A, 1, &st, 1);
     exec_builder_add_row(&b);
-    CHECK_INT(exec_key_decode("\x01" "a\0\x07", 4, &b, 0, 0, 1, NULL, &err), -1);
+    CHECK_INT(exec_key_decode("\x01"
+                              "a\0\x07",
+                              4, &b, 0, 0, 1, NULL, &err),
+              -1);
     CHECK_STR(err.message, "corrupt row encoding");
     size_t used;
     CHECK_INT(exec_key_decode(buf.data, buf.len, &b, 0, 0, 1, &used, &err), 0);
@@ -293,7 +309,10 @@ TEST(row_hash_matches_value_hash_and_honours_selection)
     free(h);
 }
 
-static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static int popcount64(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
 
 TEST(hash_quality_sanity)
 {
@@ -343,5 +362,6 @@ TEST(hash_values_are_stable)
     CHECK(sl_hash_u64(0, SL_HASH_SEED) == 0xb2e4b87009a6ae98ULL);
     CHECK(sl_hash_u64(42, SL_HASH_SEED) == 0x987ee291cd965254ULL);
     CHECK(sl_hash_bytes("sluice", 6, SL_HASH_SEED) == 0x264128a91cb1765cULL);
-    CHECK(sl_hash_bytes("a longer key that spans several stripes", 39, SL_HASH_SEED) == 0x59d17c90cad27a31ULL);
+    CHECK(sl_hash_bytes("a longer key that spans several stripes", 39, SL_HASH_SEED) ==
+          0x59d17c90cad27a31ULL);
 }

@@ -6,7 +6,7 @@
 #include "exec/session.h"
 #include "unit.h"
 
-#define MIN(m) ((int64_t)(m) * 60000000)
+#define MIN(m) ((int64_t)(m)*60000000)
 
 /* The sessions of n entries, with the arena kept for the caller to free. */
 static exec_sessions_t merge(sl_arena_t *a, uint32_t n, const uint32_t *group, const int64_t *start,

@@ -25,7 +25,8 @@ static exec_type_t ty(const char *text)
 {
     exec_type_t t;
     sl_error_t err;
-    if (exec_type_parse(text, strlen(text), A, &t, &err)) unit_fail(__FILE__, __LINE__, "type %s: %s", text, err.message);
+    if (exec_type_parse(text, strlen(text), A, &t, &err))
+        unit_fail(__FILE__, __LINE__, "type %s: %s", text, err.message);
     return t;
 }
 
@@ -49,8 +50,10 @@ static const char *cast(const char *from, const char *in, const char *to)
 {
     exec_value_t v, out;
     sl_error_t err;
-    if (exec_value_parse(ty(from), in, strlen(in), A, &v, &err)) return sl_printf(A, "BAD INPUT %s", err.message);
-    if (exec_cast_value(&v, ty(to), A, &out, &err)) return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
+    if (exec_value_parse(ty(from), in, strlen(in), A, &v, &err))
+        return sl_printf(A, "BAD INPUT %s", err.message);
+    if (exec_cast_value(&v, ty(to), A, &out, &err))
+        return sl_printf(A, "ERROR %s %s", err.sqlstate, err.message);
     const char *s = exec_value_text(&out, A);
     return s ? s : "NULL";
 }
@@ -131,14 +134,17 @@ TEST(boolean_and_integer_text)
     CHECK_STR(io("BOOLEAN", " F "), "f");
     CHECK_STR(io("BOOLEAN", "yes"), "t");
     CHECK_STR(io("BOOLEAN", "0"), "f");
-    CHECK_STR(io("BOOLEAN", "maybe"), "ERROR 22P02 invalid input syntax for type boolean: \"maybe\"");
+    CHECK_STR(io("BOOLEAN", "maybe"),
+              "ERROR 22P02 invalid input syntax for type boolean: \"maybe\"");
     CHECK_STR(io("INT", " -2147483648 "), "-2147483648");
     CHECK_STR(io("INT", "+7"), "7");
-    CHECK_STR(io("INT", "2147483648"), "ERROR 22003 value \"2147483648\" is out of range for type integer");
+    CHECK_STR(io("INT", "2147483648"),
+              "ERROR 22003 value \"2147483648\" is out of range for type integer");
     CHECK_STR(io("INT", "1.5"), "ERROR 22P02 invalid input syntax for type integer: \"1.5\"");
     CHECK_STR(io("BIGINT", "9223372036854775807"), "9223372036854775807");
     CHECK_STR(io("BIGINT", "-9223372036854775808"), "-9223372036854775808");
-    CHECK_STR(io("BIGINT", "9223372036854775808"), "ERROR 22003 value \"9223372036854775808\" is out of range for type bigint");
+    CHECK_STR(io("BIGINT", "9223372036854775808"),
+              "ERROR 22003 value \"9223372036854775808\" is out of range for type bigint");
     CHECK_STR(io("BIGINT", "x"), "ERROR 22P02 invalid input syntax for type bigint: \"x\"");
     CHECK_STR(io("BIGINT", ""), "ERROR 22P02 invalid input syntax for type bigint: \"\"");
 }
@@ -160,9 +166,12 @@ TEST(double_text_is_postgres_shortest)
     CHECK_STR(io("DOUBLE", "3.141592653589793"), "3.141592653589793");
     CHECK_STR(io("DOUBLE", "2.5e-7"), "2.5e-07");
     CHECK_STR(io("DOUBLE", "-1.5"), "-1.5");
-    CHECK_STR(io("DOUBLE", "1e400"), "ERROR 22003 \"1e400\" is out of range for type double precision");
-    CHECK_STR(io("DOUBLE", "0x10"), "ERROR 22P02 invalid input syntax for type double precision: \"0x10\"");
-    CHECK_STR(io("DOUBLE", "1.5.2"), "ERROR 22P02 invalid input syntax for type double precision: \"1.5.2\"");
+    CHECK_STR(io("DOUBLE", "1e400"),
+              "ERROR 22003 \"1e400\" is out of range for type double precision");
+    CHECK_STR(io("DOUBLE", "0x10"),
+              "ERROR 22P02 invalid input syntax for type double precision: \"0x10\"");
+    CHECK_STR(io("DOUBLE", "1.5.2"),
+              "ERROR 22P02 invalid input syntax for type double precision: \"1.5.2\"");
     /* every shortest form reads back to the same double */
     uint64_t x = 88172645463325252ULL;
     for (int i = 0; i < 20000; i++) {
@@ -190,16 +199,20 @@ TEST(decimal_text_keeps_scale_and_rounds_half_up)
     CHECK_STR(io("DECIMAL(10,2)", "1.5e2"), "150.00");
     CHECK_STR(io("DECIMAL(10,0)", "7"), "7");
     CHECK_STR(io("DECIMAL(5,5)", "0.12345"), "0.12345");
-    CHECK_STR(io("DECIMAL(38,0)", "99999999999999999999999999999999999999"), "99999999999999999999999999999999999999");
+    CHECK_STR(io("DECIMAL(38,0)", "99999999999999999999999999999999999999"),
+              "99999999999999999999999999999999999999");
     CHECK_STR(io("DECIMAL(5,2)", "1000"), "ERROR 22003 numeric field overflow");
     CHECK_STR(io("DECIMAL(5,2)", "999.995"), "ERROR 22003 numeric field overflow");
-    CHECK_STR(io("DECIMAL(5,2)", "abc"), "ERROR 22P02 invalid input syntax for type numeric: \"abc\"");
+    CHECK_STR(io("DECIMAL(5,2)", "abc"),
+              "ERROR 22P02 invalid input syntax for type numeric: \"abc\"");
     exec_value_t v;
     sl_error_t err;
     CHECK_INT(exec_value_parse(ty("DECIMAL(5,2)"), "1000", 4, A, &v, &err), -1);
-    CHECK_STR(err.detail, "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
+    CHECK_STR(err.detail,
+              "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
     CHECK_INT(exec_value_parse(ty("DECIMAL(2,2)"), "1", 1, A, &v, &err), -1);
-    CHECK_STR(err.detail, "A field with precision 2, scale 2 must round to an absolute value less than 1.");
+    CHECK_STR(err.detail,
+              "A field with precision 2, scale 2 must round to an absolute value less than 1.");
 }
 
 TEST(timestamp_and_date_text)
@@ -216,16 +229,21 @@ TEST(timestamp_and_date_text)
     CHECK_STR(io("TIMESTAMP", "2024-05-01 12:00:00.1234567"), "2024-05-01 12:00:00.123457");
     CHECK_STR(io("TIMESTAMP", "1969-12-31 23:59:59.999"), "1969-12-31 23:59:59.999");
     CHECK_STR(io("TIMESTAMP", "0001-01-01 00:00:00"), "0001-01-01 00:00:00");
-    CHECK_STR(io("TIMESTAMP", "2024-13-01"), "ERROR 22008 date/time field value out of range: \"2024-13-01\"");
-    CHECK_STR(io("TIMESTAMP", "2023-02-29"), "ERROR 22008 date/time field value out of range: \"2023-02-29\"");
-    CHECK_STR(io("TIMESTAMP", "yesterday"), "ERROR 22007 invalid input syntax for type timestamp: \"yesterday\"");
-    CHECK_STR(io("TIMESTAMP", "2024-05-01 25:00:00"), "ERROR 22008 date/time field value out of range: \"2024-05-01 25:00:00\"");
+    CHECK_STR(io("TIMESTAMP", "2024-13-01"),
+              "ERROR 22008 date/time field value out of range: \"2024-13-01\"");
+    CHECK_STR(io("TIMESTAMP", "2023-02-29"),
+              "ERROR 22008 date/time field value out of range: \"2023-02-29\"");
+    CHECK_STR(io("TIMESTAMP", "yesterday"),
+              "ERROR 22007 invalid input syntax for type timestamp: \"yesterday\"");
+    CHECK_STR(io("TIMESTAMP", "2024-05-01 25:00:00"),
+              "ERROR 22008 date/time field value out of range: \"2024-05-01 25:00:00\"");
     CHECK_STR(io("DATE", "2024-05-01"), "2024-05-01");
     CHECK_STR(io("DATE", "2024-02-29 23:59:59"), "2024-02-29");
     CHECK_STR(io("DATE", "1900-03-01"), "1900-03-01");
     CHECK_STR(io("DATE", "2024-05-01 +00"), "2024-05-01"); /* pgjdbc setDate */
     CHECK_STR(io("TIMESTAMP", "2024-05-01 +02"), "2024-04-30 22:00:00");
-    CHECK_STR(io("DATE", "2024/05/01"), "ERROR 22007 invalid input syntax for type date: \"2024/05/01\"");
+    CHECK_STR(io("DATE", "2024/05/01"),
+              "ERROR 22007 invalid input syntax for type date: \"2024/05/01\"");
     exec_value_t v;
     sl_error_t err;
     CHECK_INT(exec_value_parse(ty("TIMESTAMP"), "1970-01-01 00:00:01", 19, A, &v, &err), 0);
@@ -264,7 +282,8 @@ TEST(interval_text_postgres_style)
     CHECK_STR(io("INTERVAL", "P1Y2M3DT4H5M6.5S"), "1 year 2 mons 3 days 04:05:06.5");
     CHECK_STR(io("INTERVAL", "10"), "00:00:10");
     CHECK_STR(io("INTERVAL", "36 hours"), "36:00:00");
-    CHECK_STR(io("INTERVAL", "1 fortnight"), "ERROR 22007 invalid input syntax for type interval: \"1 fortnight\"");
+    CHECK_STR(io("INTERVAL", "1 fortnight"),
+              "ERROR 22007 invalid input syntax for type interval: \"1 fortnight\"");
     CHECK_STR(io("INTERVAL", ""), "ERROR 22007 invalid input syntax for type interval: \"\"");
     exec_interval_t iv;
     CHECK_INT(exec_parse_interval_unit("1", 1, "HOUR", &iv), 0);
@@ -293,12 +312,16 @@ TEST(bytea_text)
 
 TEST(struct_text_is_json)
 {
-    exec_value_t f[2] = {exec_value_timestamp(1714564800000000LL), exec_value_timestamp(1714565400500000LL)};
+    exec_value_t f[2] = {exec_value_timestamp(1714564800000000LL),
+                         exec_value_timestamp(1714565400500000LL)};
     exec_value_t w = exec_value_struct(exec_type_window(), f);
-    CHECK_STR(exec_value_text(&w, A), "{\"start\":\"2024-05-01T12:00:00.000Z\",\"end\":\"2024-05-01T12:10:00.500Z\"}");
-    CHECK_STR(io("STRUCT<a: INT, b: STRING, c: DOUBLE>", "{\"b\": \"x\\ny\", \"a\": 3, \"c\": null}"),
-              "{\"a\":3,\"b\":\"x\\ny\",\"c\":null}");
-    CHECK_STR(io("STRUCT<a: INT>", "{\"a\": \"x\"}"), "ERROR 22P02 invalid input syntax for type json");
+    CHECK_STR(exec_value_text(&w, A),
+              "{\"start\":\"2024-05-01T12:00:00.000Z\",\"end\":\"2024-05-01T12:10:00.500Z\"}");
+    CHECK_STR(
+        io("STRUCT<a: INT, b: STRING, c: DOUBLE>", "{\"b\": \"x\\ny\", \"a\": 3, \"c\": null}"),
+        "{\"a\":3,\"b\":\"x\\ny\",\"c\":null}");
+    CHECK_STR(io("STRUCT<a: INT>", "{\"a\": \"x\"}"),
+              "ERROR 22P02 invalid input syntax for type json");
 }
 
 /* A NULL struct's fields hold no defined value (CASE ... THEN NULL leaves
@@ -343,11 +366,13 @@ TEST(numeric_casts)
     CHECK_STR(cast("DOUBLE", "Infinity", "DECIMAL(5,2)"), "ERROR 22003 numeric field overflow");
     CHECK_STR(cast("DECIMAL(10,3)", "1.2345", "DECIMAL(10,2)"), "1.24");
     CHECK_STR(cast("DECIMAL(10,3)", "-1.235", "DECIMAL(10,2)"), "-1.24");
-    CHECK_STR(cast("DECIMAL(10,3)", "12345.678", "DECIMAL(5,1)"), "ERROR 22003 numeric field overflow");
+    CHECK_STR(cast("DECIMAL(10,3)", "12345.678", "DECIMAL(5,1)"),
+              "ERROR 22003 numeric field overflow");
     CHECK_STR(cast("DECIMAL(10,3)", "-12.999", "INT"), "-12");
     CHECK_STR(cast("DECIMAL(20,0)", "99999999999", "INT"), "ERROR 22003 integer out of range");
     CHECK_STR(cast("DECIMAL(10,3)", "0.5", "DOUBLE"), "0.5");
-    CHECK_STR(cast("DECIMAL(38,10)", "1234567890123456789012345678.0123456789", "DOUBLE"), "1.2345678901234569e+27");
+    CHECK_STR(cast("DECIMAL(38,10)", "1234567890123456789012345678.0123456789", "DOUBLE"),
+              "1.2345678901234569e+27");
 }
 
 TEST(boolean_string_time_casts)
@@ -359,7 +384,8 @@ TEST(boolean_string_time_casts)
     CHECK_STR(cast("DOUBLE", "0", "BOOLEAN"), "f");
     CHECK_STR(cast("BOOLEAN", "t", "STRING"), "true");
     CHECK_STR(cast("STRING", "42", "INT"), "42");
-    CHECK_STR(cast("STRING", "x", "BIGINT"), "ERROR 22P02 invalid input syntax for type bigint: \"x\"");
+    CHECK_STR(cast("STRING", "x", "BIGINT"),
+              "ERROR 22P02 invalid input syntax for type bigint: \"x\"");
     CHECK_STR(cast("STRING", "2024-05-01T12:00:00Z", "TIMESTAMP"), "2024-05-01 12:00:00");
     CHECK_STR(cast("STRING", "15 minutes", "INTERVAL"), "00:15:00");
     CHECK_STR(cast("STRING", "ab", "BINARY"), "\\x6162");
@@ -374,7 +400,8 @@ TEST(boolean_string_time_casts)
     CHECK_STR(cast("TIMESTAMP", "1970-01-01 00:00:01.5", "DOUBLE"), "1.5");
     CHECK_STR(cast("BIGINT", "86400", "TIMESTAMP"), "1970-01-02 00:00:00");
     CHECK_STR(cast("DOUBLE", "1.5", "TIMESTAMP"), "1970-01-01 00:00:01.5");
-    CHECK_STR(cast("BIGINT", "9223372036854775807", "TIMESTAMP"), "ERROR 22008 timestamp out of range");
+    CHECK_STR(cast("BIGINT", "9223372036854775807", "TIMESTAMP"),
+              "ERROR 22008 timestamp out of range");
     CHECK_STR(cast("INTERVAL", "1 day", "STRING"), "1 day");
     CHECK_STR(cast("STRUCT<a: INT, b: STRING>", "{\"a\":1}", "STRING"), "{\"a\":1,\"b\":null}");
     CHECK_STR(cast("STRUCT<a: INT>", "{\"a\":1}", "STRUCT<x: BIGINT>"), "{\"x\":1}");
@@ -431,11 +458,22 @@ TEST(decimal_arithmetic_helpers)
     CHECK(!exec_dec_mul(big, 0, exec_dec_pow10(20), 0, 0, &r));
     CHECK(exec_dec_mul(big, 20, exec_dec_pow10(20), 20, 20, &r));
     CHECK(r == big);
-    CHECK_STR(exec_type_text(exec_dec_result_type(EXEC_DEC_MUL, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A), "DECIMAL(16,3)");
-    CHECK_STR(exec_type_text(exec_dec_result_type(EXEC_DEC_DIV, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A), "DECIMAL(17,8)");
-    CHECK_STR(exec_type_text(exec_dec_result_type(EXEC_DEC_ADD, ty("DECIMAL(10,2)"), ty("DECIMAL(5,4)")), A), "DECIMAL(13,4)");
-    CHECK_STR(exec_type_text(exec_dec_result_type(EXEC_DEC_MUL, ty("DECIMAL(38,10)"), ty("DECIMAL(38,10)")), A), "DECIMAL(38,6)");
-    CHECK_STR(exec_type_text(exec_dec_result_type(EXEC_DEC_MOD, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A), "DECIMAL(6,2)");
+    CHECK_STR(exec_type_text(
+                  exec_dec_result_type(EXEC_DEC_MUL, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A),
+              "DECIMAL(16,3)");
+    CHECK_STR(exec_type_text(
+                  exec_dec_result_type(EXEC_DEC_DIV, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A),
+              "DECIMAL(17,8)");
+    CHECK_STR(exec_type_text(
+                  exec_dec_result_type(EXEC_DEC_ADD, ty("DECIMAL(10,2)"), ty("DECIMAL(5,4)")), A),
+              "DECIMAL(13,4)");
+    CHECK_STR(
+        exec_type_text(
+            exec_dec_result_type(EXEC_DEC_MUL, ty("DECIMAL(38,10)"), ty("DECIMAL(38,10)")), A),
+        "DECIMAL(38,6)");
+    CHECK_STR(exec_type_text(
+                  exec_dec_result_type(EXEC_DEC_MOD, ty("DECIMAL(10,2)"), ty("DECIMAL(5,1)")), A),
+              "DECIMAL(6,2)");
 }
 
 TEST(json_writer_compact_and_pretty)
@@ -455,7 +493,9 @@ TEST(json_writer_compact_and_pretty)
     sl_json_array_end(&j);
     sl_json_kv_string(&j, "name", NULL);
     sl_json_object_end(&j);
-    CHECK_STR(b.data, "{\"id\":\"a\\\"b\\\\c\\n\\u0001\",\"n\":-5,\"rate\":120.0,\"list\":[1,true,null],\"name\":null}");
+    CHECK_STR(
+        b.data,
+        "{\"id\":\"a\\\"b\\\\c\\n\\u0001\",\"n\":-5,\"rate\":120.0,\"list\":[1,true,null],\"name\":null}");
     sl_buf_clear(&b);
     sl_json_init(&j, &b, true);
     sl_json_object_begin(&j);
@@ -473,7 +513,9 @@ TEST(json_writer_compact_and_pretty)
     sl_json_object_begin(&j);
     sl_json_object_end(&j);
     sl_json_object_end(&j);
-    CHECK_STR(b.data, "{\n  \"id\" : \"x\",\n  \"ops\" : [ {\n    \"n\" : 1\n  } ],\n  \"empty\" : [ ],\n  \"none\" : { }\n}");
+    CHECK_STR(
+        b.data,
+        "{\n  \"id\" : \"x\",\n  \"ops\" : [ {\n    \"n\" : 1\n  } ],\n  \"empty\" : [ ],\n  \"none\" : { }\n}");
     sl_buf_free(&b);
 }
 
@@ -482,9 +524,17 @@ TEST(java_double_format)
     const struct {
         double v;
         const char *s;
-    } cases[] = {{120.0, "120.0"}, {2.77700638711469, "2.77700638711469"}, {1e10, "1.0E10"}, {1e-4, "1.0E-4"},
-                 {0.001, "0.001"}, {1234567.0, "1234567.0"}, {12345678.0, "1.2345678E7"}, {-0.5, "-0.5"},
-                 {0.0, "0.0"}, {-0.0, "-0.0"}, {0.1, "0.1"}};
+    } cases[] = {{120.0, "120.0"},
+                 {2.77700638711469, "2.77700638711469"},
+                 {1e10, "1.0E10"},
+                 {1e-4, "1.0E-4"},
+                 {0.001, "0.001"},
+                 {1234567.0, "1234567.0"},
+                 {12345678.0, "1.2345678E7"},
+                 {-0.5, "-0.5"},
+                 {0.0, "0.0"},
+                 {-0.0, "-0.0"},
+                 {0.1, "0.1"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sl_buf_t b = SL_BUF_INIT;
         sl_json_format_double(&b, cases[i].v);
@@ -495,8 +545,8 @@ TEST(java_double_format)
 
 TEST(value_compare_and_hash)
 {
-    exec_value_t a = exec_value_double(-0.0), b = exec_value_double(0.0), nan = exec_value_double(NAN),
-                 inf = exec_value_double(INFINITY);
+    exec_value_t a = exec_value_double(-0.0), b = exec_value_double(0.0),
+                 nan = exec_value_double(NAN), inf = exec_value_double(INFINITY);
     CHECK_INT(exec_value_compare(&a, &b), 0);
     CHECK(exec_value_hash(&a, 1) == exec_value_hash(&b, 1));
     CHECK_INT(exec_value_compare(&nan, &inf), 1);
@@ -504,10 +554,12 @@ TEST(value_compare_and_hash)
     CHECK_INT(exec_value_compare(&n1, &i1), -1);
     CHECK(exec_value_equal(&n1, &n1));
     CHECK(exec_value_hash(&i1, 7) == exec_value_hash(&l1, 7));
-    exec_value_t s1 = exec_value_string("ab", 2), s2 = exec_value_string("abc", 3), s3 = exec_value_string("b", 1);
+    exec_value_t s1 = exec_value_string("ab", 2), s2 = exec_value_string("abc", 3),
+                 s3 = exec_value_string("b", 1);
     CHECK_INT(exec_value_compare(&s1, &s2), -1);
     CHECK_INT(exec_value_compare(&s2, &s3), -1);
-    exec_value_t m = exec_value_interval((exec_interval_t){1, 0, 0}), d = exec_value_interval((exec_interval_t){0, 30, 0}),
+    exec_value_t m = exec_value_interval((exec_interval_t){1, 0, 0}),
+                 d = exec_value_interval((exec_interval_t){0, 30, 0}),
                  d31 = exec_value_interval((exec_interval_t){0, 31, 0});
     CHECK_INT(exec_value_compare(&m, &d31), -1);
     CHECK(!exec_value_equal(&m, &d));
@@ -518,10 +570,25 @@ TEST(byte_sizes_spark_and_postgresql_units)
     const struct {
         const char *s;
         int64_t want; /* -1: syntax error, -2: out of range */
-    } cases[] = {{"0", 0}, {"100", 100}, {"100b", 100}, {"7 bytes", 7}, {"64k", 65536}, {"64KB", 65536},
-                 {"512m", 512LL << 20}, {"512MB", 512LL << 20}, {" 1 GB ", 1LL << 30}, {"2g", 2LL << 30},
-                 {"3t", 3LL << 40}, {"", -1}, {"m", -1}, {"64 parsecs", -1}, {"1.5g", -1}, {"-1m", -1},
-                 {"64mbb", -1}, {"10000000000t", -2}, {"9999999999999999999", -2}};
+    } cases[] = {{"0", 0},
+                 {"100", 100},
+                 {"100b", 100},
+                 {"7 bytes", 7},
+                 {"64k", 65536},
+                 {"64KB", 65536},
+                 {"512m", 512LL << 20},
+                 {"512MB", 512LL << 20},
+                 {" 1 GB ", 1LL << 30},
+                 {"2g", 2LL << 30},
+                 {"3t", 3LL << 40},
+                 {"", -1},
+                 {"m", -1},
+                 {"64 parsecs", -1},
+                 {"1.5g", -1},
+                 {"-1m", -1},
+                 {"64mbb", -1},
+                 {"10000000000t", -2},
+                 {"9999999999999999999", -2}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t v = -99;
         exec_parse_status_t st = exec_parse_byte_size(cases[i].s, strlen(cases[i].s), &v);

@@ -34,11 +34,18 @@ static exec_pnode_t *limit_over_join(int lwm, int rwm, int64_t lb, int64_t rb, i
     A = sl_arena_new("test");
     sl_error_t err = {0};
     const int *keys = by_key ? KEY_T : KEY;
-    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER, .nkeys = by_key ? 2 : 1, .left_keys = keys,
-                                  .right_keys = keys, .left_time = lwm ? 1 : -1,
-                                  .right_time = rwm ? 1 : -1, .evict_key = by_key ? 1 : -1,
-                                  .left_has_bound = lb != NO_BOUND, .left_bound_ms = lb,
-                                  .right_has_bound = rb != NO_BOUND, .right_bound_ms = rb, .op_id = 0};
+    op_stream_join_spec_t spec = {.type = OP_JOIN_INNER,
+                                  .nkeys = by_key ? 2 : 1,
+                                  .left_keys = keys,
+                                  .right_keys = keys,
+                                  .left_time = lwm ? 1 : -1,
+                                  .right_time = rwm ? 1 : -1,
+                                  .evict_key = by_key ? 1 : -1,
+                                  .left_has_bound = lb != NO_BOUND,
+                                  .left_bound_ms = lb,
+                                  .right_has_bound = rb != NO_BOUND,
+                                  .right_bound_ms = rb,
+                                  .op_id = 0};
     exec_pnode_t *l = op_exchange_plan(A, stream(lwm), keys, spec.nkeys, 2, 0);
     exec_pnode_t *r = op_exchange_plan(A, stream(rwm), keys, spec.nkeys, 2, 0);
     exec_pnode_t *j = op_stream_join_plan(A, l, r, &spec, &err);

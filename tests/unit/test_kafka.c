@@ -56,8 +56,7 @@ TEST(partitions_json)
     CHECK_STR(kafka_offsets_json(&o, a), "{\"s\":{\"2\":0},\"t\":{\"0\":0,\"1\":0}}");
     static const char *const bad[] = {
         "{}", "{\"t\":[]}", "{\"t\":[-1]}", "{\"t\":[1,1]}", "{\"t\":{\"0\":1}}", "[1]", NULL};
-    for (int i = 0; bad[i]; i++)
-        CHECK(kafka_partitions_parse(bad[i], a, &o, &err) < 0);
+    for (int i = 0; bad[i]; i++) CHECK(kafka_partitions_parse(bad[i], a, &o, &err) < 0);
     CHECK_STR(err.message, "invalid value \"[1]\" for option \"assign\"");
     sl_arena_free(a);
 }
@@ -120,8 +119,7 @@ static int sink_check(const char *schema, sl_error_t *err, ...)
     CHECK(exec_schema_parse(schema, strlen(schema), a, &t, err) == 0);
     const char **names = SL_NEW_ARRAY(a, const char *, t.nfields);
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, t.nfields);
-    for (int i = 0; i < t.nfields; i++)
-        names[i] = t.fields[i].name, types[i] = t.fields[i].type;
+    for (int i = 0; i < t.nfields; i++) names[i] = t.fields[i].name, types[i] = t.fields[i].type;
     sink_schema_t sc = {.ncols = t.nfields, .names = names, .types = types};
     conn_kv_t kv[8];
     int n = 0;
@@ -269,8 +267,7 @@ static const char *strip_ts(const char *rows, sl_arena_t *a)
     for (const char *p = rows; *p;) {
         const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
         const char *bar = e;
-        while (bar > p && bar[-1] != '|')
-            bar--;
+        while (bar > p && bar[-1] != '|') bar--;
         sl_buf_append(&b, p, (size_t)(bar - p));
         if (nl) sl_buf_putc(&b, '\n');
         p = nl ? nl + 1 : e;

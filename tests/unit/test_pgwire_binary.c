@@ -30,14 +30,12 @@ static const char *dec(uint32_t oid, const char *hexbytes)
     static char out[1024];
     unsigned char raw[256];
     size_t n = strlen(hexbytes) / 2;
-    for (size_t i = 0; i < n; i++)
-        sscanf(hexbytes + 2 * i, "%2hhx", &raw[i]);
+    for (size_t i = 0; i < n; i++) sscanf(hexbytes + 2 * i, "%2hhx", &raw[i]);
     sl_buf_t t = SL_BUF_INIT;
     sl_error_t err;
     if (pgw_bin_decode_param(oid, (const char *)raw, n, 1, &t, &err) < 0)
         snprintf(out, sizeof out, "ERR %s", err.sqlstate);
-    else
-        snprintf(out, sizeof out, "%s", t.data ? t.data : "");
+    else snprintf(out, sizeof out, "%s", t.data ? t.data : "");
     sl_buf_free(&t);
     return out;
 }
@@ -287,8 +285,7 @@ static void text_row(sl_buf_t *b)
 static const char *row_hex(const sl_buf_t *b)
 {
     static char hex[512];
-    for (size_t i = 0; i < b->len; i++)
-        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)b->data[i]);
+    for (size_t i = 0; i < b->len; i++) snprintf(hex + 2 * i, 3, "%02x", (unsigned char)b->data[i]);
     hex[2 * b->len] = '\0';
     return hex;
 }

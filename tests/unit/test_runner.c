@@ -52,7 +52,8 @@ TEST(read_limit_splits_the_backlog)
 TEST(append_windows_are_emitted_once_the_watermark_passes)
 {
     rh_t *h = rh_new("SELECT window.start AS w, count(*) AS n FROM s "
-                     "GROUP BY window(ts, '10 seconds')", OUTPUT_APPEND);
+                     "GROUP BY window(ts, '10 seconds')",
+                     OUTPUT_APPEND);
     h->wm_delay_ms = 5000;
     rh_start(h);
     RH_ADD(h, 1, 2, 11);
@@ -96,17 +97,17 @@ static void crash_and_recover(const char *point, int skipped, output_mode_t mode
 static const struct {
     const char *name;
     int skipped;
-} CRASH_POINTS[] = {
-    {"offsets.before_rename", 0}, {"offsets.after_rename", 0}, {"runner.after_offsets", 0},
-    {"state.before_commit", 0},   {"state.after_commit", 0},   {"runner.before_commit", 1},
-    {"commits.before_rename", 1}, {"commits.after_rename", 0}};
+} CRASH_POINTS[] = {{"offsets.before_rename", 0}, {"offsets.after_rename", 0},
+                    {"runner.after_offsets", 0},  {"state.before_commit", 0},
+                    {"state.after_commit", 0},    {"runner.before_commit", 1},
+                    {"commits.before_rename", 1}, {"commits.after_rename", 0}};
 
 TEST(a_crash_anywhere_in_a_stateless_batch_loses_and_duplicates_nothing)
 {
     for (size_t i = 0; i < sizeof CRASH_POINTS / sizeof *CRASH_POINTS; i++) {
         if (strstr(CRASH_POINTS[i].name, "state.")) continue; /* no state store in this plan */
-        crash_and_recover(CRASH_POINTS[i].name, CRASH_POINTS[i].skipped, OUTPUT_APPEND, "SELECT v * 10 FROM s",
-                          "10\n20\n30\n40\n50\n60\n70");
+        crash_and_recover(CRASH_POINTS[i].name, CRASH_POINTS[i].skipped, OUTPUT_APPEND,
+                          "SELECT v * 10 FROM s", "10\n20\n30\n40\n50\n60\n70");
     }
 }
 

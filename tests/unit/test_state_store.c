@@ -21,16 +21,16 @@
 #include "state/store.h"
 #include "state/store_map.h"
 
-#define STORE_TEST(name)                                                                          \
-    static void body_##name(const char *provider);                                              \
-    TEST(name##_memory)                                                                         \
-    {                                                                                           \
-        body_##name("memory");                                                                  \
-    }                                                                                           \
-    TEST(name##_rocksdb)                                                                        \
-    {                                                                                           \
-        body_##name("rocksdb");                                                                 \
-    }                                                                                           \
+#define STORE_TEST(name)                           \
+    static void body_##name(const char *provider); \
+    TEST(name##_memory)                            \
+    {                                              \
+        body_##name("memory");                     \
+    }                                              \
+    TEST(name##_rocksdb)                           \
+    {                                              \
+        body_##name("rocksdb");                    \
+    }                                              \
     static void body_##name(const char *provider)
 
 /* ---- helpers ---- */
@@ -53,8 +53,8 @@ static void rm_tmp(void)
     tmp_root[0] = '\0';
 }
 
-static store_t *open_store(const char *provider, int op, int part, const char *name,
-                           int retain, int deltas)
+static store_t *open_store(const char *provider, int op, int part, const char *name, int retain,
+                           int deltas)
 {
     store_options_t opt = {provider, retain, deltas, 0};
     sl_error_t err;
@@ -63,10 +63,11 @@ static store_t *open_store(const char *provider, int op, int part, const char *n
     return s;
 }
 
-#define OK(call)                                                                                  \
-    do {                                                                                        \
-        sl_error_t e_;                                                                          \
-        if ((call) < 0) unit_fail(__FILE__, __LINE__, "%s: %s (%s)", #call, e_.message, e_.detail); \
+#define OK(call)                                                                        \
+    do {                                                                                \
+        sl_error_t e_;                                                                  \
+        if ((call) < 0)                                                                 \
+            unit_fail(__FILE__, __LINE__, "%s: %s (%s)", #call, e_.message, e_.detail); \
     } while (0)
 #define ERR &e_
 
@@ -116,9 +117,9 @@ static char *scan(store_t *s, const char *lo, const char *hi, const char *prefix
 {
     static char out[4096];
     sl_error_t err;
-    store_iter_t *it = prefix ? store_iter_prefix(s, prefix, strlen(prefix), &err)
-                              : store_iter_range(s, lo, lo ? strlen(lo) : 0, hi,
-                                                 hi ? strlen(hi) : 0, &err);
+    store_iter_t *it =
+        prefix ? store_iter_prefix(s, prefix, strlen(prefix), &err)
+               : store_iter_range(s, lo, lo ? strlen(lo) : 0, hi, hi ? strlen(hi) : 0, &err);
     CHECK(it != NULL);
     out[0] = '\0';
     const void *k, *v;
@@ -316,8 +317,8 @@ STORE_TEST(scan_while_changing_the_store)
         strncat(seen, k, kl);
         CHECK_INT(store_delete(s, k, kl, &err), 1); /* delete what was returned */
         if (!memcmp(k, "d", 1)) {
-            put(s, "e1", "ahead"); /* inserted ahead: seen */
-            put(s, "a1", "behind"); /* inserted behind: not seen */
+            put(s, "e1", "ahead");                       /* inserted ahead: seen */
+            put(s, "a1", "behind");                      /* inserted behind: not seen */
             CHECK_INT(store_delete(s, "f", 1, &err), 1); /* deleted ahead: not seen */
         }
     }
@@ -686,7 +687,7 @@ STORE_TEST(metrics_counts)
     for (int i = 1; i < m.ncustom; i++) CHECK(strcmp(m.custom[i - 1].name, m.custom[i].name) < 0);
     if (!strcmp(provider, "memory")) {
         CHECK_INT(m.ncustom, 3);
-        CHECK_INT(store_metric_get(&m, "loadedMapCacheHitCount"), 1); /* load(1) after commit */
+        CHECK_INT(store_metric_get(&m, "loadedMapCacheHitCount"), 1);  /* load(1) after commit */
         CHECK_INT(store_metric_get(&m, "loadedMapCacheMissCount"), 1); /* load(0) */
         CHECK_INT(store_metric_get(&m, "stateOnCurrentVersionSizeBytes"), 7); /* a11 c3 d4 */
     } else {
@@ -956,10 +957,8 @@ static int model_find(const model_t *m, const char *k, size_t kl, int *at)
             *at = mid;
             return 1;
         }
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
     }
     *at = lo;
     return 0;
@@ -1041,9 +1040,9 @@ static void check_against_model(store_t *s, const model_t *m)
     char lo[8], hi[8];
     size_t lol = random_key(lo), hil = random_key(hi);
     int use_lo = rnd(2), use_hi = rnd(2), prefix = rnd(3) == 0;
-    store_iter_t *it = prefix ? store_iter_prefix(s, lo, lol, &err)
-                              : store_iter_range(s, use_lo ? lo : NULL, lol,
-                                                 use_hi ? hi : NULL, hil, &err);
+    store_iter_t *it =
+        prefix ? store_iter_prefix(s, lo, lol, &err)
+               : store_iter_range(s, use_lo ? lo : NULL, lol, use_hi ? hi : NULL, hil, &err);
     CHECK(it != NULL);
     const void *k, *v;
     size_t kl, vl;

@@ -18,8 +18,8 @@ static plan_relation_t rel_t(void)
     static exec_type_t types[1];
     static const char *names[] = {"id"};
     types[0] = exec_type_of(EXEC_TYPE_INT);
-    return (plan_relation_t){.kind = PLAN_REL_TABLE, .name = "t", .ncols = 1, .col_names = names,
-                             .col_types = types};
+    return (plan_relation_t){
+        .kind = PLAN_REL_TABLE, .name = "t", .ncols = 1, .col_names = names, .col_types = types};
 }
 
 static exec_batch_t *ints(sl_arena_t *a, int from, int n)
@@ -163,7 +163,8 @@ TEST(reads_are_served_from_the_columnar_copy_until_the_store_is_written)
     CHECK_INT(entries, 1);
     CHECK(bytes >= 5000 * sizeof(int32_t));
     /* rows removed behind the store's back: the copy still answers */
-    CHECK(sqlite3_exec(t->db, "DELETE FROM \"table:t\" WHERE c0 >= 1000", NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(t->db, "DELETE FROM \"table:t\" WHERE c0 >= 1000", NULL, NULL, NULL) ==
+          SQLITE_OK);
     CHECK_INT(count(t, NULL), 5000);
     tstore_released(t); /* as every write the store makes does */
     CHECK_INT(count(t, NULL), 1000);
@@ -204,7 +205,7 @@ TEST(a_table_larger_than_the_budget_is_read_from_sqlite)
  * after), and the last one sees them all. */
 typedef struct race {
     tstore_t *t;
-    uint64_t base;     /* releases before the first insert */
+    uint64_t base; /* releases before the first insert */
     atomic_int done;
     int bad;
 } race_t;

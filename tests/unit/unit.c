@@ -64,8 +64,7 @@ int main(int argc, char **argv)
             if (WIFSIGNALED(status))
                 printf("FAIL %s (%s)\n", tests[i].name,
                        WTERMSIG(status) == SIGALRM ? "timeout" : strsignal(WTERMSIG(status)));
-            else
-                printf("FAIL %s\n", tests[i].name);
+            else printf("FAIL %s\n", tests[i].name);
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
