@@ -43,7 +43,7 @@ endif
 # npm is Debian's package unless a Node.js install already brings one).
 DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-dev \
   librocksdb-dev libmicrohttpd-dev libssl-dev libjansson-dev libpq-dev libedit-dev \
-  postgresql-client postgresql kcat tmux chromium curl procps wrk openssl prometheus \
+  postgresql-client postgresql clang-format kcat tmux chromium curl procps wrk openssl prometheus \
   python3-psycopg2 python3-psycopg python3-sqlalchemy libpostgresql-jdbc-java openjdk-17-jdk-headless nodejs
 
 SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
@@ -74,7 +74,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRC))
 
-.PHONY: all deps test unit run clean check-config benchmarks fuzz
+.PHONY: all deps test unit run clean check-config benchmarks fuzz format format-check
 all: $(BIN)/sluiced $(BIN)/sluice
 
 deps:
@@ -190,6 +190,14 @@ test: deps
 run: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	exec $(BIN)/sluiced -c configs/sluiced.conf -c startup_file=configs/examples/demo.sql
+
+# The C sources as .clang-format wants them (format rewrites, format-check
+# only reports; make test runs the check).
+format:
+	git ls-files '*.c' '*.h' | xargs clang-format -i
+
+format-check:
+	@tests/checks/format.sh
 
 # configs/sluiced.conf is generated from the key table in server/config_keys.def.
 check-config: $(BIN)/sluiced

@@ -66,6 +66,7 @@ run_units() {
     ! ls "$dir"/*.failed >/dev/null 2>&1
 }
 run_part layers tests/checks/layers.sh
+run_part format tests/checks/format.sh
 run_part unit run_units
 # every fuzz corpus through its target (tests/fuzz/README.md)
 replay_corpora() {
