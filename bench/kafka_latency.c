@@ -201,8 +201,9 @@ static void parse_args(int argc, char **argv, opts_t *o)
         else if (c == 'w') o->warmup = atoll(optarg);
         else if (c == 'P' && o->npprops < MAX_PROPS) o->pprops[o->npprops++] = optarg;
         else if (c == 'C' && o->ncprops < MAX_PROPS) o->cprops[o->ncprops++] = optarg;
-        else die("usage", "kafka_latency -b BROKERS -i IN -o OUT [-r RATE] [-d S] [-w S] "
-                          "[-P k=v]... [-C k=v]...");
+        else
+            die("usage", "kafka_latency -b BROKERS -i IN -o OUT [-r RATE] [-d S] [-w S] "
+                         "[-P k=v]... [-C k=v]...");
     }
     if (!o->brokers || !o->in || !o->out || o->rate < 1 || o->seconds < 1 || o->warmup < 0)
         die("usage", "-b, -i and -o are required; -r and -d positive");
@@ -212,11 +213,8 @@ int main(int argc, char **argv)
 {
     opts_t o;
     parse_args(argc, argv, &o);
-    const char *const cdefs[] = {"group.id=sluice-kafka-latency",
-                                 "enable.auto.commit=false",
-                                 "fetch.wait.max.ms=5",
-                                 "isolation.level=read_committed",
-                                 NULL};
+    const char *const cdefs[] = {"group.id=sluice-kafka-latency", "enable.auto.commit=false",
+                                 "fetch.wait.max.ms=5", "isolation.level=read_committed", NULL};
     const char *const pdefs[] = {"linger.ms=0", NULL};
     samples_t s = {0};
     s.rk = client_new(RD_KAFKA_CONSUMER, &o, cdefs, o.cprops, o.ncprops);

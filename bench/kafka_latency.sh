@@ -14,8 +14,8 @@
 #   windowed    SELECT max(CAST(value AS STRING)) AS value ... GROUP BY
 #               window(timestamp, '1 second'), OUTPUT MODE update,
 #               exactlyOnce: the latency of the newest row a batch counted
-# Each query starts fresh (its own checkpoint), reads from `latest`, and is
-# dropped after its run. Prints one line per run and the medians.
+# Each query runs in a daemon of its own (started for the run, stopped
+# after it), from a fresh checkpoint, reading from `latest`. Prints one line per run and the medians.
 # Usage: bench/kafka_latency.sh [ROUNDS] [SECONDS] [RATE]   (BIN=bin, O=build/obj)
 # STREAM_OPTS / SINK_OPTS: more options, e.g. ", 'kafka.fetch.wait.max.ms' '100'"
 set -u
@@ -35,9 +35,6 @@ topics=""
 for c in $configs; do topics+=" -t out_$c:1"; done
 # shellcheck disable=SC2086
 start_mock "$work" -t in:1 $topics >/dev/null || exit 1
-start_daemon "$work" >/dev/null || exit 1
-sql -c "CREATE STREAM s USING kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', subscribe 'in',
-  startingOffsets 'latest'${STREAM_OPTS:-})" >/dev/null || exit 1
 
 sink() { echo "SINK kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', topic 'out_$1'$2${SINK_OPTS:-})"; }
 query_sql() {
@@ -60,11 +57,15 @@ run() {
         "$LAT" -b "$BOOT" -i in -o in -r "$rate" -d "$secs"
         return
     fi
+    mkdir -p "$work/$q"
+    start_daemon "$work/$q" >/dev/null || return 1
+    sql -c "CREATE STREAM s USING kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', subscribe 'in',
+      startingOffsets 'latest'${STREAM_OPTS:-})" >/dev/null || return 1
     sql -c "$(query_sql "$q" "$c")" >/dev/null || { echo "query $q not created" >&2; return 1; }
     wait_for 10 status_is "$q" ACTIVE || { echo "query $q not active" >&2; return 1; }
     "$LAT" -b "$BOOT" -i in -o "out_$c" -r "$rate" -d "$secs"
     [ "$(query_status "$q")" = ACTIVE ] || echo "query $q is $(query_status "$q")" >&2
-    sql -c "DROP QUERY $q" >/dev/null
+    stop_daemon >/dev/null
 }
 declare -A p50 p99
 for r in $(seq 1 "$rounds"); do
@@ -81,4 +82,3 @@ for c in $configs; do
     printf '%-10s p50 %6s  p99 %6s   (p50 %s; p99 %s)\n' "$c" "$(median <<<"${p50[$c]}")" \
         "$(median <<<"${p99[$c]}")" "${p50[$c]}" "${p99[$c]}"
 done
-stop_daemon >/dev/null

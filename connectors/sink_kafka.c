@@ -162,8 +162,7 @@ static int producer_new(sink_t *s, sl_error_t *err)
 {
     kafka_sink_t *k = s->impl;
     const char *client = sl_printf(k->keep, "sluice-%s-sink", s->query_name);
-    const char *const defaults[] = {"client.id", client, "enable.idempotence", "true", "linger.ms",
-                                    "0",         NULL};
+    const char *const defaults[] = {"client.id", client, "enable.idempotence", "true", NULL};
     const char *const txn[] = {"transactional.id", k->txn_id, NULL};
     bool own_txn = k->exactly_once && !kafka_conf_option(s->opts, s->nopts, "transactional.id");
     rd_kafka_conf_t *conf = kafka_conf_new(s->opts, s->nopts, defaults, own_txn ? txn : NULL, err);
