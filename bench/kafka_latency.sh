@@ -14,8 +14,10 @@
 #   windowed    SELECT max(CAST(value AS STRING)) AS value ... GROUP BY
 #               window(timestamp, '1 second'), OUTPUT MODE update,
 #               exactlyOnce: the latency of the newest row a batch counted
-# Each query runs in a daemon of its own (started for the run, stopped
-# after it), from a fresh checkpoint, reading from `latest`. Prints one line per run and the medians.
+# Each run has a mock cluster of its own and each query a daemon of its own
+# (started for the run, stopped after it: a mock whose topic grew past the
+# ~50,000 messages it keeps per partition slows down by seconds), from a
+# fresh checkpoint, reading from `latest`. Prints one line per run and the medians.
 # Usage: bench/kafka_latency.sh [ROUNDS] [SECONDS] [RATE]   (BIN=bin, O=build/obj)
 # STREAM_OPTS / SINK_OPTS: more options, e.g. ", 'kafka.fetch.wait.max.ms' '100'"
 set -u
@@ -31,10 +33,6 @@ MOCK_DIR=$work
 trap 'kill -9 ${SL_PID:-} 2>/dev/null; stop_mock; rm -rf "$work"' EXIT
 LAT="$O/bench/kafka_latency"
 [ -x "$LAT" ] || { echo "missing $LAT (make $LAT)"; exit 1; }
-topics=""
-for c in $configs; do topics+=" -t out_$c:1"; done
-# shellcheck disable=SC2086
-start_mock "$work" -t in:1 $topics >/dev/null || exit 1
 
 sink() { echo "SINK kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', topic 'out_$1'$2${SINK_OPTS:-})"; }
 query_sql() {
@@ -53,11 +51,14 @@ query_sql() {
 # one run: prints kafka_latency's line
 run() {
     local c=$1 r=$2 q="lat_$1_$2"
+    mkdir -p "$work/$q"
+    MOCK_DIR=$work/$q
+    start_mock "$work/$q" -t in:1 -t "out_$c:1" >/dev/null || return 1
     if [ "$c" = floor ]; then
         "$LAT" -b "$BOOT" -i in -o in -r "$rate" -d "$secs"
+        stop_mock
         return
     fi
-    mkdir -p "$work/$q"
     start_daemon "$work/$q" >/dev/null || return 1
     sql -c "CREATE STREAM s USING kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', subscribe 'in',
       startingOffsets 'latest'${STREAM_OPTS:-})" >/dev/null || return 1
@@ -66,6 +67,7 @@ run() {
     "$LAT" -b "$BOOT" -i in -o "out_$c" -r "$rate" -d "$secs"
     [ "$(query_status "$q")" = ACTIVE ] || echo "query $q is $(query_status "$q")" >&2
     stop_daemon >/dev/null
+    stop_mock
 }
 declare -A p50 p99
 for r in $(seq 1 "$rounds"); do
