@@ -146,6 +146,8 @@ typedef struct kafka_src {
     rd_kafka_topic_t **wtopics; /* one per followed partition (malloc'd) */
     kafka_offsets_t watched;    /* the partitions followed, in watch_arena */
     sl_arena_t *watch_arena;    /* holds `watched` */
+    kafka_offsets_t seen;       /* the latest offsets of the last listing, in seen_arena */
+    sl_arena_t *seen_arena;     /* holds `seen` */
     int wake[2];                /* pipe: librdkafka writes to [1] when wq becomes non-empty */
 } kafka_src_t;
 

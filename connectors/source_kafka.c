@@ -26,8 +26,9 @@
  * latest offsets at its start.
  *
  * The watcher lets an idle query sleep until data arrives instead of
- * polling (change_fd): a third consumer handle follows every partition
- * from the latest offsets the first latest_offset saw, into one queue
+ * polling (change_fd): a third consumer handle, started at the first
+ * change_fd call, follows every partition from the latest offsets the
+ * last latest_offset saw, into one queue
  * whose librdkafka I/O event writes to a pipe when the queue turns
  * non-empty. latest_offset empties the pipe and the queue before it lists
  * the offsets, so a message the listing misses arrives in the queue after
@@ -452,16 +453,23 @@ static void watch_start(source_t *s, const kafka_offsets_t *hi)
     if (!k->wtopics) watch_stop(k);
 }
 
-/* After a listing of the latest offsets `hi`: the watcher follows them. */
+/* After a listing of the latest offsets `hi`: kept for the watcher's
+ * start; a running watcher restarts when the partitions changed. */
 static void watch_update(source_t *s, const kafka_offsets_t *hi)
 {
     kafka_src_t *k = s->impl;
-    if (!k->rk_watch || !same_partitions(&k->watched, hi)) watch_start(s, hi);
+    sl_arena_reset(k->seen_arena);
+    k->seen = kafka_offsets_copy(hi, k->seen_arena);
+    if (k->rk_watch && !same_partitions(&k->watched, hi)) watch_start(s, hi);
 }
 
+/* The watcher starts when a query first sleeps on it (an idle default
+ * trigger, a continuous epoch), from the last listing's offsets; a query
+ * that never does (a fixed interval) does not pay for it. */
 static int kafka_change_fd(source_t *s)
 {
-    const kafka_src_t *k = s->impl;
+    kafka_src_t *k = s->impl;
+    if (!k->rk_watch && k->seen.n) watch_start(s, &k->seen);
     return k->wq ? k->wake[0] : -1;
 }
 
@@ -723,6 +731,7 @@ static void kafka_destroy(source_t *s)
     for (int i = 0; i < 2; i++)
         if (k->wake[i] >= 0) close(k->wake[i]);
     sl_arena_free(k->watch_arena);
+    sl_arena_free(k->seen_arena);
     if (k->rk) rd_kafka_destroy(k->rk);
     if (k->rk_meta) rd_kafka_destroy(k->rk_meta);
     format_bad_records_close(k->bad);
@@ -813,6 +822,7 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     k->parts_arena = sl_arena_new("kafka partitions");
     k->cap_arena = sl_arena_new("kafka available now");
     k->watch_arena = sl_arena_new("kafka watcher");
+    k->seen_arena = sl_arena_new("kafka seen offsets");
     k->wake[0] = k->wake[1] = -1;
     k->parts_ms = -1;
     k->last_trigger_ms = -1;
