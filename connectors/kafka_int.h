@@ -140,6 +140,15 @@ typedef struct kafka_src {
     bool has_cap;            /* AVAILABLE NOW: `cap` bounds every end offset */
     kafka_offsets_t cap;     /* the latest offsets when AVAILABLE NOW started */
     int64_t last_trigger_ms; /* minOffsetsPerTrigger: when a batch last started, -1 */
+    /* the watcher (driver thread): wakes an idle query when data arrives */
+    rd_kafka_t *rk_watch;       /* its consumer handle, NULL until the first latest_offset */
+    rd_kafka_queue_t *wq;       /* the partitions it follows feed this queue */
+    rd_kafka_topic_t **wtopics; /* one per followed partition (malloc'd) */
+    kafka_offsets_t watched;    /* the partitions followed, in watch_arena */
+    sl_arena_t *watch_arena;    /* holds `watched` */
+    kafka_offsets_t seen;       /* the latest offsets of the last listing, in seen_arena */
+    sl_arena_t *seen_arena;     /* holds `seen` */
+    int wake[2];                /* pipe: librdkafka writes to [1] when wq becomes non-empty */
 } kafka_src_t;
 
 /* One split: offsets [start, end) of one partition. */

@@ -25,6 +25,17 @@
  * its latest). TRIGGER ONCE takes everything; AVAILABLE NOW fixes the
  * latest offsets at its start.
  *
+ * The watcher lets an idle query sleep until data arrives instead of
+ * polling (change_fd): a third consumer handle, started at the first
+ * change_fd call, follows every partition from the latest offsets the
+ * last latest_offset saw, into one queue
+ * whose librdkafka I/O event writes to a pipe when the queue turns
+ * non-empty. latest_offset empties the pipe and the queue before it lists
+ * the offsets, so a message the listing misses arrives in the queue after
+ * and wakes the query; the watcher's copies of the messages are dropped
+ * (the splits read the data). A change of the partition set restarts it
+ * from the new latest offsets.
+ *
  * plan gives one split per partition with a non-empty [start, end); a
  * partition in end but not in start (new) starts at its earliest offset,
  * fetched at plan time as Spark does. */
@@ -34,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/json_write.h"
@@ -364,6 +377,102 @@ static int kafka_initial(source_t *s, sl_arena_t *a, const char **out, sl_error_
     return 0;
 }
 
+/* ---- the watcher ------------------------------------------------------------------------- */
+
+static rd_kafka_t *consumer_new(const source_t *s, const char *role, bool eof, sl_arena_t *a,
+                                sl_error_t *err);
+
+static void watch_stop(kafka_src_t *k)
+{
+    for (int i = 0; k->wtopics && i < k->watched.n; i++) {
+        rd_kafka_consume_stop(k->wtopics[i], k->watched.v[i].partition);
+        rd_kafka_topic_destroy(k->wtopics[i]);
+    }
+    free(k->wtopics);
+    k->wtopics = NULL;
+    k->watched.n = 0;
+    if (k->wq) rd_kafka_queue_destroy(k->wq);
+    k->wq = NULL;
+    if (k->rk_watch) rd_kafka_destroy(k->rk_watch);
+    k->rk_watch = NULL;
+}
+
+static void discard_message(rd_kafka_message_t *m, void *arg)
+{
+    (void)m;
+    (void)arg;
+}
+
+/* Empties the pipe, then the queue: what arrives after wakes the query. */
+static void watch_drain(kafka_src_t *k)
+{
+    if (!k->wq) return;
+    char buf[64];
+    while (read(k->wake[0], buf, sizeof buf) > 0) continue;
+    while (rd_kafka_consume_callback_queue(k->wq, 0, discard_message, NULL) > 0) continue;
+}
+
+static int wake_pipe(kafka_src_t *k)
+{
+    if (k->wake[0] >= 0) return 0;
+    if (pipe2(k->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+        k->wake[0] = k->wake[1] = -1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Follows the partitions of `hi` from its offsets. Failing leaves the
+ * query polling (change_fd -1), with a warning. */
+static void watch_start(source_t *s, const kafka_offsets_t *hi)
+{
+    kafka_src_t *k = s->impl;
+    sl_error_t err;
+    watch_stop(k);
+    sl_arena_reset(k->watch_arena);
+    if (!hi->n || wake_pipe(k) < 0 ||
+        !(k->rk_watch = consumer_new(s, "watch", false, k->watch_arena, &err)))
+        return;
+    k->wq = rd_kafka_queue_new(k->rk_watch);
+    rd_kafka_queue_io_event_enable(k->wq, k->wake[1], "w", 1);
+    k->watched = kafka_offsets_copy(hi, k->watch_arena);
+    k->wtopics = calloc((size_t)hi->n, sizeof *k->wtopics);
+    for (int i = 0; k->wtopics && i < hi->n; i++) {
+        const kafka_tp_t *t = &hi->v[i];
+        k->wtopics[i] = rd_kafka_topic_new(k->rk_watch, t->topic, NULL);
+        if (!k->wtopics[i] ||
+            rd_kafka_consume_start_queue(k->wtopics[i], t->partition, t->offset, k->wq) < 0) {
+            SL_WARN("source.kafka", "query=%s cannot watch kafka partition %s-%d: %s",
+                    s->query_name, t->topic, t->partition, rd_kafka_err2str(rd_kafka_last_error()));
+            if (k->wtopics[i]) rd_kafka_topic_destroy(k->wtopics[i]);
+            k->watched.n = i;
+            watch_stop(k);
+            return;
+        }
+    }
+    if (!k->wtopics) watch_stop(k);
+}
+
+/* After a listing of the latest offsets `hi`: kept for the watcher's
+ * start; a running watcher restarts when the partitions changed. */
+static void watch_update(source_t *s, const kafka_offsets_t *hi)
+{
+    kafka_src_t *k = s->impl;
+    sl_arena_reset(k->seen_arena);
+    k->seen = kafka_offsets_copy(hi, k->seen_arena);
+    if (k->rk_watch && !same_partitions(&k->watched, hi)) watch_start(s, hi);
+}
+
+/* The watcher starts when a query first sleeps on it (an idle default
+ * trigger, a continuous epoch), from the last listing's offsets; a query
+ * that never does (a fixed interval) does not pay for it. */
+static int kafka_change_fd(source_t *s)
+{
+    kafka_src_t *k = s->impl;
+    if (!k->rk_watch && k->seen.n) watch_start(s, &k->seen);
+    return k->wq ? k->wake[0] : -1;
+}
+
 /* ---- latest offsets and read limits -------------------------------------------------------- */
 
 /* Reports partitions of `start` that are gone or whose latest offset is
@@ -463,9 +572,11 @@ static int kafka_latest(source_t *s, const char *start, source_limit_t limit, sl
     kafka_offsets_t from, hi, to;
     rd_kafka_poll(k->rk, 0); /* serves the clients' error events */
     rd_kafka_poll(k->rk_meta, 0);
+    watch_drain(k);
     if (kafka_offsets_parse(start, "start offset", 0, a, &from, err) < 0 ||
         latest_offsets(s, a, &hi, err) < 0 || check_gone(s, &from, &hi, err) < 0)
         return -1;
+    if (!k->has_cap) watch_update(s, &hi);
     *latest = kafka_offsets_json(&hi, a);
     to = hi;
     if (limit != SOURCE_LIMIT_ALL && k->min_offsets && delay_batch(s, &from, &hi)) {
@@ -616,6 +727,11 @@ static void kafka_destroy(source_t *s)
 {
     kafka_src_t *k = s->impl;
     if (!k) return;
+    watch_stop(k);
+    for (int i = 0; i < 2; i++)
+        if (k->wake[i] >= 0) close(k->wake[i]);
+    sl_arena_free(k->watch_arena);
+    sl_arena_free(k->seen_arena);
     if (k->rk) rd_kafka_destroy(k->rk);
     if (k->rk_meta) rd_kafka_destroy(k->rk_meta);
     format_bad_records_close(k->bad);
@@ -633,6 +749,7 @@ static const source_ops_t kafka_ops = {
     .prepare_available_now = kafka_available_now,
     .plan = kafka_plan,
     .read_split = kafka_read_split,
+    .change_fd = kafka_change_fd,
     .describe = kafka_describe,
     .metrics = kafka_metrics,
     .destroy = kafka_destroy,
@@ -640,16 +757,30 @@ static const source_ops_t kafka_ops = {
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
-/* A consumer handle of the source (`role` names it in the client id). The
- * reader's fetches wait at most 100 ms for data (they end a split whose
- * last offsets are transaction markers). */
-static rd_kafka_t *consumer_new(const source_t *s, const char *role, sl_arena_t *a, sl_error_t *err)
+/* A consumer handle of the source (`role` names it in the client id;
+ * `eof`: end-of-partition events, which end a split whose last offsets are
+ * transaction markers, and mark the reading handles; the watcher has
+ * none). A fetch with less than fetch.min.bytes (1) waits at most
+ * fetch.wait.max.ms: 1 ms for the reading handles, which fetch only while a
+ * split is read (librdkafka's mock broker holds a short fetch that long),
+ * 10 ms for the watcher, which fetches all the time (a real broker answers
+ * its waiting fetch as soon as data arrives). kafka.fetch.wait.max.ms sets
+ * both. */
+static rd_kafka_t *consumer_new(const source_t *s, const char *role, bool eof, sl_arena_t *a,
+                                sl_error_t *err)
 {
     const char *client = sl_printf(a, "sluice-%s-source%d-%s", s->query_name, s->index, role);
-    const char *const defaults[] = {
-        "client.id", client, "queued.min.messages", "20000", "fetch.wait.max.ms", "100", NULL};
+    const char *const defaults[] = {"client.id",
+                                    client,
+                                    "queued.min.messages",
+                                    "20000",
+                                    "fetch.wait.max.ms",
+                                    eof ? "1" : "10",
+                                    "fetch.min.bytes",
+                                    "1",
+                                    NULL};
     const char *const forced[] = {"enable.partition.eof",
-                                  "true",
+                                  eof ? "true" : "false",
                                   "enable.auto.commit",
                                   "false",
                                   "enable.auto.offset.store",
@@ -677,8 +808,8 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     if (!raw_columns(rel, k) &&
         !(k->dec = format_decoder_new(&k->fmt, rel->ncols, rel->col_names, rel->col_types, a, err)))
         return -1;
-    if (!(k->rk = consumer_new(s, "read", a, err))) return -1;
-    if (!(k->rk_meta = consumer_new(s, "meta", a, err))) {
+    if (!(k->rk = consumer_new(s, "read", true, a, err))) return -1;
+    if (!(k->rk_meta = consumer_new(s, "meta", true, a, err))) {
         rd_kafka_destroy(k->rk);
         k->rk = NULL;
         return -1;
@@ -690,6 +821,9 @@ int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err)
     k->keep = sl_arena_new("kafka source");
     k->parts_arena = sl_arena_new("kafka partitions");
     k->cap_arena = sl_arena_new("kafka available now");
+    k->watch_arena = sl_arena_new("kafka watcher");
+    k->seen_arena = sl_arena_new("kafka seen offsets");
+    k->wake[0] = k->wake[1] = -1;
     k->parts_ms = -1;
     k->last_trigger_ms = -1;
     s->impl = k;

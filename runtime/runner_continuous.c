@@ -1,18 +1,25 @@
 /* Continuous trigger (Spark's continuous processing, for map-like queries):
- * rows go through as soon as sources have them, in small polled steps that
- * write nothing to the checkpoint; every interval the epoch's end offsets
+ * rows go through as soon as sources have them, in small steps that
+ * write nothing to the checkpoint (between steps the runner sleeps on the
+ * sources' change descriptors, so a step starts when data arrives; a
+ * source without one is polled every CONTINUOUS_POLL_MS); every interval the epoch's end offsets
  * are written (offsets/E, then commits/E) and reported as one progress
  * event. A restart resumes from the last committed epoch, so rows after it
  * may reach the sink twice: at-least-once, as in Spark. The sink sees a
  * strictly increasing batch id per step (never one it has seen), so a sink
  * that skips replayed batch ids does not drop re-read rows. */
+#include <poll.h>
 #include <string.h>
 #include <time.h>
 
 #include "common/clock.h"
 #include "runtime/runner_int.h"
 
+/* The pause between polls of a source without a change descriptor. */
 #define CONTINUOUS_POLL_MS 2
+/* Longest wait on change descriptors before the stop flag is looked at. */
+#define CONTINUOUS_STOP_CHECK_MS 50
+#define CONTINUOUS_MAX_FDS 64
 
 /* A batch id for the sink above any it has seen, in this run or before. */
 static int64_t next_sink_id(runner_t *r)
@@ -22,10 +29,23 @@ static int64_t next_sink_id(runner_t *r)
     return r->last_sink_id = id;
 }
 
-static void poll_pause(void)
+/* Waits until a source may have new data: on the sources' change
+ * descriptors (at most until the epoch ends, or CONTINUOUS_POLL_MS at a
+ * time so a stop is seen), or CONTINUOUS_POLL_MS when a source can only be
+ * polled. */
+static void wait_for_data(const runner_t *r, int64_t left_ms)
 {
-    struct timespec ts = {0, CONTINUOUS_POLL_MS * 1000000L};
-    nanosleep(&ts, NULL);
+    int fds[CONTINUOUS_MAX_FDS];
+    struct pollfd p[CONTINUOUS_MAX_FDS];
+    int n = runner_change_fds(r, fds, CONTINUOUS_MAX_FDS);
+    if (n <= 0) {
+        struct timespec ts = {0, CONTINUOUS_POLL_MS * 1000000L};
+        nanosleep(&ts, NULL);
+        return;
+    }
+    for (int i = 0; i < n; i++) p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+    int wait = left_ms < CONTINUOUS_STOP_CHECK_MS ? (int)left_ms : CONTINUOUS_STOP_CHECK_MS;
+    poll(p, (nfds_t)n, wait > 0 ? wait : 0);
 }
 
 /* One polled step: whatever the sources have beyond `cur` goes through now. */
@@ -79,7 +99,7 @@ int runner_run_epoch(runner_t *r, int64_t interval_ms, const atomic_int *stop,
     while (sl_mono_ms() - mono0 < interval_ms && !(stop && atomic_load(stop))) {
         int ran = 0;
         if (run_step(r, &t, cur, &ran, err) < 0) return -1;
-        if (!ran) poll_pause();
+        if (!ran) wait_for_data(r, interval_ms - (sl_mono_ms() - mono0));
     }
     for (int i = 0; i < n; i++) t.end[i] = cur[i];
     /* The epoch's checkpoint: its end offsets, then its commit. */
