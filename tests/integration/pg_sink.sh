@@ -94,6 +94,10 @@ pq -c "SELECT pg_reload_conf()" >/dev/null
 sql -c "CREATE QUERY f2 SINK postgres OPTIONS (url 'postgresql://alice:wrongpw@127.0.0.1:$PG_PORT/postgres', table 't')
   TRIGGER AVAILABLE NOW AS SELECT id FROM ev" >/dev/null 2>&1
 failed f2 28P01 "password authentication failed"
+out=$(sql -c "DESCRIBE f2"; sql -c "SHOW QUERIES"; sql -c "SHOW PROGRESS f2"; curl -s "http://127.0.0.1:$SL_HTTP_PORT/api/v1/queries/f2"; cat "$work/log")
+case "$out" in *wrongpw*) fail "the URL's password is shown: $(echo "$out" | grep wrongpw | head -n 3)" ;; esac
+echo "$out" | grep -q "postgresql://alice:\*\*\*\*\*\*\*\*@127.0.0.1" || fail "definition not redacted: $out"
+ok "the URL's password redacted in DESCRIBE, SHOW, progress, HTTP and the log"
 ok "wrong password: FAILED 28P01"
 pq -c "CREATE TABLE typed (id int, k text)"
 sql -c "CREATE QUERY f3 SINK postgres OPTIONS (url '$PG_URL', table 'typed')
