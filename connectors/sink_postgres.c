@@ -133,9 +133,10 @@ static int already_written(pgsink_t *p, int64_t batch_id, bool *done, bool *tran
                                 "timestamptz NOT NULL DEFAULT now())",
                                 t);
     int rc = run(p, ddl, transient, err);
-    PGresult *r = rc ? NULL
-                     : pgsink_exec(p, sl_printf(a, "SELECT batch_id FROM %s WHERE query_id = $1", t),
-                                   1, &p->query_id, PGRES_TUPLES_OK, transient, err);
+    PGresult *r =
+        rc ? NULL
+           : pgsink_exec(p, sl_printf(a, "SELECT batch_id FROM %s WHERE query_id = $1", t), 1,
+                         &p->query_id, PGRES_TUPLES_OK, transient, err);
     if (!r) rc = -1;
     *done = r && PQntuples(r) == 1 && strtoll(PQgetvalue(r, 0, 0), NULL, 10) >= batch_id;
     PQclear(r);
@@ -174,11 +175,14 @@ static int write_upsert(pgsink_t *p, const sink_schema_t *sc, exec_batch_t *cons
     }
     for (int k = 0; k < p->nkeys; k++)
         sl_buf_printf(&keys, "%s%s", k ? ", " : "", pgsink_ident(sc->names[p->keys[k]], a));
-    const char *stage = sl_printf(a, "CREATE TEMP TABLE sluice_stage ON COMMIT DROP AS SELECT %s "
-                                     "FROM %s WITH NO DATA", cols.data, t);
-    const char *merge = sl_printf(a, "INSERT INTO %s (%s) SELECT %s FROM sluice_stage ON CONFLICT "
-                                     "(%s) DO UPDATE SET %s", t, cols.data, cols.data, keys.data,
-                                  set.data);
+    const char *stage = sl_printf(a,
+                                  "CREATE TEMP TABLE sluice_stage ON COMMIT DROP AS SELECT %s "
+                                  "FROM %s WITH NO DATA",
+                                  cols.data, t);
+    const char *merge = sl_printf(a,
+                                  "INSERT INTO %s (%s) SELECT %s FROM sluice_stage ON CONFLICT "
+                                  "(%s) DO UPDATE SET %s",
+                                  t, cols.data, cols.data, keys.data, set.data);
     int rc = run(p, stage, transient, err);
     if (rc == 0) rc = pgsink_copy(p, "sluice_stage", sc, batches, n, rows, transient, err);
     if (rc == 0) rc = run(p, merge, transient, err);

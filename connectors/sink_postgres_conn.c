@@ -37,7 +37,8 @@ int pgsink_connect(pgsink_t *p, sl_error_t *err)
     }
     p->conn = c;
     bool transient;
-    PGresult *r = pgsink_exec(p, "SET TimeZone = 'UTC'", 0, NULL, PGRES_COMMAND_OK, &transient, err);
+    PGresult *r =
+        pgsink_exec(p, "SET TimeZone = 'UTC'", 0, NULL, PGRES_COMMAND_OK, &transient, err);
     if (!r) return -1;
     PQclear(r);
     return 0;

@@ -65,7 +65,8 @@ static int create_table(pgsink_t *p, const sink_schema_t *sc, bool *transient, s
         sl_buf_printf(&b, "%s%s %s", i ? ", " : "", pgsink_ident(sc->names[i], a),
                       pgsink_pg_type(sc->types[i], a));
     for (int k = 0; k < p->nkeys; k++)
-        sl_buf_printf(&b, "%s%s", k ? ", " : ", PRIMARY KEY (", pgsink_ident(sc->names[p->keys[k]], a));
+        sl_buf_printf(&b, "%s%s", k ? ", " : ", PRIMARY KEY (",
+                      pgsink_ident(sc->names[p->keys[k]], a));
     sl_buf_puts(&b, p->nkeys ? "))" : ")");
     PGresult *r = pgsink_exec(p, b.data, 0, NULL, PGRES_COMMAND_OK, transient, err);
     PQclear(r);
@@ -91,8 +92,10 @@ static int check_columns(pgsink_t *p, PGresult *r, const sink_schema_t *sc, sl_e
         const char *want = pgsink_pg_type(sc->types[i], a);
         if (row < 0) {
             rc = sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
-                              "column \"%s\" of table \"%s\" does not exist", sc->names[i], p->table);
-            sl_error_hint(err, "Add it as %s, or drop the table and use 'createTable' 'true'.", want);
+                              "column \"%s\" of table \"%s\" does not exist", sc->names[i],
+                              p->table);
+            sl_error_hint(err, "Add it as %s, or drop the table and use 'createTable' 'true'.",
+                          want);
         } else if (!type_accepts(sc->types[i], want, PQgetvalue(r, row, 1))) {
             rc = sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                               "column \"%s\" of table \"%s\" is %s, but the query's column is %s "
@@ -153,7 +156,8 @@ static void copy_row(const exec_batch_t *b, uint32_t row, int ncols, sl_buf_t *c
     for (int c = 0; c < ncols; c++) {
         if (c) sl_buf_putc(out, '\t');
         sl_buf_clear(cell);
-        if (exec_vec_text(&b->cols[c], row, cell)) copy_escape(out, cell->data ? cell->data : "", cell->len);
+        if (exec_vec_text(&b->cols[c], row, cell))
+            copy_escape(out, cell->data ? cell->data : "", cell->len);
         else sl_buf_puts(out, "\\N");
     }
     sl_buf_putc(out, '\n');

@@ -13,18 +13,18 @@
 #include "connectors/conn_int.h"
 
 typedef struct pgsink {
-    const char *url;       /* the url option, secret references resolved */
-    const char *password;  /* the password option resolved, or NULL */
-    const char *table;     /* the table option, as written ([schema.]name) */
-    const char *progress;  /* the progressTable option */
-    const char *query_id;  /* the checkpoint's query id, read at the first batch */
+    const char *url;      /* the url option, secret references resolved */
+    const char *password; /* the password option resolved, or NULL */
+    const char *table;    /* the table option, as written ([schema.]name) */
+    const char *progress; /* the progressTable option */
+    const char *query_id; /* the checkpoint's query id, read at the first batch */
     const char *checkpoint;
     bool create_table;
     int64_t retries, backoff_s;
-    int nkeys;             /* update: upsert key columns (indexes of result columns) */
+    int nkeys; /* update: upsert key columns (indexes of result columns) */
     int *keys;
-    PGconn *conn;          /* NULL until connected, or after a lost connection */
-    sl_arena_t *keep;      /* lives as long as the sink */
+    PGconn *conn;     /* NULL until connected, or after a lost connection */
+    sl_arena_t *keep; /* lives as long as the sink */
 } pgsink_t;
 
 /* Connects (url, password), sets TimeZone UTC; -1 with err (08001 refused or
