@@ -121,27 +121,32 @@ static int run(pgsink_t *p, const char *sql, bool *transient, sl_error_t *err)
     return r ? 0 : -1;
 }
 
+/* Creates the progress table when missing (at query start). */
+static int progress_table(pgsink_t *p, bool *transient, sl_error_t *err)
+{
+    sl_arena_t *a = sl_arena_new("pg progress");
+    const char *ddl = sl_printf(a,
+                                "CREATE TABLE IF NOT EXISTS %s (query_id text PRIMARY KEY, "
+                                "query_name text, batch_id bigint NOT NULL, committed_at "
+                                "timestamptz NOT NULL DEFAULT now())",
+                                pgsink_qualified(p->progress, a));
+    int rc = pgsink_create_if_missing(p, ddl, transient, err);
+    sl_arena_free(a);
+    return rc;
+}
+
 /* Whether the progress table already holds batch_id (or a later one). */
 static int already_written(pgsink_t *p, int64_t batch_id, bool *done, bool *transient,
                            sl_error_t *err)
 {
     sl_arena_t *a = sl_arena_new("pg progress");
-    const char *t = pgsink_qualified(p->progress, a);
-    const char *ddl = sl_printf(a,
-                                "CREATE TABLE IF NOT EXISTS %s (query_id text PRIMARY KEY, "
-                                "query_name text, batch_id bigint NOT NULL, committed_at "
-                                "timestamptz NOT NULL DEFAULT now())",
-                                t);
-    int rc = run(p, ddl, transient, err);
-    PGresult *r =
-        rc ? NULL
-           : pgsink_exec(p, sl_printf(a, "SELECT batch_id FROM %s WHERE query_id = $1", t), 1,
-                         &p->query_id, PGRES_TUPLES_OK, transient, err);
-    if (!r) rc = -1;
+    const char *sql = sl_printf(a, "SELECT batch_id FROM %s WHERE query_id = $1 FOR UPDATE",
+                                pgsink_qualified(p->progress, a));
+    PGresult *r = pgsink_exec(p, sql, 1, &p->query_id, PGRES_TUPLES_OK, transient, err);
     *done = r && PQntuples(r) == 1 && strtoll(PQgetvalue(r, 0, 0), NULL, 10) >= batch_id;
     PQclear(r);
     sl_arena_free(a);
-    return rc;
+    return r ? 0 : -1;
 }
 
 static int record_progress(pgsink_t *p, const char *query_name, int64_t batch_id, bool *transient,
@@ -304,7 +309,8 @@ static const sink_ops_t postgres_ops = {
     .destroy = postgres_destroy,
 };
 
-/* Connects and checks (or creates) the table at query start. */
+/* Connects, checks (or creates) the table and creates the progress table
+ * at query start. */
 int sink_postgres_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err)
 {
     pgsink_t *p = SL_NEW(a, pgsink_t);
@@ -317,7 +323,8 @@ int sink_postgres_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_err
     s->impl = p;
     s->ops = &postgres_ops;
     bool transient;
-    if (pgsink_connect(p, err) < 0 || pgsink_check_table(p, &s->schema, &transient, err) < 0) {
+    if (pgsink_connect(p, err) < 0 || pgsink_check_table(p, &s->schema, &transient, err) < 0 ||
+        progress_table(p, &transient, err) < 0) {
         postgres_destroy(s);
         return -1;
     }

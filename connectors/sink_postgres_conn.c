@@ -23,6 +23,13 @@ static void set_message(sl_error_t *err, const char *sqlstate, const char *msg)
     sl_error_set(err, sqlstate, "postgres sink: %.*s", (int)n, msg);
 }
 
+/* Server notices ("relation already exists, skipping") are not errors;
+ * libpq would print them on the daemon's stderr. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg, (void)message;
+}
+
 int pgsink_connect(pgsink_t *p, sl_error_t *err)
 {
     const char *keys[] = {"dbname", "password", "application_name", "connect_timeout", NULL};
@@ -36,6 +43,7 @@ int pgsink_connect(pgsink_t *p, sl_error_t *err)
         return -1;
     }
     p->conn = c;
+    PQsetNoticeProcessor(c, ignore_notice, NULL);
     bool transient;
     PGresult *r =
         pgsink_exec(p, "SET TimeZone = 'UTC'", 0, NULL, PGRES_COMMAND_OK, &transient, err);
@@ -80,4 +88,17 @@ PGresult *pgsink_exec(pgsink_t *p, const char *sql, int nparams, const char *con
     pgsink_fail(p, r, transient, err);
     PQclear(r);
     return NULL;
+}
+
+int pgsink_create_if_missing(pgsink_t *p, const char *ddl, bool *transient, sl_error_t *err)
+{
+    PGresult *r = pgsink_exec(p, ddl, 0, NULL, PGRES_COMMAND_OK, transient, err);
+    PQclear(r);
+    if (r) return 0;
+    /* two sinks creating the same table at once: one of them loses the race */
+    if (!strcmp(err->sqlstate, "23505") || !strcmp(err->sqlstate, "42P07")) {
+        sl_error_clear(err);
+        return 0;
+    }
+    return -1;
 }

@@ -68,11 +68,10 @@ static int create_table(pgsink_t *p, const sink_schema_t *sc, bool *transient, s
         sl_buf_printf(&b, "%s%s", k ? ", " : ", PRIMARY KEY (",
                       pgsink_ident(sc->names[p->keys[k]], a));
     sl_buf_puts(&b, p->nkeys ? "))" : ")");
-    PGresult *r = pgsink_exec(p, b.data, 0, NULL, PGRES_COMMAND_OK, transient, err);
-    PQclear(r);
+    int rc = pgsink_create_if_missing(p, b.data, transient, err);
     sl_buf_free(&b);
     sl_arena_free(a);
-    return r ? 0 : -1;
+    return rc;
 }
 
 /* The table's column `name`: its row in `r`, or -1. */
