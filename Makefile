@@ -46,7 +46,7 @@ DEB_PACKAGES := gcc make pkg-config lemon libuv1-dev librdkafka-dev libsqlite3-d
   postgresql-client postgresql clang-format kcat tmux chromium curl procps wrk openssl prometheus \
   python3-psycopg2 python3-psycopg python3-sqlalchemy libpostgresql-jdbc-java openjdk-17-jdk-headless nodejs
 
-SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson
+SRV_PKGS := libuv rdkafka sqlite3 rocksdb libmicrohttpd openssl jansson libpq
 CLI_PKGS := libpq libedit
 
 # Recursive (=) so pkg-config runs after `deps` has installed the packages.

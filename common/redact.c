@@ -39,10 +39,39 @@ bool sl_secret_is_ref(const char *value)
            ((!strncmp(value, "env:", 4) && value[4]) || (!strncmp(value, "file:", 5) && value[5]));
 }
 
+/* The password of a URL in s[0..n) ("scheme://user:password@host..."):
+ * true with [*from, *to) its bytes. */
+static bool url_password(const char *s, size_t n, size_t *from, size_t *to)
+{
+    const char *scheme = memmem(s, n, "://", 3);
+    if (!scheme) return false;
+    size_t start = (size_t)(scheme - s) + 3, end = start;
+    while (end < n && s[end] != '/' && s[end] != '?' && s[end] != '#') end++;
+    const char *at = memrchr(s + start, '@', end - start);
+    const char *colon = at ? memchr(s + start, ':', (size_t)(at - s) - start) : NULL;
+    if (!colon) return false;
+    *from = (size_t)(colon - s) + 1;
+    *to = (size_t)(at - s);
+    return true;
+}
+
 const char *sl_redact_value(const char *key, const char *value)
 {
+    size_t from, to;
+    if (value && url_password(value, strlen(value), &from, &to)) return SL_REDACTED;
     if (!value || !sl_secret_key(key) || sl_secret_is_ref(value)) return value;
     return SL_REDACTED;
+}
+
+/* Appends the literal s..e with a URL's password replaced by SL_REDACTED. */
+static bool put_url_redacted(sl_buf_t *b, const char *s, const char *e)
+{
+    size_t from, to;
+    if (*s != '\'' || !url_password(s, (size_t)(e - s), &from, &to)) return false;
+    sl_buf_append(b, s, from);
+    sl_buf_puts(b, SL_REDACTED);
+    sl_buf_append(b, s + to, (size_t)(e - s) - to);
+    return true;
 }
 
 /* --- statement text ---------------------------------------------------- */
@@ -117,7 +146,7 @@ const char *sl_redact_sql(sl_arena_t *a, const char *sql)
         else e = p + 1;
         if (after_secret && *s == '\'' && !literal_is_ref(s, e))
             sl_buf_puts(&b, "'" SL_REDACTED "'");
-        else sl_buf_append(&b, s, (size_t)(e - s));
+        else if (!put_url_redacted(&b, s, e)) sl_buf_append(&b, s, (size_t)(e - s));
         after_secret = (*s == '\'' || *s == '"' || word_char(*s)) && token_is_secret(s, e);
         p = e;
     }

@@ -16,12 +16,14 @@
  * (case-insensitive, with or without the "kafka." prefix). */
 bool sl_secret_key(const char *key);
 
-/* The value to show for key: SL_REDACTED for a secret holding a literal,
+/* The value to show for key: SL_REDACTED for a secret holding a literal or
+ * a URL with a password ("postgresql://u:pw@h/db"),
  * the value itself otherwise (a reference names no secret and is shown). */
 const char *sl_redact_value(const char *key, const char *value);
 
 /* The statement text with every string literal that follows a secret
- * option name replaced by '********'; NULL stays NULL. */
+ * option name replaced by '********', and the password of every URL in a
+ * literal too; NULL stays NULL. */
 const char *sl_redact_sql(sl_arena_t *a, const char *sql);
 
 /* True if value is a secret reference ('env:NAME' or 'file:/path'). */

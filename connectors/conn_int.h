@@ -174,6 +174,10 @@ int sink_kafka_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_
 int sink_kafka_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
                         const conn_kv_t *opts, int nopts, sl_error_t *err);
 
+int sink_postgres_create(sink_t *s, const sink_env_t *env, sl_arena_t *a, sl_error_t *err);
+int sink_postgres_validate(const conn_desc_t *desc, output_mode_t mode, const sink_schema_t *schema,
+                           const conn_kv_t *opts, int nopts, sl_error_t *err);
+
 /* A deep copy of a type (struct field names and nested fields) in `a`. */
 exec_type_t conn_type_copy(sl_arena_t *a, exec_type_t t);
 

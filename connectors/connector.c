@@ -82,6 +82,17 @@ static const conn_option_t kafka_sink_opts[] = {
     {"exactlyOnce", 0, "false", "Write through Kafka transactions, one per micro-batch."},
     {NULL, 0, NULL, NULL}};
 
+static const conn_option_t postgres_sink_opts[] = {
+    {"url", 1, NULL, "postgresql://user[:password]@host:port/db (libpq connection URI)."},
+    {"table", 1, NULL, "Target table, [schema.]name."},
+    {"password", 0, NULL, "Password (overrides the URL's); 'env:NAME' or 'file:/path' allowed."},
+    {"key", 0, NULL, "update: comma-separated upsert key columns (default: the result key)."},
+    {"createTable", 0, "false", "Create the target table when it is missing."},
+    {"progressTable", 0, "sluice_sink_progress", "Table of (query_id, batch_id) per query."},
+    {"retries", 0, "5", "Retries of a batch after a transient error."},
+    {"retryBackoff", 0, "1s", "First wait before a retry; doubled each time."},
+    {NULL, 0, NULL, NULL}};
+
 static const conn_option_t table_file_opts[] = {
     {"path", 1, NULL, "File or directory of the table's data."},
     {"header", 0, "false", "csv: the first line is a header."},
@@ -160,6 +171,12 @@ static const conn_desc_t desc_kafka_sink = {
     .caps = CONTINUOUS,
     .sink_modes = CONN_ALL_MODES,
     .doc = "Writes rows (value, optional key) to a Kafka topic."};
+static const conn_desc_t desc_postgres_sink = {
+    .name = "postgres",
+    .roles = CONN_SINK,
+    .options = postgres_sink_opts,
+    .sink_modes = CONN_ALL_MODES,
+    .doc = "Exactly-once writes to a PostgreSQL table: COPY, one transaction per batch."};
 static const conn_desc_t desc_table_csv = {.name = "csv",
                                            .roles = CONN_TABLE,
                                            .options = table_file_opts,
@@ -169,10 +186,19 @@ static const conn_desc_t desc_table_json = {.name = "json",
                                             .options = table_file_opts,
                                             .doc = "A static table read from JSON lines."};
 
-static const conn_desc_t *const all_descs[] = {
-    &desc_kafka_source, &desc_file_source, &desc_rate,       &desc_nexmark,
-    &desc_noop,         &desc_memory,      &desc_console,    &desc_file_sink,
-    &desc_kafka_sink,   &desc_table_csv,   &desc_table_json, NULL};
+static const conn_desc_t *const all_descs[] = {&desc_kafka_source,
+                                               &desc_file_source,
+                                               &desc_rate,
+                                               &desc_nexmark,
+                                               &desc_noop,
+                                               &desc_memory,
+                                               &desc_console,
+                                               &desc_file_sink,
+                                               &desc_kafka_sink,
+                                               &desc_postgres_sink,
+                                               &desc_table_csv,
+                                               &desc_table_json,
+                                               NULL};
 
 static const char *role_noun(conn_role_t role)
 {

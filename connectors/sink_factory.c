@@ -21,6 +21,7 @@ static const sink_impl_t impls[] = {
     {"console", sink_console_create, sink_console_validate},
     {"file", sink_file_create, sink_file_validate},
     {"kafka", sink_kafka_create, sink_kafka_validate},
+    {"postgres", sink_postgres_create, sink_postgres_validate},
 };
 
 static int no_impl(const conn_desc_t *desc, sl_error_t *err)
