@@ -108,6 +108,13 @@ const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e);
 const char *bind_expr_sig(sl_arena_t *a, const exec_expr_t *e);
 /* Sets err->position to the node's position when unset; returns -1. */
 int bind_at(sl_error_t *err, int pos);
+/* 0 when a window function call may be bound in b's clause and over b's
+ * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
+ * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
+int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
+/* 0, or -1 with 0A000 when q's select list has a window function call and
+ * input reads a stream (bind_window.c). */
+int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
 int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
                   sl_error_t *err);

@@ -159,8 +159,9 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
  *   generate_series(start, stop)   as in FROM
  *   information_schema._pg_expandarray(array)
  *                                  (x, n): each element with its 1-based index
- * and the window function row_number() OVER ([PARTITION BY ...] [ORDER BY
- * ...]) (one row per input row; not beside the set-returning ones). */
+ * and the ranking window functions row_number(), rank(), dense_rank() OVER
+ * ([PARTITION BY ...] [ORDER BY ...]) (one row per input row; not beside the
+ * set-returning ones). */
 
 typedef enum {
     SRF_NONE,
@@ -168,7 +169,7 @@ typedef enum {
     SRF_SUBSCRIPTS,
     SRF_SERIES,
     SRF_EXPAND,
-    SRF_ROW_NUMBER
+    SRF_RANKING
 } srf_kind_t;
 
 /* The set-returning call an item is (possibly under one field access). */
@@ -178,8 +179,7 @@ static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
     if (!e || e->kind != AST_EXPR_FUNC) return SRF_NONE;
     *call = e;
     const char *n = e->name->name;
-    if (e->over)
-        return SRF_ROW_NUMBER; /* the only window function; others are refused when bound */
+    if (e->over) return SRF_RANKING; /* a ranking window function; others are refused when bound */
     return !strcmp(n, "unnest")                ? SRF_UNNEST
            : !strcmp(n, "generate_subscripts") ? SRF_SUBSCRIPTS
            : !strcmp(n, "generate_series")     ? SRF_SERIES
@@ -258,11 +258,10 @@ static int srf_values(plan_ctx_t *pc, srf_kind_t k, const ast_expr_t *call, srf_
 
 static exec_type_t srf_type(sl_arena_t *a, srf_kind_t k)
 {
-    return k == SRF_UNNEST ? exec_type_of(EXEC_TYPE_STRING)
-           : k == SRF_EXPAND
-               ? expand_type(a)
-               : exec_type_of(k == SRF_SERIES || k == SRF_ROW_NUMBER ? EXEC_TYPE_BIGINT
-                                                                     : EXEC_TYPE_INT);
+    return k == SRF_UNNEST   ? exec_type_of(EXEC_TYPE_STRING)
+           : k == SRF_EXPAND ? expand_type(a)
+                             : exec_type_of(k == SRF_SERIES || k == SRF_RANKING ? EXEC_TYPE_BIGINT
+                                                                                : EXEC_TYPE_INT);
 }
 
 /* The field an item takes of its function's composite result, or -1. */
@@ -308,7 +307,7 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     int64_t most = 0;
     for (int i = 0; i < s->nitems; i++) {
         const ast_expr_t *e = s->q->items.items[i]->expr;
-        if (s->kinds[i] == SRF_ROW_NUMBER) { /* numbered once every row is in (number_rows) */
+        if (s->kinds[i] == SRF_RANKING) { /* numbered once every row is in (number_rows) */
             exec_value_t *k;
             if (window_keys(s, s->calls[i], &k, err) < 0) return -1;
             add_row(a, &s->wkeys[i], exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
@@ -343,8 +342,8 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     return 0;
 }
 
-/* row_number(): sorts the rows of window item i by its partition and
- * order keys and numbers them from 1 in each partition. */
+/* Ranking window functions: the rows of window item i sorted by its
+ * partition and order keys, numbered from 1 in each partition. */
 typedef struct window_sort {
     const ast_window_t *w;
     exec_value_t **keys;
@@ -374,23 +373,52 @@ static int compare_rows(const void *pa, const void *pb, void *arg)
     return *(const int64_t *)pa < *(const int64_t *)pb ? -1 : 1; /* stable */
 }
 
+/* True when sorted rows k and prev are peers: equal on every ORDER BY key. */
+static int order_peers(const ast_window_t *w, const exec_value_t *k, const exec_value_t *prev)
+{
+    for (int j = w->partition.n; j < w->partition.n + w->order.n; j++)
+        if (compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT)) return 0;
+    return 1;
+}
+
+static int same_partition(const ast_window_t *w, const exec_value_t *k, const exec_value_t *prev)
+{
+    for (int j = 0; j < w->partition.n; j++)
+        if (compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT)) return 0;
+    return 1;
+}
+
+/* row_number(), rank() (the row number of the first peer) and dense_rank()
+ * (the count of distinct peer groups so far) over the sorted rows. */
 static void number_rows(srf_select_t *s, int i)
 {
     const ast_window_t *w = s->calls[i]->over;
+    const char *name = s->calls[i]->name->name;
     int64_t n = s->out.n;
     int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
     for (int64_t r = 0; r < n; r++) idx[r] = r;
     window_sort_t ws = {w, s->wkeys[i].rows};
     qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
-    int64_t num = 0;
+    int64_t num = 0, rank = 0, dense = 0;
     for (int64_t r = 0; r < n; r++) {
         const exec_value_t *k = ws.keys[idx[r]], *prev = r ? ws.keys[idx[r - 1]] : NULL;
-        int same = prev != NULL;
-        for (int j = 0; same && j < w->partition.n; j++)
-            same = !compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT);
-        num = same ? num + 1 : 1;
-        s->out.rows[idx[r]][i] = exec_value_bigint(num);
+        if (!prev || !same_partition(w, k, prev)) {
+            num = rank = dense = 1;
+        } else {
+            num++;
+            if (!order_peers(w, k, prev)) rank = num, dense++;
+        }
+        int64_t v = !strcmp(name, "rank") ? rank : !strcmp(name, "dense_rank") ? dense : num;
+        s->out.rows[idx[r]][i] = exec_value_bigint(v);
     }
+}
+
+/* The window functions computed here: ranking ones without arguments. */
+static int is_ranking_call(const ast_expr_t *call)
+{
+    const char *n = call->name->name;
+    return call->args.n == 0 &&
+           (!strcmp(n, "row_number") || !strcmp(n, "rank") || !strcmp(n, "dense_rank"));
 }
 
 /* Item types and names, from binding the items once with NULL outer values. */
@@ -405,12 +433,12 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             return bind_at(err, it->pos);
         }
         s->kinds[i] = item_srf(it->expr, &s->calls[i]);
-        if (s->kinds[i] == SRF_ROW_NUMBER &&
-            (strcmp(s->calls[i]->name->name, "row_number") || s->calls[i]->args.n ||
-             it->expr->kind != AST_EXPR_FUNC)) {
+        if (s->kinds[i] == SRF_RANKING &&
+            (!is_ranking_call(s->calls[i]) || it->expr->kind != AST_EXPR_FUNC)) {
             sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
                          s->calls[i]->name->name);
-            sl_error_hint(err, "The window function sluice computes is row_number().");
+            sl_error_hint(err, "The window functions sluice computes are row_number(), rank() and "
+                               "dense_rank().");
             return bind_at(err, it->expr->pos);
         }
         if (s->kinds[i] == SRF_NONE) {
@@ -432,8 +460,8 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
     }
     int windows = 0, sets = 0;
     for (int i = 0; i < s->nitems; i++) {
-        windows |= s->kinds[i] == SRF_ROW_NUMBER;
-        sets |= s->kinds[i] != SRF_NONE && s->kinds[i] != SRF_ROW_NUMBER;
+        windows |= s->kinds[i] == SRF_RANKING;
+        sets |= s->kinds[i] != SRF_NONE && s->kinds[i] != SRF_RANKING;
     }
     if (windows && sets) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
@@ -446,6 +474,7 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
 plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
                                   sl_error_t *err)
 {
+    if (bind_window_check_select(q, n, err) < 0) return NULL;
     binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
     srf_select_t s = {.pc = pc, .q = q, .nitems = q->items.n};
     s.kinds = SL_NEW_ARRAY(pc->arena, srf_kind_t, s.nitems);
@@ -470,7 +499,7 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     pc->outer = scope.up;
     if (rc < 0) return NULL;
     for (int i = 0; i < s.nitems; i++)
-        if (s.kinds[i] == SRF_ROW_NUMBER) number_rows(&s, i);
+        if (s.kinds[i] == SRF_RANKING) number_rows(&s, i);
     v->values.nrows = (int)s.out.n;
     v->values.rows = s.out.n ? s.out.rows : SL_NEW_ARRAY(pc->arena, exec_value_t *, 1);
     return v;

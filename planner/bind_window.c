@@ -1,0 +1,71 @@
+/* Where a window function call (f(...) OVER (...)) may appear, decided
+ * while binding, before any window is computed:
+ *   - not in WHERE, GROUP BY or HAVING (42P20, PostgreSQL's words), and
+ *     not inside an aggregate's argument (42803);
+ *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
+ *     not supported on streaming DataFrames/Datasets", with the fix (a time
+ *     window in GROUP BY, or dedup / a top-N per key).
+ * The window functions sluice computes (bind_srf.c) are bound only after
+ * these checks pass. */
+#include <string.h>
+
+#include "planner/bind_from.h"
+#include "planner/bind_int.h"
+
+/* The clauses in which PostgreSQL refuses window functions. */
+static int clause_refuses_windows(const char *clause)
+{
+    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON"};
+    for (size_t i = 0; clause && i < sizeof refused / sizeof *refused; i++)
+        if (!strcmp(clause, refused[i])) return 1;
+    return 0;
+}
+
+static int refuse_on_stream(const ast_expr_t *call, sl_error_t *err)
+{
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                 "window function %s() OVER (...) is not supported on a stream", call->name->name);
+    sl_error_detail(err, "Non-time-based windows are not supported on streaming DataFrames/Datasets "
+                         "(Spark's rule): a partition of a stream never ends, so a rank or an "
+                         "offset over it would never be final.");
+    sl_error_hint(err, "Aggregate over a time window instead, GROUP BY window(ts, '5 minutes') "
+                       "and a key; to keep one row per key use SELECT DISTINCT ON (key) ... WITHIN "
+                       "WATERMARK (dedup); for a top-N per key, run the window function over the "
+                       "query's result table in an ad-hoc SELECT.");
+    return bind_at(err, call->pos);
+}
+
+int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err)
+{
+    if (b->clause && !strcmp(b->clause, "aggregate")) {
+        sl_error_set(err, SL_ERR_GROUPING_ERROR,
+                     "aggregate function calls cannot contain window function calls");
+        return bind_at(err, call->pos);
+    }
+    if (clause_refuses_windows(b->clause)) {
+        sl_error_set(err, SL_ERR_WINDOWING_ERROR, "window functions are not allowed in %s",
+                     b->clause);
+        return bind_at(err, call->pos);
+    }
+    if (b->input && b->input->streaming) return refuse_on_stream(call, err);
+    return 0;
+}
+
+/* The first window function call of a select list (possibly under one
+ * field access), or NULL. */
+static const ast_expr_t *first_window_call(const ast_select_t *q)
+{
+    for (int i = 0; i < q->items.n; i++) {
+        const ast_expr_t *e = q->items.items[i]->expr;
+        if (e && e->kind == AST_EXPR_FIELD) e = e->arg;
+        if (e && e->kind == AST_EXPR_FUNC && e->over) return e;
+    }
+    return NULL;
+}
+
+int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err)
+{
+    const ast_expr_t *call = first_window_call(q);
+    if (call && input->streaming) return refuse_on_stream(call, err);
+    return 0;
+}

@@ -1,0 +1,34 @@
+-- Window functions: row_number() over a table, and where a window function
+-- call is refused while binding: WHERE, GROUP BY, HAVING (42P20, as
+-- PostgreSQL), inside an aggregate (42803), and over a stream (0A000,
+-- Spark's rule, with the fix in the hint). Never a syntax error.
+\set VERBOSITY verbose
+CREATE TABLE t (k INT, v INT);
+INSERT INTO t VALUES (1, 10), (1, 20), (2, 30), (NULL, 40), (2, NULL);
+SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v) AS n FROM t ORDER BY k, v;
+SELECT v, row_number() OVER (ORDER BY v DESC NULLS LAST) AS n FROM t ORDER BY n;
+-- ties: rank leaves gaps after peers, dense_rank does not; NULLs are peers
+INSERT INTO t VALUES (1, 20), (1, NULL), (1, NULL);
+SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v, 1) AS rn,
+       rank() OVER (PARTITION BY k ORDER BY v) AS r,
+       dense_rank() OVER (PARTITION BY k ORDER BY v) AS d
+FROM t ORDER BY k, v;
+SELECT v, rank() OVER (ORDER BY v DESC NULLS FIRST), dense_rank() OVER () FROM t ORDER BY v DESC NULLS FIRST;
+-- not computed yet: a clear 0A000, not a syntax error
+SELECT v, lag(v) OVER (ORDER BY v) FROM t;
+SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
+-- refused in clauses, as PostgreSQL
+SELECT k FROM t WHERE row_number() OVER () > 1;
+SELECT k FROM t GROUP BY row_number() OVER ();
+SELECT k FROM t GROUP BY k HAVING row_number() OVER () > 1;
+SELECT sum(row_number() OVER ()) FROM t;
+-- refused on a stream: a partition of a stream never ends
+\set edir :testdir/events
+\! mkdir -p $TESTDIR/events
+CREATE STREAM events (id INT, ts TIMESTAMP) USING file
+  OPTIONS (path :'edir', format 'csv', header 'true');
+CREATE QUERY w1 TRIGGER AVAILABLE NOW AS
+  SELECT id, row_number() OVER (PARTITION BY id ORDER BY ts) AS n FROM events;
+CREATE QUERY w2 TRIGGER AVAILABLE NOW AS
+  SELECT id, count(*), row_number() OVER () FROM events GROUP BY id;
+SHOW QUERIES;
