@@ -25,9 +25,10 @@ static int refuse_on_stream(const ast_expr_t *call, sl_error_t *err)
 {
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
                  "window function %s() OVER (...) is not supported on a stream", call->name->name);
-    sl_error_detail(err, "Non-time-based windows are not supported on streaming DataFrames/Datasets "
-                         "(Spark's rule): a partition of a stream never ends, so a rank or an "
-                         "offset over it would never be final.");
+    sl_error_detail(err,
+                    "Non-time-based windows are not supported on streaming DataFrames/Datasets "
+                    "(Spark's rule): a partition of a stream never ends, so a rank or an "
+                    "offset over it would never be final.");
     sl_error_hint(err, "Aggregate over a time window instead, GROUP BY window(ts, '5 minutes') "
                        "and a key; to keep one row per key use SELECT DISTINCT ON (key) ... WITHIN "
                        "WATERMARK (dedup); for a top-N per key, run the window function over the "
