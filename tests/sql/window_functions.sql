@@ -14,6 +14,10 @@ SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v, 1) AS rn,
        dense_rank() OVER (PARTITION BY k ORDER BY v) AS d
 FROM t ORDER BY k, v;
 SELECT v, rank() OVER (ORDER BY v DESC NULLS FIRST), dense_rank() OVER () FROM t ORDER BY v DESC NULLS FIRST;
+-- INSERT ... SELECT, and a top-N per key over a subquery
+CREATE TABLE ranked (k INT, v INT, r BIGINT);
+INSERT INTO ranked SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) FROM t;
+SELECT k, v FROM ranked WHERE r = 1 ORDER BY k NULLS FIRST;
 -- not computed yet: a clear 0A000, not a syntax error
 SELECT v, lag(v) OVER (ORDER BY v) FROM t;
 SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
