@@ -112,6 +112,10 @@ int bind_at(sl_error_t *err, int pos);
  * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
  * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
+/* True for the window functions bind_srf.c computes (the ranking ones). */
+int bind_window_is_computed(const char *name);
+/* Sets err's hint to the list of the window functions sluice computes. */
+void bind_window_hint_computed(sl_error_t *err);
 /* 0, or -1 with 0A000 when q's select list has a window function call and
  * input reads a stream (bind_window.c). */
 int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err);

@@ -138,12 +138,10 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         }
     }
     if (e->over && bind_window_check_call(b, e, err) < 0) return -1;
-    if (e->over && strcmp(name, "row_number") && strcmp(name, "rank") &&
-        strcmp(name, "dense_rank")) {
+    if (e->over && !bind_window_is_computed(name)) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
                      name);
-        sl_error_hint(err, "The window functions sluice computes are row_number(), rank() and "
-                           "dense_rank().");
+        bind_window_hint_computed(err);
         return -1;
     }
     if (e->over) {

@@ -388,37 +388,82 @@ static int same_partition(const ast_window_t *w, const exec_value_t *k, const ex
     return 1;
 }
 
-/* row_number(), rank() (the row number of the first peer) and dense_rank()
- * (the count of distinct peer groups so far) over the sorted rows. */
+/* The value of ranking function `name` for a row of a partition of n rows:
+ * its row number, its peer group's first row number (rank) and ordinal
+ * (dense_rank) and the row number of the group's last row (for cume_dist),
+ * all from 1. */
+typedef struct rank_pos {
+    int64_t n, row, first, group, last;
+} rank_pos_t;
+
+static exec_value_t ranking_value(const char *name, const rank_pos_t *p)
+{
+    if (!strcmp(name, "rank")) return exec_value_bigint(p->first);
+    if (!strcmp(name, "dense_rank")) return exec_value_bigint(p->group);
+    if (!strcmp(name, "percent_rank"))
+        return exec_value_double(p->n > 1 ? (double)(p->first - 1) / (double)(p->n - 1) : 0.0);
+    if (!strcmp(name, "cume_dist")) return exec_value_double((double)p->last / (double)p->n);
+    return exec_value_bigint(p->row);
+}
+
+/* End (exclusive) of the run of sorted rows from `from` that `same` holds for. */
+static int64_t run_end(const window_sort_t *ws, const int64_t *idx, int64_t from, int64_t n,
+                       int (*same)(const ast_window_t *, const exec_value_t *,
+                                   const exec_value_t *))
+{
+    int64_t e = from + 1;
+    while (e < n && same(ws->w, ws->keys[idx[e]], ws->keys[idx[from]])) e++;
+    return e;
+}
+
+/* Numbers the sorted rows of one partition [start, end) for window item i. */
+static void number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
+                             int64_t start, int64_t end)
+{
+    const char *name = s->calls[i]->name->name;
+    rank_pos_t p = {.n = end - start};
+    for (int64_t g = start; g < end;) {
+        int64_t gend = run_end(ws, idx, g, end, order_peers);
+        p.first = g - start + 1;
+        p.group++;
+        p.last = gend - start;
+        for (int64_t r = g; r < gend; r++) {
+            p.row = r - start + 1;
+            s->out.rows[idx[r]][i] = ranking_value(name, &p);
+        }
+        g = gend;
+    }
+}
+
+/* Sorts the rows by window item i's partition and order keys and numbers
+ * each partition. */
 static void number_rows(srf_select_t *s, int i)
 {
-    const ast_window_t *w = s->calls[i]->over;
-    const char *name = s->calls[i]->name->name;
     int64_t n = s->out.n;
     int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
     for (int64_t r = 0; r < n; r++) idx[r] = r;
-    window_sort_t ws = {w, s->wkeys[i].rows};
+    window_sort_t ws = {s->calls[i]->over, s->wkeys[i].rows};
     qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
-    int64_t num = 0, rank = 0, dense = 0;
-    for (int64_t r = 0; r < n; r++) {
-        const exec_value_t *k = ws.keys[idx[r]], *prev = r ? ws.keys[idx[r - 1]] : NULL;
-        if (!prev || !same_partition(w, k, prev)) {
-            num = rank = dense = 1;
-        } else {
-            num++;
-            if (!order_peers(w, k, prev)) rank = num, dense++;
-        }
-        int64_t v = !strcmp(name, "rank") ? rank : !strcmp(name, "dense_rank") ? dense : num;
-        s->out.rows[idx[r]][i] = exec_value_bigint(v);
+    for (int64_t start = 0; start < n;) {
+        int64_t end = run_end(&ws, idx, start, n, same_partition);
+        number_partition(s, i, &ws, idx, start, end);
+        start = end;
     }
+}
+
+/* percent_rank() and cume_dist() are double precision, the others bigint. */
+static exec_type_t ranking_type(const ast_expr_t *call)
+{
+    const char *n = call->name->name;
+    int dbl = !strcmp(n, "percent_rank") || !strcmp(n, "cume_dist");
+    return exec_type_of(dbl ? EXEC_TYPE_DOUBLE : EXEC_TYPE_BIGINT);
 }
 
 /* The window functions computed here: ranking ones without arguments. */
 static int is_ranking_call(const ast_expr_t *call)
 {
     const char *n = call->name->name;
-    return call->args.n == 0 &&
-           (!strcmp(n, "row_number") || !strcmp(n, "rank") || !strcmp(n, "dense_rank"));
+    return call->args.n == 0 && bind_window_is_computed(n);
 }
 
 /* Item types and names, from binding the items once with NULL outer values. */
@@ -437,8 +482,7 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             (!is_ranking_call(s->calls[i]) || it->expr->kind != AST_EXPR_FUNC)) {
             sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
                          s->calls[i]->name->name);
-            sl_error_hint(err, "The window functions sluice computes are row_number(), rank() and "
-                               "dense_rank().");
+            bind_window_hint_computed(err);
             return bind_at(err, it->expr->pos);
         }
         if (s->kinds[i] == SRF_NONE) {
@@ -446,7 +490,8 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             if (!x) return -1;
             s->types[i] = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
         } else {
-            exec_type_t t = srf_type(a, s->kinds[i]);
+            exec_type_t t =
+                s->kinds[i] == SRF_RANKING ? ranking_type(s->calls[i]) : srf_type(a, s->kinds[i]);
             int f = item_field(it->expr, t);
             s->types[i] = f >= 0 ? t.fields[f].type : t;
             if (it->expr->kind == AST_EXPR_FIELD && f < 0) {

@@ -5,12 +5,28 @@
  *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
  *     not supported on streaming DataFrames/Datasets", with the fix (a time
  *     window in GROUP BY, or dedup / a top-N per key).
- * The window functions sluice computes (bind_srf.c) are bound only after
- * these checks pass. */
+ * The window functions sluice computes (bind_srf.c) are listed here and
+ * bound only after these checks pass. */
 #include <string.h>
 
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
+
+static const char *const computed[] = {"row_number", "rank", "dense_rank", "percent_rank",
+                                       "cume_dist"};
+
+int bind_window_is_computed(const char *name)
+{
+    for (size_t i = 0; i < sizeof computed / sizeof *computed; i++)
+        if (!strcmp(name, computed[i])) return 1;
+    return 0;
+}
+
+void bind_window_hint_computed(sl_error_t *err)
+{
+    sl_error_hint(err, "The window functions sluice computes are row_number(), rank(), "
+                       "dense_rank(), percent_rank() and cume_dist().");
+}
 
 /* The clauses in which PostgreSQL refuses window functions. */
 static int clause_refuses_windows(const char *clause)

@@ -541,3 +541,8 @@ SELECT id, dense_rank() OVER (PARTITION BY express ORDER BY odate DESC NULLS FIR
 SELECT id, big, rank() OVER (ORDER BY big NULLS LAST), dense_rank() OVER (ORDER BY price NULLS FIRST) FROM orders WHERE id <= 40 ORDER BY id;
 SELECT id, ots, row_number() OVER (ORDER BY ots NULLS FIRST, id) FROM orders WHERE id <= 40 ORDER BY id;
 SELECT id, rank() OVER (PARTITION BY cust IS NULL ORDER BY qty IS NULL, qty NULLS FIRST) FROM orders WHERE id <= 60 ORDER BY id;
+SELECT id, qty, percent_rank() OVER (ORDER BY qty NULLS FIRST), cume_dist() OVER (ORDER BY qty NULLS FIRST) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, cust, percent_rank() OVER (PARTITION BY cust ORDER BY qty DESC NULLS LAST), cume_dist() OVER (PARTITION BY cust ORDER BY qty DESC NULLS LAST) FROM orders WHERE id <= 120 ORDER BY id;
+SELECT id, percent_rank() OVER (), cume_dist() OVER (), percent_rank() OVER (PARTITION BY id) FROM orders WHERE id <= 5 ORDER BY id;
+SELECT status, total, percent_rank() OVER (ORDER BY total NULLS FIRST), cume_dist() OVER (ORDER BY total NULLS FIRST) FROM (SELECT status, sum(qty) AS total FROM orders GROUP BY status) g ORDER BY status NULLS FIRST;
+SELECT id, n, cume_dist() OVER (PARTITION BY n IS NULL ORDER BY w NULLS LAST) FROM words ORDER BY id;

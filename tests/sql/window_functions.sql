@@ -14,6 +14,11 @@ SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v, 1) AS rn,
        dense_rank() OVER (PARTITION BY k ORDER BY v) AS d
 FROM t ORDER BY k, v;
 SELECT v, rank() OVER (ORDER BY v DESC NULLS FIRST), dense_rank() OVER () FROM t ORDER BY v DESC NULLS FIRST;
+-- percent_rank and cume_dist are double precision; a one-row partition is 0 and 1
+SELECT k, v, percent_rank() OVER (PARTITION BY k ORDER BY v) AS pr,
+       cume_dist() OVER (PARTITION BY k ORDER BY v) AS cd
+FROM t ORDER BY k, v;
+SELECT row_number() OVER () AS rn, rank() OVER () AS r, percent_rank() OVER () AS pr, cume_dist() OVER () AS cd FROM t \gdesc
 -- INSERT ... SELECT, and a top-N per key over a subquery
 CREATE TABLE ranked (k INT, v INT, r BIGINT);
 INSERT INTO ranked SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) FROM t;
