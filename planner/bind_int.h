@@ -112,8 +112,23 @@ int bind_at(sl_error_t *err, int pos);
  * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
  * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
-/* True for the window functions bind_srf.c computes (the ranking ones). */
-int bind_window_is_computed(const char *name);
+/* True for the window functions bind_srf.c computes called with n
+ * arguments (bind_window.c). */
+int bind_window_is_computed(const char *name, int nargs);
+/* True for the ranking ones (no arguments, from row positions only). */
+int bind_window_is_ranking(const char *name);
+/* The sorted rows of one partition for a window function reading other
+ * rows: each row its keys, then from argbase the call's nargs arguments. */
+typedef struct bind_window_part {
+    exec_value_t *const *rows;
+    int64_t n;
+    int argbase, nargs;
+} bind_window_part_t;
+/* *out = the value of window function `name` on row r of p, whose last
+ * peer is row peer_end - 1 (*out left as is for NULL); 0, or -1 with
+ * 2201G / 22016 for a bad argument (bind_window_values.c). */
+int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, int64_t peer_end,
+                      exec_value_t *out, sl_error_t *err);
 /* Sets err's hint to the list of the window functions sluice computes. */
 void bind_window_hint_computed(sl_error_t *err);
 /* 0, or -1 with 0A000 when q's select list has a window function call and

@@ -282,17 +282,31 @@ typedef struct srf_select {
     srf_rows_t *wkeys; /* per window item: per output row, a STRUCT-less key array (as a row) */
 } srf_select_t;
 
-/* A window item's partition then order values for the current outer row. */
-static int window_keys(srf_select_t *s, const ast_expr_t *call, exec_value_t **out, sl_error_t *err)
+/* The type argument j of window item i is evaluated as: a count or an
+ * offset bigint, lag's and lead's default the result's type, x its own. */
+static exec_type_t window_arg_type(const srf_select_t *s, int i, int j, const exec_expr_t *x)
 {
+    const char *name = s->calls[i]->name->name;
+    if (j == 2) return s->types[i];
+    if (j == 1 || !strcmp(name, "ntile")) return exec_type_of(EXEC_TYPE_BIGINT);
+    return x->type;
+}
+
+/* Window item i's partition values, order values, then argument values
+ * for the current outer row. */
+static int window_keys(srf_select_t *s, int i, exec_value_t **out, sl_error_t *err)
+{
+    const ast_expr_t *call = s->calls[i];
     const ast_window_t *w = call->over;
-    int n = w->partition.n + w->order.n;
+    int nk = w->partition.n + w->order.n, n = nk + call->args.n;
     exec_value_t *k = SL_NEW_ARRAY(s->pc->arena, exec_value_t, n > 0 ? n : 1);
     for (int j = 0; j < n; j++) {
-        const ast_expr_t *e =
-            j < w->partition.n ? w->partition.items[j] : w->order.items[j - w->partition.n]->expr;
+        const ast_expr_t *e = j < w->partition.n ? w->partition.items[j]
+                              : j < nk           ? w->order.items[j - w->partition.n]->expr
+                                                 : call->args.items[j - nk];
         exec_expr_t *x = plan_bind_constant(s->pc, e, err);
-        if (!x || plan_eval_constant(s->pc->arena, x, x->type, &k[j], err) < 0) return -1;
+        exec_type_t t = x && j >= nk ? window_arg_type(s, i, j - nk, x) : x ? x->type : s->types[i];
+        if (!x || plan_eval_constant(s->pc->arena, x, t, &k[j], err) < 0) return -1;
     }
     *out = k;
     return 0;
@@ -309,7 +323,7 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
         const ast_expr_t *e = s->q->items.items[i]->expr;
         if (s->kinds[i] == SRF_RANKING) { /* numbered once every row is in (number_rows) */
             exec_value_t *k;
-            if (window_keys(s, s->calls[i], &k, err) < 0) return -1;
+            if (window_keys(s, i, &k, err) < 0) return -1;
             add_row(a, &s->wkeys[i], exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
             s->wkeys[i].rows[s->wkeys[i].n - 1] = k;
             add_row(a, &sets[i], exec_value_null(exec_type_of(EXEC_TYPE_BIGINT)));
@@ -417,10 +431,16 @@ static int64_t run_end(const window_sort_t *ws, const int64_t *idx, int64_t from
 }
 
 /* Numbers the sorted rows of one partition [start, end) for window item i. */
-static void number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
-                             int64_t start, int64_t end)
+static int number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
+                            int64_t start, int64_t end, sl_error_t *err)
 {
-    const char *name = s->calls[i]->name->name;
+    const ast_expr_t *call = s->calls[i];
+    const char *name = call->name->name;
+    int ranking = bind_window_is_ranking(name);
+    exec_value_t **rows = SL_NEW_ARRAY(s->pc->arena, exec_value_t *, end - start);
+    for (int64_t r = start; r < end; r++) rows[r - start] = ws->keys[idx[r]];
+    bind_window_part_t part = {rows, end - start, ws->w->partition.n + ws->w->order.n,
+                               call->args.n};
     rank_pos_t p = {.n = end - start};
     for (int64_t g = start; g < end;) {
         int64_t gend = run_end(ws, idx, g, end, order_peers);
@@ -429,15 +449,20 @@ static void number_partition(srf_select_t *s, int i, const window_sort_t *ws, co
         p.last = gend - start;
         for (int64_t r = g; r < gend; r++) {
             p.row = r - start + 1;
-            s->out.rows[idx[r]][i] = ranking_value(name, &p);
+            exec_value_t v = exec_value_null(s->types[i]);
+            if (ranking) v = ranking_value(name, &p);
+            else if (bind_window_value(name, &part, r - start, p.last, &v, err) < 0)
+                return bind_at(err, call->pos);
+            s->out.rows[idx[r]][i] = v;
         }
         g = gend;
     }
+    return 0;
 }
 
 /* Sorts the rows by window item i's partition and order keys and numbers
  * each partition. */
-static void number_rows(srf_select_t *s, int i)
+static int number_rows(srf_select_t *s, int i, sl_error_t *err)
 {
     int64_t n = s->out.n;
     int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
@@ -446,24 +471,33 @@ static void number_rows(srf_select_t *s, int i)
     qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
     for (int64_t start = 0; start < n;) {
         int64_t end = run_end(&ws, idx, start, n, same_partition);
-        number_partition(s, i, &ws, idx, start, end);
+        if (number_partition(s, i, &ws, idx, start, end, err) < 0) return -1;
         start = end;
     }
+    return 0;
 }
 
-/* percent_rank() and cume_dist() are double precision, the others bigint. */
-static exec_type_t ranking_type(const ast_expr_t *call)
+/* percent_rank() and cume_dist() are double precision, ntile and the
+ * other ranking ones bigint, the others the type of their argument x. */
+static int ranking_type(srf_select_t *s, const ast_expr_t *call, exec_type_t *out, sl_error_t *err)
 {
     const char *n = call->name->name;
+    if (!bind_window_is_ranking(n) && strcmp(n, "ntile")) {
+        exec_expr_t *x = plan_bind_constant(s->pc, call->args.items[0], err);
+        if (!x) return -1;
+        *out = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
+        return 0;
+    }
     int dbl = !strcmp(n, "percent_rank") || !strcmp(n, "cume_dist");
-    return exec_type_of(dbl ? EXEC_TYPE_DOUBLE : EXEC_TYPE_BIGINT);
+    *out = exec_type_of(dbl ? EXEC_TYPE_DOUBLE : EXEC_TYPE_BIGINT);
+    return 0;
 }
 
 /* The window functions computed here: ranking ones without arguments. */
 static int is_ranking_call(const ast_expr_t *call)
 {
     const char *n = call->name->name;
-    return call->args.n == 0 && bind_window_is_computed(n);
+    return bind_window_is_computed(n, call->args.n);
 }
 
 /* Item types and names, from binding the items once with NULL outer values. */
@@ -490,8 +524,8 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             if (!x) return -1;
             s->types[i] = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
         } else {
-            exec_type_t t =
-                s->kinds[i] == SRF_RANKING ? ranking_type(s->calls[i]) : srf_type(a, s->kinds[i]);
+            exec_type_t t = srf_type(a, s->kinds[i]);
+            if (s->kinds[i] == SRF_RANKING && ranking_type(s, s->calls[i], &t, err) < 0) return -1;
             int f = item_field(it->expr, t);
             s->types[i] = f >= 0 ? t.fields[f].type : t;
             if (it->expr->kind == AST_EXPR_FIELD && f < 0) {
@@ -544,7 +578,7 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     pc->outer = scope.up;
     if (rc < 0) return NULL;
     for (int i = 0; i < s.nitems; i++)
-        if (s.kinds[i] == SRF_RANKING) number_rows(&s, i);
+        if (s.kinds[i] == SRF_RANKING && number_rows(&s, i, err) < 0) return NULL;
     v->values.nrows = (int)s.out.n;
     v->values.rows = s.out.n ? s.out.rows : SL_NEW_ARRAY(pc->arena, exec_value_t *, 1);
     return v;

@@ -12,20 +12,35 @@
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 
-static const char *const computed[] = {"row_number", "rank", "dense_rank", "percent_rank",
-                                       "cume_dist"};
+static const struct {
+    const char *name;
+    int min_args, max_args;
+} computed[] = {
+    {"row_number", 0, 0},  {"rank", 0, 0},       {"dense_rank", 0, 0}, {"percent_rank", 0, 0},
+    {"cume_dist", 0, 0},   {"ntile", 1, 1},      {"lag", 1, 3},        {"lead", 1, 3},
+    {"first_value", 1, 1}, {"last_value", 1, 1}, {"nth_value", 2, 2},
+};
 
-int bind_window_is_computed(const char *name)
+int bind_window_is_computed(const char *name, int nargs)
 {
     for (size_t i = 0; i < sizeof computed / sizeof *computed; i++)
-        if (!strcmp(name, computed[i])) return 1;
+        if (!strcmp(name, computed[i].name))
+            return nargs < 0 || (nargs >= computed[i].min_args && nargs <= computed[i].max_args);
+    return 0;
+}
+
+int bind_window_is_ranking(const char *name)
+{
+    for (size_t i = 0; i < sizeof computed / sizeof *computed; i++)
+        if (!strcmp(name, computed[i].name)) return computed[i].max_args == 0;
     return 0;
 }
 
 void bind_window_hint_computed(sl_error_t *err)
 {
     sl_error_hint(err, "The window functions sluice computes are row_number(), rank(), "
-                       "dense_rank(), percent_rank() and cume_dist().");
+                       "dense_rank(), percent_rank(), cume_dist(), ntile(n), lag(x [, off [, "
+                       "default]]), lead(...), first_value(x), last_value(x) and nth_value(x, n).");
 }
 
 /* The clauses in which PostgreSQL refuses window functions. */

@@ -546,3 +546,16 @@ SELECT id, cust, percent_rank() OVER (PARTITION BY cust ORDER BY qty DESC NULLS 
 SELECT id, percent_rank() OVER (), cume_dist() OVER (), percent_rank() OVER (PARTITION BY id) FROM orders WHERE id <= 5 ORDER BY id;
 SELECT status, total, percent_rank() OVER (ORDER BY total NULLS FIRST), cume_dist() OVER (ORDER BY total NULLS FIRST) FROM (SELECT status, sum(qty) AS total FROM orders GROUP BY status) g ORDER BY status NULLS FIRST;
 SELECT id, n, cume_dist() OVER (PARTITION BY n IS NULL ORDER BY w NULLS LAST) FROM words ORDER BY id;
+SELECT id, qty, lag(qty) OVER (ORDER BY id), lead(qty) OVER (ORDER BY id) FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, cust, lag(qty, 2) OVER (PARTITION BY cust ORDER BY id), lead(qty, 2, -1) OVER (PARTITION BY cust ORDER BY id) FROM orders WHERE id <= 120 ORDER BY id;
+SELECT id, lag(status, 1, 'none') OVER (ORDER BY id DESC), lead(amount, 3, 0.00) OVER (ORDER BY id) FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, lag(qty, 0) OVER (ORDER BY id), lead(qty, -1) OVER (ORDER BY id), lag(qty, NULL) OVER (ORDER BY id) FROM orders WHERE id <= 10 ORDER BY id;
+SELECT id, qty, first_value(qty) OVER (PARTITION BY cust ORDER BY id), last_value(qty) OVER (PARTITION BY cust ORDER BY id) FROM orders WHERE id <= 100 ORDER BY id;
+SELECT id, qty, first_value(id) OVER (ORDER BY qty NULLS FIRST, id), last_value(qty) OVER (ORDER BY qty NULLS FIRST) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, last_value(qty) OVER (PARTITION BY express ORDER BY qty NULLS LAST), first_value(status) OVER (PARTITION BY express ORDER BY id DESC) FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, nth_value(id, 2) OVER (ORDER BY id), nth_value(qty, 3) OVER (PARTITION BY cust % 3 ORDER BY id) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, nth_value(id, 3) OVER (ORDER BY qty NULLS LAST) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, ntile(4) OVER (ORDER BY id), ntile(3) OVER (PARTITION BY cust % 5 ORDER BY id), ntile(7) OVER (ORDER BY id DESC) FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, ntile(50) OVER (ORDER BY id), ntile(1) OVER (), ntile(NULL) OVER () FROM orders WHERE id <= 12 ORDER BY id;
+SELECT cust, n, lag(n) OVER (ORDER BY cust NULLS FIRST), ntile(5) OVER (ORDER BY n DESC, cust NULLS FIRST) FROM (SELECT cust, count(*) AS n FROM orders GROUP BY cust) g ORDER BY cust NULLS FIRST;
+SELECT id, w, lag(w, 1, '-') OVER (PARTITION BY n ORDER BY id), last_value(w) OVER (PARTITION BY n ORDER BY id) FROM words ORDER BY id;

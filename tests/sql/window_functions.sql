@@ -19,12 +19,19 @@ SELECT k, v, percent_rank() OVER (PARTITION BY k ORDER BY v) AS pr,
        cume_dist() OVER (PARTITION BY k ORDER BY v) AS cd
 FROM t ORDER BY k, v;
 SELECT row_number() OVER () AS rn, rank() OVER () AS r, percent_rank() OVER () AS pr, cume_dist() OVER () AS cd FROM t \gdesc
+-- offsets with defaults, the default frame (to the last peer), ntile with uneven buckets
+SELECT k, v, lag(v) OVER (PARTITION BY k ORDER BY v) AS lag1, lead(v, 2, -1) OVER (PARTITION BY k ORDER BY v) AS lead2,
+       first_value(v) OVER (PARTITION BY k ORDER BY v) AS fv, last_value(v) OVER (PARTITION BY k ORDER BY v) AS lv, nth_value(v, 2) OVER (PARTITION BY k ORDER BY v) AS nv
+FROM (SELECT k, v FROM t) s ORDER BY k, v;
+SELECT v, ntile(3) OVER (ORDER BY v NULLS FIRST) AS t3 FROM t ORDER BY v NULLS FIRST;
+SELECT ntile(0) OVER () FROM t;
+SELECT nth_value(v, 0) OVER () FROM t;
 -- INSERT ... SELECT, and a top-N per key over a subquery
 CREATE TABLE ranked (k INT, v INT, r BIGINT);
 INSERT INTO ranked SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) FROM t;
 SELECT k, v FROM ranked WHERE r = 1 ORDER BY k NULLS FIRST;
 -- not computed yet: a clear 0A000, not a syntax error
-SELECT v, lag(v) OVER (ORDER BY v) FROM t;
+SELECT v, sum(v) OVER (ORDER BY v) FROM t;
 SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
 -- refused in clauses, as PostgreSQL
 SELECT k FROM t WHERE row_number() OVER () > 1;
