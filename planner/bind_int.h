@@ -123,12 +123,23 @@ typedef struct bind_window_part {
     exec_value_t *const *rows;
     int64_t n;
     int argbase, nargs;
+    int64_t frame_first,
+        frame_last; /* the current row's frame (inclusive; empty if first > last) */
 } bind_window_part_t;
-/* *out = the value of window function `name` on row r of p, whose last
- * peer is row peer_end - 1 (*out left as is for NULL); 0, or -1 with
- * 2201G / 22016 for a bad argument (bind_window_values.c). */
-int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, int64_t peer_end,
-                      exec_value_t *out, sl_error_t *err);
+/* *out = the value of window function `name` on row r of p (*out left as
+ * is for NULL); 0, or -1 with 2201G / 22016 for a bad argument
+ * (bind_window_values.c). */
+int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, exec_value_t *out,
+                      sl_error_t *err);
+/* A window's frame offsets, checked: 0, or -1 with 42P20 (a start of
+ * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING), 0A000 (RANGE with
+ * an offset) or 22013 (a negative or NULL offset) (bind_window.c). */
+int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2],
+                              sl_error_t *err);
+/* The frame of row r (0-based) of a partition of n rows whose peer group
+ * is rows gfirst..glast: rows *first..*last, clamped to the partition. */
+void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
+                            int64_t glast, int64_t n, int64_t *first, int64_t *last);
 /* Sets err's hint to the list of the window functions sluice computes. */
 void bind_window_hint_computed(sl_error_t *err);
 /* 0, or -1 with 0A000 when q's select list has a window function call and

@@ -432,7 +432,7 @@ static int64_t run_end(const window_sort_t *ws, const int64_t *idx, int64_t from
 
 /* Numbers the sorted rows of one partition [start, end) for window item i. */
 static int number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
-                            int64_t start, int64_t end, sl_error_t *err)
+                            int64_t start, int64_t end, const int64_t off[2], sl_error_t *err)
 {
     const ast_expr_t *call = s->calls[i];
     const char *name = call->name->name;
@@ -450,8 +450,10 @@ static int number_partition(srf_select_t *s, int i, const window_sort_t *ws, con
         for (int64_t r = g; r < gend; r++) {
             p.row = r - start + 1;
             exec_value_t v = exec_value_null(s->types[i]);
+            bind_window_frame_rows(&ws->w->frame, off, r - start, g - start, gend - start - 1,
+                                   end - start, &part.frame_first, &part.frame_last);
             if (ranking) v = ranking_value(name, &p);
-            else if (bind_window_value(name, &part, r - start, p.last, &v, err) < 0)
+            else if (bind_window_value(name, &part, r - start, &v, err) < 0)
                 return bind_at(err, call->pos);
             s->out.rows[idx[r]][i] = v;
         }
@@ -468,10 +470,12 @@ static int number_rows(srf_select_t *s, int i, sl_error_t *err)
     int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
     for (int64_t r = 0; r < n; r++) idx[r] = r;
     window_sort_t ws = {s->calls[i]->over, s->wkeys[i].rows};
+    int64_t off[2];
+    if (bind_window_frame_offsets(s->pc, &ws.w->frame, off, err) < 0) return -1;
     qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
     for (int64_t start = 0; start < n;) {
         int64_t end = run_end(&ws, idx, start, n, same_partition);
-        if (number_partition(s, i, &ws, idx, start, end, err) < 0) return -1;
+        if (number_partition(s, i, &ws, idx, start, end, off, err) < 0) return -1;
         start = end;
     }
     return 0;

@@ -11,6 +11,7 @@
 
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
+#include "planner/plan_const.h"
 
 static const struct {
     const char *name;
@@ -100,4 +101,78 @@ int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl
     const ast_expr_t *call = first_window_call(q);
     if (call && input->streaming) return refuse_on_stream(call, err);
     return 0;
+}
+
+/* Offset of one frame bound: a constant, not negative (22013). */
+static int bound_offset(plan_ctx_t *pc, const ast_frame_t *f, const ast_frame_bound_t *b,
+                        int64_t *out, sl_error_t *err)
+{
+    *out = 0;
+    if (!b->offset) return 0;
+    if (f->unit == AST_FRAME_RANGE) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "RANGE with offset PRECEDING/FOLLOWING is not supported");
+        sl_error_hint(err, "Use ROWS BETWEEN n PRECEDING AND ..., or RANGE with UNBOUNDED and "
+                           "CURRENT ROW bounds.");
+        return bind_at(err, f->pos);
+    }
+    exec_expr_t *x = plan_bind_constant(pc, b->offset, err);
+    exec_value_t v;
+    if (!x || plan_eval_constant(pc->arena, x, exec_type_of(EXEC_TYPE_BIGINT), &v, err) < 0)
+        return -1;
+    if (v.is_null || v.u.i64 < 0) {
+        sl_error_set(err, SL_ERR_INVALID_PRECEDING_OR_FOLLOWING_SIZE,
+                     v.is_null ? "frame %s offset must not be null"
+                               : "frame %s offset must not be negative",
+                     b == &f->start ? "starting" : "ending");
+        return bind_at(err, b->offset->pos);
+    }
+    *out = v.u.i64;
+    return 0;
+}
+
+int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2], sl_error_t *err)
+{
+    off[0] = off[1] = 0;
+    if (f->unit == AST_FRAME_NONE) return 0;
+    const char *bad =
+        f->start.kind == AST_BOUND_UNBOUNDED_FOLLOWING ? "frame start cannot be UNBOUNDED FOLLOWING"
+        : f->end.kind == AST_BOUND_UNBOUNDED_PRECEDING ? "frame end cannot be UNBOUNDED PRECEDING"
+                                                       : NULL;
+    if (bad) {
+        sl_error_set(err, SL_ERR_WINDOWING_ERROR, "%s", bad);
+        return bind_at(err, f->pos);
+    }
+    if (bound_offset(pc, f, &f->start, &off[0], err) < 0) return -1;
+    return bound_offset(pc, f, &f->end, &off[1], err);
+}
+
+/* The row a bound names for row r: ROWS counts rows, RANGE's CURRENT ROW
+ * is the peer group's first row (start) or last row (end). */
+static int64_t bound_row(const ast_frame_t *f, const ast_frame_bound_t *b, int64_t off, int is_end,
+                         int64_t r, int64_t gfirst, int64_t glast, int64_t n)
+{
+    switch (b->kind) {
+    case AST_BOUND_UNBOUNDED_PRECEDING: return 0;
+    case AST_BOUND_PRECEDING: return r - off;
+    case AST_BOUND_FOLLOWING: return r + off;
+    case AST_BOUND_UNBOUNDED_FOLLOWING: return n - 1;
+    case AST_BOUND_CURRENT_ROW: break;
+    }
+    if (f->unit == AST_FRAME_ROWS) return r;
+    return is_end ? glast : gfirst;
+}
+
+void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
+                            int64_t glast, int64_t n, int64_t *first, int64_t *last)
+{
+    if (f->unit == AST_FRAME_NONE) { /* RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
+        *first = 0;
+        *last = glast;
+        return;
+    }
+    int64_t a = bound_row(f, &f->start, off[0], 0, r, gfirst, glast, n);
+    int64_t b = bound_row(f, &f->end, off[1], 1, r, gfirst, glast, n);
+    *first = a < 0 ? 0 : a;
+    *last = b > n - 1 ? n - 1 : b;
 }

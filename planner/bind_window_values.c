@@ -1,12 +1,13 @@
 /* The window functions that read other rows of a partition, over its rows
  * sorted by the window's keys (bind_srf.c sorts and splits them): each row
  * is its partition and order keys, then the call's argument values, bound
- * for that row. The frame is PostgreSQL's default, from the partition's
- * first row to the current row's last peer:
+ * for that row. first_value, last_value and nth_value read the row's frame
+ * (rows frame_first..frame_last of the partition, empty when first > last;
+ * bind_window.c computes it), the others ignore it, as PostgreSQL:
  *   lag(x [, off [, default]])   x `off` (1) rows before, else default (NULL)
  *   lead(x [, off [, default]])  x `off` rows after
- *   first_value(x)               x on the partition's first row
- *   last_value(x)                x on the current row's last peer
+ *   first_value(x)               x on the frame's first row
+ *   last_value(x)                x on the frame's last row
  *   nth_value(x, n)              x on the frame's n-th row, NULL if shorter
  *   ntile(n)                     the bucket (1..n) of the row, the first
  *                                rows % n buckets one row larger
@@ -50,8 +51,7 @@ static int ntile_value(const bind_window_part_t *p, int64_t r, exec_value_t *out
     return 0;
 }
 
-static int nth_value(const bind_window_part_t *p, int64_t r, int64_t peer_end, exec_value_t *out,
-                     sl_error_t *err)
+static int nth_value(const bind_window_part_t *p, int64_t r, exec_value_t *out, sl_error_t *err)
 {
     const exec_value_t *nth = arg(p, r, 1);
     if (nth->is_null) return 0;
@@ -60,17 +60,19 @@ static int nth_value(const bind_window_part_t *p, int64_t r, int64_t peer_end, e
                      "argument of nth_value must be greater than zero");
         return -1;
     }
-    if (nth->u.i64 <= peer_end) *out = *arg(p, nth->u.i64 - 1, 0);
+    if (nth->u.i64 <= p->frame_last - p->frame_first + 1)
+        *out = *arg(p, p->frame_first + nth->u.i64 - 1, 0);
     return 0;
 }
 
-int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, int64_t peer_end,
-                      exec_value_t *out, sl_error_t *err)
+int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, exec_value_t *out,
+                      sl_error_t *err)
 {
     if (!strcmp(name, "lag")) return offset_value(p, r, -1, out);
     if (!strcmp(name, "lead")) return offset_value(p, r, 1, out);
     if (!strcmp(name, "ntile")) return ntile_value(p, r, out, err);
-    if (!strcmp(name, "nth_value")) return nth_value(p, r, peer_end, out, err);
-    *out = *arg(p, !strcmp(name, "first_value") ? 0 : peer_end - 1, 0);
+    if (!strcmp(name, "nth_value")) return nth_value(p, r, out, err);
+    if (p->frame_first <= p->frame_last)
+        *out = *arg(p, !strcmp(name, "first_value") ? p->frame_first : p->frame_last, 0);
     return 0;
 }
