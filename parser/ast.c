@@ -143,7 +143,28 @@ static void dump_literal(sl_buf_t *b, const ast_expr_t *e)
 
 static void dump_order(sl_buf_t *b, const ast_sort_list_t *l);
 
-/* (over [(partition e..)] [(order ..)]) of a window function call. */
+static void dump_bound(sl_buf_t *b, const ast_frame_bound_t *f)
+{
+    static const char *const kinds[] = {"unbounded-preceding", "preceding", "current-row",
+                                        "following", "unbounded-following"};
+    sl_buf_printf(b, " (%s", kinds[f->kind]);
+    if (f->offset) {
+        sl_buf_putc(b, ' ');
+        ast_dump_expr(b, f->offset);
+    }
+    sl_buf_putc(b, ')');
+}
+
+/* (rows|range (start-bound) (end-bound)) */
+static void dump_frame(sl_buf_t *b, const ast_frame_t *f)
+{
+    sl_buf_puts(b, f->unit == AST_FRAME_ROWS ? " (rows" : " (range");
+    dump_bound(b, &f->start);
+    dump_bound(b, &f->end);
+    sl_buf_putc(b, ')');
+}
+
+/* (over [(partition e..)] [(order ..)] [(rows|range ..)]) of a window function call. */
 static void dump_over(sl_buf_t *b, const ast_window_t *w)
 {
     sl_buf_puts(b, " (over");
@@ -153,6 +174,7 @@ static void dump_over(sl_buf_t *b, const ast_window_t *w)
         sl_buf_putc(b, ')');
     }
     dump_order(b, &w->order);
+    if (w->frame.unit != AST_FRAME_NONE) dump_frame(b, &w->frame);
     sl_buf_putc(b, ')');
 }
 

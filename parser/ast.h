@@ -305,10 +305,31 @@ typedef struct {
     ast_sort_t **items;
 } ast_sort_list_t;
 
-/* OVER ([PARTITION BY partition] [ORDER BY order]) of a window function call. */
+/* A window frame: [ROWS | RANGE] BETWEEN start AND end (end CURRENT ROW
+ * when only start is given); unit AST_FRAME_NONE when there is none. */
+typedef enum { AST_FRAME_NONE = 0, AST_FRAME_ROWS, AST_FRAME_RANGE } ast_frame_unit_t;
+typedef enum {
+    AST_BOUND_UNBOUNDED_PRECEDING = 0,
+    AST_BOUND_PRECEDING, /* offset PRECEDING */
+    AST_BOUND_CURRENT_ROW,
+    AST_BOUND_FOLLOWING, /* offset FOLLOWING */
+    AST_BOUND_UNBOUNDED_FOLLOWING
+} ast_bound_kind_t;
+typedef struct {
+    ast_bound_kind_t kind;
+    struct ast_expr *offset; /* PRECEDING / FOLLOWING: the offset, else NULL */
+} ast_frame_bound_t;
+typedef struct {
+    ast_frame_unit_t unit;
+    ast_frame_bound_t start, end;
+    int pos; /* of ROWS / RANGE */
+} ast_frame_t;
+
+/* OVER ([PARTITION BY partition] [ORDER BY order] [frame]) of a window function call. */
 typedef struct ast_window {
     ast_expr_list_t partition;
     ast_sort_list_t order;
+    ast_frame_t frame;
     int pos, end;
 } ast_window_t;
 typedef struct {

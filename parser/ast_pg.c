@@ -84,11 +84,12 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
 }
 
 ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o,
-                    const parse_token_t *rp)
+                    const ast_frame_t *frame, const parse_token_t *rp)
 {
     ast_window_t *w = SL_NEW(c->a, ast_window_t);
     w->partition = p;
     w->order = o;
+    w->frame = *frame;
     w->pos = f->end;
     w->end = pb_tok_end(rp);
     f->over = w;

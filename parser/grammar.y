@@ -48,6 +48,7 @@
     SET SHOW SINK START STOP STREAM STREAMS
     STRUCT TABLE TABLES TIME TIMEOUT TO TRANSACTION TRIGGER UNCOMMITTED UNIT VALUES WITH WITHIN
     WORK WRITE ZONE
+    CURRENT FOLLOWING PRECEDING RANGE ROW ROWS UNBOUNDED
     COPY FORCE PROGRAM STDIN STDOUT.
 
 /* PostgreSQL's operator precedence, lowest first. NOT_LA is NOT before
@@ -939,7 +940,21 @@ expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
 expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
 primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
 /* f(...) OVER ([PARTITION BY ...] [ORDER BY ...]): a window function call */
-primary(A) ::= func(F) OVER LP partition_opt(P) order_opt(O) RP(R). { A = pb_over(ctx, F, P, O, &R); }
+primary(A) ::= func(F) OVER LP partition_opt(P) order_opt(O) frame_opt(W) RP(R). { A = pb_over(ctx, F, P, O, &W, &R); }
+/* [ROWS | RANGE] [BETWEEN] bound [AND bound]: the window frame */
+%type frame_opt {ast_frame_t}
+frame_opt(A) ::= . { memset(&A, 0, sizeof A); }
+frame_opt(A) ::= frame_unit(U) frame_bound(S). { A = U; A.start = S; A.end.kind = AST_BOUND_CURRENT_ROW; }
+frame_opt(A) ::= frame_unit(U) BETWEEN frame_bound(S) AND frame_bound(E). { A = U; A.start = S; A.end = E; }
+%type frame_unit {ast_frame_t}
+frame_unit(A) ::= ROWS(T). { memset(&A, 0, sizeof A); A.unit = AST_FRAME_ROWS; A.pos = T.pos; }
+frame_unit(A) ::= RANGE(T). { memset(&A, 0, sizeof A); A.unit = AST_FRAME_RANGE; A.pos = T.pos; }
+%type frame_bound {ast_frame_bound_t}
+frame_bound(A) ::= UNBOUNDED PRECEDING. { A.kind = AST_BOUND_UNBOUNDED_PRECEDING; A.offset = NULL; }
+frame_bound(A) ::= UNBOUNDED FOLLOWING. { A.kind = AST_BOUND_UNBOUNDED_FOLLOWING; A.offset = NULL; }
+frame_bound(A) ::= CURRENT ROW. { A.kind = AST_BOUND_CURRENT_ROW; A.offset = NULL; }
+frame_bound(A) ::= expr(E) PRECEDING. { A.kind = AST_BOUND_PRECEDING; A.offset = E; }
+frame_bound(A) ::= expr(E) FOLLOWING. { A.kind = AST_BOUND_FOLLOWING; A.offset = E; }
 %type partition_opt {ast_expr_list_t}
 partition_opt(A) ::= . { memset(&A, 0, sizeof A); }
 partition_opt(A) ::= PARTITION BY exprlist(X). { A = X; }

@@ -253,7 +253,7 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
                              ast_expr_list_t args, const pb_alias_t *alias);
 /* f(...) OVER (PARTITION BY p ORDER BY o). */
 ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o,
-                    const parse_token_t *rp);
+                    const ast_frame_t *frame, const parse_token_t *rp);
 /* e COLLATE name. */
 ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name);
 /* schema.type in a cast (the binder accepts pg_catalog only). */

@@ -108,6 +108,43 @@ const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e);
 const char *bind_expr_sig(sl_arena_t *a, const exec_expr_t *e);
 /* Sets err->position to the node's position when unset; returns -1. */
 int bind_at(sl_error_t *err, int pos);
+/* 0 when a window function call may be bound in b's clause and over b's
+ * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
+ * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
+int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
+/* True for the window functions bind_srf.c computes called with n
+ * arguments (bind_window.c). */
+int bind_window_is_computed(const char *name, int nargs);
+/* True for the ranking ones (no arguments, from row positions only). */
+int bind_window_is_ranking(const char *name);
+/* The sorted rows of one partition for a window function reading other
+ * rows: each row its keys, then from argbase the call's nargs arguments. */
+typedef struct bind_window_part {
+    exec_value_t *const *rows;
+    int64_t n;
+    int argbase, nargs;
+    int64_t frame_first,
+        frame_last; /* the current row's frame (inclusive; empty if first > last) */
+} bind_window_part_t;
+/* *out = the value of window function `name` on row r of p (*out left as
+ * is for NULL); 0, or -1 with 2201G / 22016 for a bad argument
+ * (bind_window_values.c). */
+int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, exec_value_t *out,
+                      sl_error_t *err);
+/* A window's frame offsets, checked: 0, or -1 with 42P20 (a start of
+ * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING), 0A000 (RANGE with
+ * an offset) or 22013 (a negative or NULL offset) (bind_window.c). */
+int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2],
+                              sl_error_t *err);
+/* The frame of row r (0-based) of a partition of n rows whose peer group
+ * is rows gfirst..glast: rows *first..*last, clamped to the partition. */
+void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
+                            int64_t glast, int64_t n, int64_t *first, int64_t *last);
+/* Sets err's hint to the list of the window functions sluice computes. */
+void bind_window_hint_computed(sl_error_t *err);
+/* 0, or -1 with 0A000 when q's select list has a window function call and
+ * input reads a stream (bind_window.c). */
+int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
 int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
                   sl_error_t *err);

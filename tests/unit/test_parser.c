@@ -411,6 +411,9 @@ static const dump_case_t pg_syntax_cases[] = {
      "(select (items (cast (cast (col x) regtype) text) (cast (col y) int2[]) (cast (col z) oid[])))"},
     {"SELECT ARRAY(SELECT 1), 'a' = ANY (SELECT b FROM t), 'a' = ANY (c.arr), k[1], (current_schemas(true))[1]",
      "(select (items (array (select (items (int 1)))) (in (str 'a') (select (items (col b)) (from (table t)))) (func array_contains (col c arr) (str 'a')) (func element_at (col k) (int 1)) (func element_at (func current_schemas (bool true)) (int 1))))"},
+    {"SELECT last_value(a) OVER (ORDER BY b ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING), "
+     "first_value(a) OVER (RANGE CURRENT ROW) FROM t",
+     "(select (items (func last_value (col a) (over (order (sort (col b))) (rows (preceding (int 2)) (unbounded-following)))) (func first_value (col a) (over (range (current-row) (current-row))))) (from (table t)))"},
     {"SELECT row_number() OVER (PARTITION BY a, b ORDER BY c DESC), row_number() OVER () FROM t",
      "(select (items (func row_number (over (partition (col a) (col b)) (order (sort (col c) desc)))) (func row_number (over))) (from (table t)))"},
     {"SELECT s FROM pg_catalog.generate_series(1, 3) s, unnest(x) AS u (v)",

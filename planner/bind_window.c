@@ -1,0 +1,178 @@
+/* Where a window function call (f(...) OVER (...)) may appear, decided
+ * while binding, before any window is computed:
+ *   - not in WHERE, GROUP BY or HAVING (42P20, PostgreSQL's words), and
+ *     not inside an aggregate's argument (42803);
+ *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
+ *     not supported on streaming DataFrames/Datasets", with the fix (a time
+ *     window in GROUP BY, or dedup / a top-N per key).
+ * The window functions sluice computes (bind_srf.c) are listed here and
+ * bound only after these checks pass. */
+#include <string.h>
+
+#include "planner/bind_from.h"
+#include "planner/bind_int.h"
+#include "planner/plan_const.h"
+
+static const struct {
+    const char *name;
+    int min_args, max_args;
+} computed[] = {
+    {"row_number", 0, 0},  {"rank", 0, 0},       {"dense_rank", 0, 0}, {"percent_rank", 0, 0},
+    {"cume_dist", 0, 0},   {"ntile", 1, 1},      {"lag", 1, 3},        {"lead", 1, 3},
+    {"first_value", 1, 1}, {"last_value", 1, 1}, {"nth_value", 2, 2},
+};
+
+int bind_window_is_computed(const char *name, int nargs)
+{
+    for (size_t i = 0; i < sizeof computed / sizeof *computed; i++)
+        if (!strcmp(name, computed[i].name))
+            return nargs < 0 || (nargs >= computed[i].min_args && nargs <= computed[i].max_args);
+    return 0;
+}
+
+int bind_window_is_ranking(const char *name)
+{
+    for (size_t i = 0; i < sizeof computed / sizeof *computed; i++)
+        if (!strcmp(name, computed[i].name)) return computed[i].max_args == 0;
+    return 0;
+}
+
+void bind_window_hint_computed(sl_error_t *err)
+{
+    sl_error_hint(err, "The window functions sluice computes are row_number(), rank(), "
+                       "dense_rank(), percent_rank(), cume_dist(), ntile(n), lag(x [, off [, "
+                       "default]]), lead(...), first_value(x), last_value(x) and nth_value(x, n).");
+}
+
+/* The clauses in which PostgreSQL refuses window functions. */
+static int clause_refuses_windows(const char *clause)
+{
+    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON"};
+    for (size_t i = 0; clause && i < sizeof refused / sizeof *refused; i++)
+        if (!strcmp(clause, refused[i])) return 1;
+    return 0;
+}
+
+static int refuse_on_stream(const ast_expr_t *call, sl_error_t *err)
+{
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                 "window function %s() OVER (...) is not supported on a stream", call->name->name);
+    sl_error_detail(err,
+                    "Non-time-based windows are not supported on streaming DataFrames/Datasets "
+                    "(Spark's rule): a partition of a stream never ends, so a rank or an "
+                    "offset over it would never be final.");
+    sl_error_hint(err, "Aggregate over a time window instead, GROUP BY window(ts, '5 minutes') "
+                       "and a key; to keep one row per key use SELECT DISTINCT ON (key) ... WITHIN "
+                       "WATERMARK (dedup); for a top-N per key, run the window function over the "
+                       "query's result table in an ad-hoc SELECT.");
+    return bind_at(err, call->pos);
+}
+
+int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err)
+{
+    if (b->clause && !strcmp(b->clause, "aggregate")) {
+        sl_error_set(err, SL_ERR_GROUPING_ERROR,
+                     "aggregate function calls cannot contain window function calls");
+        return bind_at(err, call->pos);
+    }
+    if (clause_refuses_windows(b->clause)) {
+        sl_error_set(err, SL_ERR_WINDOWING_ERROR, "window functions are not allowed in %s",
+                     b->clause);
+        return bind_at(err, call->pos);
+    }
+    if (b->input && b->input->streaming) return refuse_on_stream(call, err);
+    return 0;
+}
+
+/* The first window function call of a select list (possibly under one
+ * field access), or NULL. */
+static const ast_expr_t *first_window_call(const ast_select_t *q)
+{
+    for (int i = 0; i < q->items.n; i++) {
+        const ast_expr_t *e = q->items.items[i]->expr;
+        if (e && e->kind == AST_EXPR_FIELD) e = e->arg;
+        if (e && e->kind == AST_EXPR_FUNC && e->over) return e;
+    }
+    return NULL;
+}
+
+int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err)
+{
+    const ast_expr_t *call = first_window_call(q);
+    if (call && input->streaming) return refuse_on_stream(call, err);
+    return 0;
+}
+
+/* Offset of one frame bound: a constant, not negative (22013). */
+static int bound_offset(plan_ctx_t *pc, const ast_frame_t *f, const ast_frame_bound_t *b,
+                        int64_t *out, sl_error_t *err)
+{
+    *out = 0;
+    if (!b->offset) return 0;
+    if (f->unit == AST_FRAME_RANGE) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "RANGE with offset PRECEDING/FOLLOWING is not supported");
+        sl_error_hint(err, "Use ROWS BETWEEN n PRECEDING AND ..., or RANGE with UNBOUNDED and "
+                           "CURRENT ROW bounds.");
+        return bind_at(err, f->pos);
+    }
+    exec_expr_t *x = plan_bind_constant(pc, b->offset, err);
+    exec_value_t v;
+    if (!x || plan_eval_constant(pc->arena, x, exec_type_of(EXEC_TYPE_BIGINT), &v, err) < 0)
+        return -1;
+    if (v.is_null || v.u.i64 < 0) {
+        sl_error_set(err, SL_ERR_INVALID_PRECEDING_OR_FOLLOWING_SIZE,
+                     v.is_null ? "frame %s offset must not be null"
+                               : "frame %s offset must not be negative",
+                     b == &f->start ? "starting" : "ending");
+        return bind_at(err, b->offset->pos);
+    }
+    *out = v.u.i64;
+    return 0;
+}
+
+int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2], sl_error_t *err)
+{
+    off[0] = off[1] = 0;
+    if (f->unit == AST_FRAME_NONE) return 0;
+    const char *bad =
+        f->start.kind == AST_BOUND_UNBOUNDED_FOLLOWING ? "frame start cannot be UNBOUNDED FOLLOWING"
+        : f->end.kind == AST_BOUND_UNBOUNDED_PRECEDING ? "frame end cannot be UNBOUNDED PRECEDING"
+                                                       : NULL;
+    if (bad) {
+        sl_error_set(err, SL_ERR_WINDOWING_ERROR, "%s", bad);
+        return bind_at(err, f->pos);
+    }
+    if (bound_offset(pc, f, &f->start, &off[0], err) < 0) return -1;
+    return bound_offset(pc, f, &f->end, &off[1], err);
+}
+
+/* The row a bound names for row r: ROWS counts rows, RANGE's CURRENT ROW
+ * is the peer group's first row (start) or last row (end). */
+static int64_t bound_row(const ast_frame_t *f, const ast_frame_bound_t *b, int64_t off, int is_end,
+                         int64_t r, int64_t gfirst, int64_t glast, int64_t n)
+{
+    switch (b->kind) {
+    case AST_BOUND_UNBOUNDED_PRECEDING: return 0;
+    case AST_BOUND_PRECEDING: return r - off;
+    case AST_BOUND_FOLLOWING: return r + off;
+    case AST_BOUND_UNBOUNDED_FOLLOWING: return n - 1;
+    case AST_BOUND_CURRENT_ROW: break;
+    }
+    if (f->unit == AST_FRAME_ROWS) return r;
+    return is_end ? glast : gfirst;
+}
+
+void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
+                            int64_t glast, int64_t n, int64_t *first, int64_t *last)
+{
+    if (f->unit == AST_FRAME_NONE) { /* RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
+        *first = 0;
+        *last = glast;
+        return;
+    }
+    int64_t a = bound_row(f, &f->start, off[0], 0, r, gfirst, glast, n);
+    int64_t b = bound_row(f, &f->end, off[1], 1, r, gfirst, glast, n);
+    *first = a < 0 ? 0 : a;
+    *last = b > n - 1 ? n - 1 : b;
+}

@@ -1,0 +1,57 @@
+-- Window functions: row_number() over a table, and where a window function
+-- call is refused while binding: WHERE, GROUP BY, HAVING (42P20, as
+-- PostgreSQL), inside an aggregate (42803), and over a stream (0A000,
+-- Spark's rule, with the fix in the hint). Never a syntax error.
+\set VERBOSITY verbose
+CREATE TABLE t (k INT, v INT);
+INSERT INTO t VALUES (1, 10), (1, 20), (2, 30), (NULL, 40), (2, NULL);
+SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v) AS n FROM t ORDER BY k, v;
+SELECT v, row_number() OVER (ORDER BY v DESC NULLS LAST) AS n FROM t ORDER BY n;
+-- ties: rank leaves gaps after peers, dense_rank does not; NULLs are peers
+INSERT INTO t VALUES (1, 20), (1, NULL), (1, NULL);
+SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v, 1) AS rn,
+       rank() OVER (PARTITION BY k ORDER BY v) AS r,
+       dense_rank() OVER (PARTITION BY k ORDER BY v) AS d
+FROM t ORDER BY k, v;
+SELECT v, rank() OVER (ORDER BY v DESC NULLS FIRST), dense_rank() OVER () FROM t ORDER BY v DESC NULLS FIRST;
+-- percent_rank and cume_dist are double precision; a one-row partition is 0 and 1
+SELECT k, v, percent_rank() OVER (PARTITION BY k ORDER BY v) AS pr,
+       cume_dist() OVER (PARTITION BY k ORDER BY v) AS cd
+FROM t ORDER BY k, v;
+SELECT row_number() OVER () AS rn, rank() OVER () AS r, percent_rank() OVER () AS pr, cume_dist() OVER () AS cd FROM t \gdesc
+-- offsets with defaults, the default frame (to the last peer), ntile with uneven buckets
+SELECT k, v, lag(v) OVER (PARTITION BY k ORDER BY v) AS lag1, lead(v, 2, -1) OVER (PARTITION BY k ORDER BY v) AS lead2,
+       first_value(v) OVER (PARTITION BY k ORDER BY v) AS fv, last_value(v) OVER (PARTITION BY k ORDER BY v) AS lv, nth_value(v, 2) OVER (PARTITION BY k ORDER BY v) AS nv
+FROM (SELECT k, v FROM t) s ORDER BY k, v;
+SELECT v, ntile(3) OVER (ORDER BY v NULLS FIRST) AS t3 FROM t ORDER BY v NULLS FIRST;
+SELECT ntile(0) OVER () FROM t;
+SELECT nth_value(v, 0) OVER () FROM t;
+-- frames: ROWS with offsets, RANGE with UNBOUNDED / CURRENT ROW; the refused ones
+SELECT k, v, first_value(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS f,
+       last_value(v) OVER (PARTITION BY k ORDER BY v RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS l
+FROM t ORDER BY k, v;
+SELECT first_value(v) OVER (ORDER BY v RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t;
+SELECT first_value(v) OVER (ORDER BY v ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM t;
+SELECT first_value(v) OVER (ORDER BY v ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM t;
+-- INSERT ... SELECT, and a top-N per key over a subquery
+CREATE TABLE ranked (k INT, v INT, r BIGINT);
+INSERT INTO ranked SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) FROM t;
+SELECT k, v FROM ranked WHERE r = 1 ORDER BY k NULLS FIRST;
+-- not computed yet: a clear 0A000, not a syntax error
+SELECT v, sum(v) OVER (ORDER BY v) FROM t;
+SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
+-- refused in clauses, as PostgreSQL
+SELECT k FROM t WHERE row_number() OVER () > 1;
+SELECT k FROM t GROUP BY row_number() OVER ();
+SELECT k FROM t GROUP BY k HAVING row_number() OVER () > 1;
+SELECT sum(row_number() OVER ()) FROM t;
+-- refused on a stream: a partition of a stream never ends
+\set edir :testdir/events
+\! mkdir -p $TESTDIR/events
+CREATE STREAM events (id INT, ts TIMESTAMP) USING file
+  OPTIONS (path :'edir', format 'csv', header 'true');
+CREATE QUERY w1 TRIGGER AVAILABLE NOW AS
+  SELECT id, row_number() OVER (PARTITION BY id ORDER BY ts) AS n FROM events;
+CREATE QUERY w2 TRIGGER AVAILABLE NOW AS
+  SELECT id, count(*), row_number() OVER () FROM events GROUP BY id;
+SHOW QUERIES;
