@@ -23,6 +23,7 @@
 
 #include "exec/func_int.h"
 #include "model/pgtype.h"
+#include "model/text_io.h"
 
 static const exec_type_t string_type = {.id = EXEC_TYPE_STRING};
 static const exec_type_t bigint_type = {.id = EXEC_TYPE_BIGINT};
@@ -398,30 +399,6 @@ int exec_bind_array_to_string(exec_bind_t *b, sl_error_t *err)
     return 0;
 }
 
-/* Appends the element starting at s[*i] (stopping at ',' or '}') to out;
- * returns 0 for a NULL element. */
-static int array_element(exec_str_t s, uint32_t *i, sl_buf_t *out)
-{
-    uint32_t k = *i;
-    int quoted = k < s.len && s.ptr[k] == '"';
-    size_t start = out->len;
-    for (k += quoted; k < s.len; k++) {
-        char ch = s.ptr[k];
-        if (quoted && ch == '\\' && k + 1 < s.len) ch = s.ptr[++k];
-        else if (quoted && ch == '"') {
-            k++;
-            break;
-        } else if (!quoted && (ch == ',' || ch == '}')) break;
-        sl_buf_putc(out, ch);
-    }
-    *i = k;
-    if (!quoted && out->len - start == 4 && !memcmp(out->data + start, "NULL", 4)) {
-        out->len = start;
-        return 0;
-    }
-    return 1;
-}
-
 int exec_fn_array_to_string(const exec_fcall_t *c, sl_error_t *err)
 {
     (void)err;
@@ -434,7 +411,7 @@ int exec_fn_array_to_string(const exec_fcall_t *c, sl_error_t *err)
         while (k < s.len && s.ptr[k] != '}') {
             size_t mark = buf.len;
             if (n) sl_buf_append(&buf, sep.ptr, sep.len);
-            if (array_element(s, &k, &buf)) n++;
+            if (exec_text_array_element(s, &k, &buf)) n++;
             else buf.len = mark;
             if (k < s.len && s.ptr[k] == ',') k++;
         }
@@ -474,7 +451,8 @@ static bool array_contains(exec_str_t s, exec_str_t v, sl_buf_t *buf)
     uint32_t k = 1;
     while (k < s.len && s.ptr[k] != '}') {
         sl_buf_clear(buf);
-        if (array_element(s, &k, buf) && buf->len == v.len && !memcmp(buf->data, v.ptr, v.len))
+        if (exec_text_array_element(s, &k, buf) && buf->len == v.len &&
+            !memcmp(buf->data, v.ptr, v.len))
             return true;
         if (k < s.len && s.ptr[k] == ',') k++;
     }
@@ -512,7 +490,7 @@ static bool element_of(exec_str_t s, int64_t want, sl_buf_t *buf)
         sl_buf_clear(buf);
         int present;
         if (braces) {
-            present = array_element(s, &k, buf);
+            present = exec_text_array_element(s, &k, buf);
             if (k < s.len && s.ptr[k] == ',') k++;
         } else {
             while (k < s.len && s.ptr[k] == ' ') k++;
@@ -564,7 +542,7 @@ static int64_t element_count(exec_str_t s, sl_buf_t *buf)
     int64_t n = 0;
     while (k < s.len && s.ptr[k] != '}') {
         if (braces) {
-            array_element(s, &k, buf);
+            exec_text_array_element(s, &k, buf);
             if (k < s.len && s.ptr[k] == ',') k++;
             n++;
             continue;

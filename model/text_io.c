@@ -1063,3 +1063,25 @@ int exec_text_parse(exec_type_t t, const char *s, size_t n, sl_arena_t *a, void 
                             exec_type_pg_name(t));
     return exec_text_error(t, st, s, n, err);
 }
+
+int exec_text_array_element(exec_str_t s, uint32_t *i, sl_buf_t *out)
+{
+    uint32_t k = *i;
+    int quoted = k < s.len && s.ptr[k] == '"';
+    size_t start = out->len;
+    for (k += quoted; k < s.len; k++) {
+        char ch = s.ptr[k];
+        if (quoted && ch == '\\' && k + 1 < s.len) ch = s.ptr[++k];
+        else if (quoted && ch == '"') {
+            k++;
+            break;
+        } else if (!quoted && (ch == ',' || ch == '}')) break;
+        sl_buf_putc(out, ch);
+    }
+    *i = k;
+    if (!quoted && out->len - start == 4 && !memcmp(out->data + start, "NULL", 4)) {
+        out->len = start;
+        return 0;
+    }
+    return 1;
+}

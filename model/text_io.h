@@ -81,6 +81,11 @@ exec_parse_status_t exec_parse_double(const char *s, size_t n, double *out);
  * k, kb, m, mb, g, gb, t, tb ("64m", "512MB", "1 GB"; a bare number = bytes). */
 exec_parse_status_t exec_parse_byte_size(const char *s, size_t n, int64_t *out);
 exec_parse_status_t exec_parse_bool(const char *s, size_t n, uint8_t *out);
+/* One element of a PostgreSQL array literal's text ({a,"b c",NULL}): appends
+ * the element starting at s.ptr[*i] (stopping at ',' or '}', a quoted one
+ * with its backslash escapes undone) to out and moves *i past it; returns 0
+ * for an unquoted NULL (nothing appended), else 1. */
+int exec_text_array_element(exec_str_t s, uint32_t *i, sl_buf_t *out);
 /* To DECIMAL(p, s), rounding half away from zero at the scale; RANGE when
  * the rounded value needs more than p - s integer digits. */
 exec_parse_status_t exec_parse_decimal(const char *s, size_t n, int p, int scale, exec_dec_t *out);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/text_io.h"
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 #include "planner/plan_const.h"
@@ -84,17 +85,7 @@ static void split_array(sl_arena_t *a, exec_str_t s, srf_rows_t *r)
     uint32_t k = s.len && s.ptr[0] == '{' ? 1 : 0;
     while (k < s.len && s.ptr[k] != '}') {
         sl_buf_t e = SL_BUF_INIT;
-        int quoted = s.ptr[k] == '"';
-        for (k += quoted; k < s.len; k++) {
-            char ch = s.ptr[k];
-            if (quoted && ch == '\\' && k + 1 < s.len) ch = s.ptr[++k];
-            else if (quoted && ch == '"') {
-                k++;
-                break;
-            } else if (!quoted && (ch == ',' || ch == '}')) break;
-            sl_buf_putc(&e, ch);
-        }
-        int null = !quoted && e.len == 4 && !memcmp(e.data, "NULL", 4);
+        int null = !exec_text_array_element(s, &k, &e);
         char *z = sl_strndup(a, e.data ? e.data : "", e.len);
         add_row(a, r,
                 null ? exec_value_null(exec_type_of(EXEC_TYPE_STRING)) : exec_value_cstr(a, z));
