@@ -55,9 +55,9 @@ typedef struct conn_desc {
 } conn_desc_t;
 
 /* What a connector is told about the stream or table it serves: its name,
- * columns and options. The planner's relation description embeds the same
- * facts (planner/relation.h) and hands a conn_stream_t down; connectors
- * never see the planner's types. */
+ * columns and options. The planner's relation description embeds one
+ * (planner/relation.h, member `stream`) and hands it down as it is;
+ * connectors never see the planner's types. */
 typedef struct conn_stream {
     const char *name;
     int ncols;

@@ -153,28 +153,28 @@ static plan_node_t *bind_relation(plan_ctx_t *pc, const ast_from_t *f, sl_error_
     }
     if (rel->kind == PLAN_REL_SYSTEM && pc->allow_streams) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "cannot read catalog relation \"%s\" in a continuous query", rel->name);
+                     "cannot read catalog relation \"%s\" in a continuous query", rel->stream.name);
         sl_error_hint(err, "Catalog relations are read by ad-hoc SELECT statements.");
         bind_at(err, f->name->pos);
         return NULL;
     }
     if (rel->kind == PLAN_REL_STREAM && !pc->allow_streams) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "cannot read stream \"%s\" in an ad-hoc SELECT", rel->name);
+                     "cannot read stream \"%s\" in an ad-hoc SELECT", rel->stream.name);
         sl_error_hint(err,
                       "A stream is read by a continuous query: CREATE QUERY q AS SELECT ... FROM "
                       "%s; then SELECT from q (its memory sink).",
-                      rel->name);
+                      rel->stream.name);
         bind_at(err, f->name->pos);
         return NULL;
     }
     add_rel(pc, rel);
-    plan_node_t *n = plan_node_new(pc->arena, LP_SCAN, rel->ncols, f->pos);
-    const char *qual = f->alias ? f->alias->name : rel->name;
-    for (int i = 0; i < rel->ncols; i++) {
-        n->cols[i].name = rel->col_names[i];
+    plan_node_t *n = plan_node_new(pc->arena, LP_SCAN, rel->stream.ncols, f->pos);
+    const char *qual = f->alias ? f->alias->name : rel->stream.name;
+    for (int i = 0; i < rel->stream.ncols; i++) {
+        n->cols[i].name = rel->stream.col_names[i];
         n->cols[i].qual = qual;
-        n->cols[i].type = rel->col_types[i];
+        n->cols[i].type = rel->stream.col_types[i];
         n->cols[i].wm_delay_ms = -1;
     }
     n->scan.rel = rel;

@@ -77,7 +77,7 @@ static void explain_line(const plan_node_t *n, sl_buf_t *out)
     switch (n->kind) {
     case LP_SCAN: {
         static const char *const k[] = {"", "stream", "table", "memory table"};
-        sl_buf_printf(out, "Scan %s %s", k[n->scan.rel->kind], n->scan.rel->name);
+        sl_buf_printf(out, "Scan %s %s", k[n->scan.rel->kind], n->scan.rel->stream.name);
         put_cols(out, n);
         return;
     }

@@ -64,7 +64,7 @@ static exec_pnode_t *plan_scan(phys_t *ps, const plan_node_t *n)
     exec_type_t *types;
     phys_schema(ps, n, &names, &types);
     static const char *const kinds[] = {"", "stream", "table", "memory table", "catalog relation"};
-    const char *tag = sl_printf(ps->a, "%s %s", kinds[rel->kind], rel->name);
+    const char *tag = sl_printf(ps->a, "%s %s", kinds[rel->kind], rel->stream.name);
     exec_pnode_t *leaf = op_input_plan(ps->a, n->ncols, names, types, tag);
     plan_input_kind_t k = rel->kind == PLAN_REL_STREAM ? PLAN_INPUT_STREAM
                           : rel->kind == PLAN_REL_MEMORY

@@ -136,14 +136,15 @@ int plan_interval_ms(const ast_expr_t *e, const char *what, int64_t *ms, sl_erro
 exec_expr_t *plan_bind_condition(plan_ctx_t *pc, const plan_relation_t *rel, const ast_expr_t *e,
                                  const char *clause, sl_error_t *err)
 {
-    plan_col_t *cols = SL_NEW_ARRAY(pc->arena, plan_col_t, rel->ncols > 0 ? rel->ncols : 1);
-    for (int i = 0; i < rel->ncols; i++) {
-        cols[i].name = rel->col_names[i];
-        cols[i].qual = rel->name;
-        cols[i].type = rel->col_types[i];
+    plan_col_t *cols =
+        SL_NEW_ARRAY(pc->arena, plan_col_t, rel->stream.ncols > 0 ? rel->stream.ncols : 1);
+    for (int i = 0; i < rel->stream.ncols; i++) {
+        cols[i].name = rel->stream.col_names[i];
+        cols[i].qual = rel->stream.name;
+        cols[i].type = rel->stream.col_types[i];
         cols[i].wm_delay_ms = -1;
     }
-    binder_t b = {.pc = pc, .ncols = rel->ncols, .cols = cols, .clause = clause};
+    binder_t b = {.pc = pc, .ncols = rel->stream.ncols, .cols = cols, .clause = clause};
     exec_expr_t *x = bind_expr(&b, e, err);
     if (x && x->type.id != EXEC_TYPE_BOOLEAN && x->type.id != EXEC_TYPE_NULL) {
         sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,

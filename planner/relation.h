@@ -22,15 +22,12 @@ typedef enum {
 
 typedef struct plan_relation {
     plan_rel_kind_t kind;
-    const char *name;
+    /* name, columns, connector and options: what a connector is told about
+     * the relation (connectors/connector.h), embedded so that it is handed
+     * down as it is */
+    conn_stream_t stream;
     const char *sql; /* its CREATE statement */
-    int ncols;
-    const char **col_names;
-    exec_type_t *col_types;
-    const conn_desc_t *connector; /* source or table format; NULL: catalog-stored / memory */
-    int nopts;
-    conn_kv_t *opts;
-    int wm_col; /* stream's default WATERMARK column, -1 when none */
+    int wm_col;      /* stream's default WATERMARK column, -1 when none */
     int64_t wm_delay_ms;
     int64_t version; /* static table: bumped by every change */
     void *handle;    /* runtime object behind the relation (storage, sink) */
@@ -57,19 +54,6 @@ typedef struct plan_catalog {
     int (*relations)(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char ***names,
                      const char ***defs);
 } plan_catalog_t;
-
-/* The facts a connector is given about the relation (connectors/connector.h);
- * the pointers still refer to the relation's memory. */
-static inline conn_stream_t plan_relation_stream(const plan_relation_t *r)
-{
-    return (conn_stream_t){.name = r->name,
-                           .ncols = r->ncols,
-                           .col_names = r->col_names,
-                           .col_types = r->col_types,
-                           .connector = r->connector,
-                           .nopts = r->nopts,
-                           .opts = r->opts};
-}
 
 /* Index of a column by name (case-sensitive; names are folded), or -1. */
 int plan_relation_column(const plan_relation_t *r, const char *name);

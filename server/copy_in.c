@@ -101,7 +101,8 @@ copy_in_t *copy_in_new(srv_t *srv, sess_t *sess, const copy_in_spec_t *spec, sl_
     ci->opts.null_str = sl_strdup(ci->arena, spec->opts.null_str);
     ci->nfields = spec->nfields;
     ci->target = SL_NEW_ARRAY(ci->arena, int, spec->nfields > 0 ? spec->nfields : 1);
-    ci->is_target = SL_NEW_ARRAY(ci->arena, unsigned char, ci->rel.ncols > 0 ? ci->rel.ncols : 1);
+    ci->is_target =
+        SL_NEW_ARRAY(ci->arena, unsigned char, ci->rel.stream.ncols > 0 ? ci->rel.stream.ncols : 1);
     for (int i = 0; i < spec->nfields; i++) {
         ci->target[i] = spec->target[i];
         ci->is_target[spec->target[i]] = 1;
@@ -127,8 +128,8 @@ static void context_line(copy_in_t *ci, const char *rec, size_t n)
 {
     char q[COPY_CONTEXT_MAX + 8];
     quote_limited(q, sizeof q, rec, n);
-    sl_error_detail(&ci->err, "COPY %s, line %llu: %s", ci->rel.name, (unsigned long long)ci->line,
-                    q);
+    sl_error_detail(&ci->err, "COPY %s, line %llu: %s", ci->rel.stream.name,
+                    (unsigned long long)ci->line, q);
 }
 
 /* Detail "COPY t, line N, column c: "<value>"". */
@@ -136,8 +137,8 @@ static void context_column(copy_in_t *ci, int field, const copy_field_t *f)
 {
     char q[COPY_CONTEXT_MAX + 8];
     quote_limited(q, sizeof q, f->p, f->n);
-    sl_error_detail(&ci->err, "COPY %s, line %llu, column %s: %s", ci->rel.name,
-                    (unsigned long long)ci->line, ci->rel.col_names[ci->target[field]], q);
+    sl_error_detail(&ci->err, "COPY %s, line %llu, column %s: %s", ci->rel.stream.name,
+                    (unsigned long long)ci->line, ci->rel.stream.col_names[ci->target[field]], q);
 }
 
 static int fail_line(copy_in_t *ci, const char *rec, size_t n, const char *sqlstate,
@@ -157,7 +158,7 @@ static int check_encoding(copy_in_t *ci, const char *rec, size_t n)
     if (bad == n) return 0;
     sl_error_set(&ci->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE,
                  "invalid byte sequence for encoding \"UTF8\": 0x%02x", (unsigned char)rec[bad]);
-    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.name,
+    sl_error_detail(&ci->err, "COPY %s, line %llu", ci->rel.stream.name,
                     (unsigned long long)ci->line); /* no text: it is not UTF-8 */
     ci->failed = 1;
     return -1;
@@ -175,7 +176,7 @@ static int check_header(copy_in_t *ci, const char *rec, size_t n, int nf)
     }
     for (int i = 0; i < nf; i++) {
         const copy_field_t *f = &ci->fields[i];
-        const char *want = ci->rel.col_names[ci->target[i]];
+        const char *want = ci->rel.stream.col_names[ci->target[i]];
         if (!f->null && f->n == strlen(want) && !memcmp(f->p, want, f->n)) continue;
         sl_error_set(&ci->err, SL_ERR_BAD_COPY_FILE_FORMAT,
                      "column name mismatch in header line field %d: got \"%.*s\", expected \"%s\"",
@@ -195,9 +196,9 @@ static int record_to_row(copy_in_t *ci, exec_builder_t *bld, const char *rec, si
                          "extra data after last expected column");
     if (nf < ci->nfields)
         return fail_line(ci, rec, n, SL_ERR_BAD_COPY_FILE_FORMAT, "missing data for column \"%s\"",
-                         ci->rel.col_names[ci->target[nf]]);
+                         ci->rel.stream.col_names[ci->target[nf]]);
     uint32_t row = exec_builder_add_row(bld);
-    for (int c = 0; c < ci->rel.ncols; c++)
+    for (int c = 0; c < ci->rel.stream.ncols; c++)
         if (!ci->is_target[c]) exec_builder_set_null(bld, c, row);
     for (int i = 0; i < nf; i++) {
         const copy_field_t *f = &ci->fields[i];
@@ -249,7 +250,7 @@ static int flush_batch(copy_in_t *ci, exec_builder_t *bld, sl_arena_t *a)
     }
     ci->added += b->nrows;
     sl_arena_reset(a);
-    exec_builder_init(bld, a, ci->rel.ncols, ci->rel.col_types, EXEC_BATCH_ROWS);
+    exec_builder_init(bld, a, ci->rel.stream.ncols, ci->rel.stream.col_types, EXEC_BATCH_ROWS);
     return 0;
 }
 
@@ -258,7 +259,7 @@ static void parse_pending(copy_in_t *ci)
 {
     sl_arena_t *a = sl_arena_new("copy batch");
     exec_builder_t bld;
-    exec_builder_init(&bld, a, ci->rel.ncols, ci->rel.col_types, EXEC_BATCH_ROWS);
+    exec_builder_init(&bld, a, ci->rel.stream.ncols, ci->rel.stream.col_types, EXEC_BATCH_ROWS);
     size_t off = 0, len, used;
     const char *p = ci->pending.data;
     while (!ci->failed && !ci->ended &&
@@ -296,7 +297,7 @@ static void end_statement(copy_in_t *ci, int ok)
 {
     if (!ci->open) return;
     ci->open = 0;
-    if (ok && ci->added > 0) txn_touched(ci->txn, ci->rel.name);
+    if (ok && ci->added > 0) txn_touched(ci->txn, ci->rel.stream.name);
     if (txn_statement_end(ci->txn, ok, &ci->err) < 0) ci->failed = 1;
     if (!ok || ci->failed) ci->added = 0;
 }

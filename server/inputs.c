@@ -20,9 +20,8 @@ static int produce_table(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emit
     static_input_t *si = arg;
     const plan_relation_t *rel = si->in->rel;
     if (rel->kind == PLAN_REL_SYSTEM) return emit(emit_arg, rel->handle, err); /* built at lookup */
-    if (rel->connector) {
-        conn_stream_t st = plan_relation_stream(rel);
-        return format_read_path(&st, a, emit, emit_arg, err);
+    if (rel->stream.connector) {
+        return format_read_path(&rel->stream, a, emit, emit_arg, err);
     }
     return tstore_scan(si->srv->tstore, si->reader, rel, 0, a, emit, emit_arg, err);
 }
@@ -36,7 +35,7 @@ static int produce_memory(void *arg, sl_arena_t *a, exec_emit_fn emit, void *emi
     exec_type_t *types;
     int ncols, n = 0;
     (void)err;
-    if (!memtable_snapshot(si->srv->memtables, si->in->rel->name, a, &ncols, &names, &types,
+    if (!memtable_snapshot(si->srv->memtables, si->in->rel->stream.name, a, &ncols, &names, &types,
                            &batches, &n))
         return 0; /* dropped since the statement was planned: no rows */
     for (int i = 0; i < n; i++)
@@ -124,7 +123,7 @@ int inputs_static(srv_t *srv, tstore_conn_t *reader, const plan_physical_t *p, i
     for (int i = 0; i < p->ninputs; i++) {
         const plan_input_t *in = &p->inputs[i];
         if (in->kind == PLAN_INPUT_STREAM) continue;
-        if (nparts > 1 && in->kind == PLAN_INPUT_TABLE && !in->rel->connector &&
+        if (nparts > 1 && in->kind == PLAN_INPUT_TABLE && !in->rel->stream.connector &&
             in->rel->kind == PLAN_REL_TABLE && !tstore_conn_in_txn(reader)) {
             int k = table_parts(srv, in, nparts, a, v + n);
             n += k;

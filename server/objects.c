@@ -38,12 +38,12 @@ static int columns_from_schema(const char *schema, sl_arena_t *a, plan_relation_
 {
     exec_type_t st;
     if (exec_schema_parse(schema, strlen(schema), a, &st, err) < 0) return -1;
-    out->ncols = st.nfields;
-    out->col_names = SL_NEW_ARRAY(a, const char *, st.nfields);
-    out->col_types = SL_NEW_ARRAY(a, exec_type_t, st.nfields);
+    out->stream.ncols = st.nfields;
+    out->stream.col_names = SL_NEW_ARRAY(a, const char *, st.nfields);
+    out->stream.col_types = SL_NEW_ARRAY(a, exec_type_t, st.nfields);
     for (int i = 0; i < st.nfields; i++) {
-        out->col_names[i] = st.fields[i].name;
-        out->col_types[i] = st.fields[i].type;
+        out->stream.col_names[i] = st.fields[i].name;
+        out->stream.col_types[i] = st.fields[i].type;
     }
     return 0;
 }
@@ -52,22 +52,22 @@ static int columns_from_schema(const char *schema, sl_arena_t *a, plan_relation_
 static int columns_from_defs(const ast_column_def_list_t *defs, const char *sql, sl_arena_t *a,
                              plan_relation_t *out, sl_error_t *err)
 {
-    out->ncols = defs->n;
-    out->col_names = SL_NEW_ARRAY(a, const char *, defs->n);
-    out->col_types = SL_NEW_ARRAY(a, exec_type_t, defs->n);
+    out->stream.ncols = defs->n;
+    out->stream.col_names = SL_NEW_ARRAY(a, const char *, defs->n);
+    out->stream.col_types = SL_NEW_ARRAY(a, exec_type_t, defs->n);
     for (int i = 0; i < defs->n; i++) {
         const ast_column_def_t *d = defs->items[i];
         for (int j = 0; j < i; j++)
-            if (!strcmp(out->col_names[j], d->name->name)) {
+            if (!strcmp(out->stream.col_names[j], d->name->name)) {
                 sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, "column \"%s\" specified more than once",
                              d->name->name);
                 err->position = d->name->pos + 1;
                 return -1;
             }
-        out->col_names[i] = d->name->name;
+        out->stream.col_names[i] = d->name->name;
         const ast_type_t *t = d->type;
-        if (exec_type_parse(sql + t->pos, (size_t)(t->end - t->pos), a, &out->col_types[i], err) <
-            0) {
+        if (exec_type_parse(sql + t->pos, (size_t)(t->end - t->pos), a, &out->stream.col_types[i],
+                            err) < 0) {
             err->position = t->pos + 1;
             return -1;
         }
@@ -90,9 +90,10 @@ static int check_options(const conn_desc_t *d, const ast_option_list_t *l, conn_
 static int stream_columns(const ast_create_stream_t *cs, const char *sql, sl_arena_t *a,
                           plan_relation_t *out, sl_error_t *err)
 {
-    const conn_desc_t *d = out->connector;
+    const conn_desc_t *d = out->stream.connector;
     const char *fixed;
-    if (conn_fixed_columns(d, out->opts, out->nopts, cs->has_columns, &fixed, err) < 0) {
+    if (conn_fixed_columns(d, out->stream.opts, out->stream.nopts, cs->has_columns, &fixed, err) <
+        0) {
         err->position = cs->connector->pos + 1;
         return -1;
     }
@@ -131,7 +132,7 @@ static int stream_watermark(const ast_watermark_t *wm, sl_arena_t *a, plan_relat
         err->position = c->pos + 1;
         return -1;
     }
-    if (out->col_types[col].id != EXEC_TYPE_TIMESTAMP) {
+    if (out->stream.col_types[col].id != EXEC_TYPE_TIMESTAMP) {
         sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, "watermark column \"%s\" must be a TIMESTAMP",
                      name);
         err->position = c->pos + 1;
@@ -146,15 +147,16 @@ int obj_stream_define(const ast_create_stream_t *cs, const char *sql, sl_arena_t
 {
     memset(out, 0, sizeof *out);
     out->kind = PLAN_REL_STREAM;
-    out->name = cs->name->name;
-    out->connector = conn_lookup(cs->connector->name, CONN_SOURCE, err);
-    if (!out->connector) {
+    out->stream.name = cs->name->name;
+    out->stream.connector = conn_lookup(cs->connector->name, CONN_SOURCE, err);
+    if (!out->stream.connector) {
         err->position = cs->connector->pos + 1;
         return -1;
     }
-    out->nopts = cs->options.n;
-    out->opts = obj_options(&cs->options, sql, a);
-    if (check_options(out->connector, &cs->options, out->opts, cs->connector->pos, err) < 0)
+    out->stream.nopts = cs->options.n;
+    out->stream.opts = obj_options(&cs->options, sql, a);
+    if (check_options(out->stream.connector, &cs->options, out->stream.opts, cs->connector->pos,
+                      err) < 0)
         return -1;
     if (stream_columns(cs, sql, a, out, err) < 0) return -1;
     return stream_watermark(cs->watermark, a, out, err);
@@ -165,17 +167,18 @@ int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *
 {
     memset(out, 0, sizeof *out);
     out->kind = PLAN_REL_TABLE;
-    out->name = ct->name->name;
+    out->stream.name = ct->name->name;
     out->wm_col = -1;
     if (ct->format) {
-        out->connector = conn_lookup(ct->format->name, CONN_TABLE, err);
-        if (!out->connector) {
+        out->stream.connector = conn_lookup(ct->format->name, CONN_TABLE, err);
+        if (!out->stream.connector) {
             err->position = ct->format->pos + 1;
             return -1;
         }
-        out->nopts = ct->options.n;
-        out->opts = obj_options(&ct->options, sql, a);
-        if (check_options(out->connector, &ct->options, out->opts, ct->format->pos, err) < 0)
+        out->stream.nopts = ct->options.n;
+        out->stream.opts = obj_options(&ct->options, sql, a);
+        if (check_options(out->stream.connector, &ct->options, out->stream.opts, ct->format->pos,
+                          err) < 0)
             return -1;
     } else if (ct->options.n) {
         sl_error_set(err, SL_ERR_SYNTAX_ERROR, "OPTIONS need a USING format");
@@ -185,7 +188,7 @@ int obj_table_define(const ast_create_table_t *ct, const char *sql, sl_arena_t *
     }
     if (!ct->has_columns || ct->columns.n == 0) {
         sl_error_set(err, SL_ERR_INVALID_OBJECT_DEFINITION, "table \"%s\" needs a column list",
-                     out->name);
+                     out->stream.name);
         err->position = ct->name->pos + 1;
         return -1;
     }
@@ -235,12 +238,13 @@ static int memory_relation(srv_t *srv, const char *name, sl_arena_t *a, plan_rel
 {
     memset(out, 0, sizeof *out);
     out->kind = PLAN_REL_MEMORY;
-    out->name = sl_strdup(a, name);
+    out->stream.name = sl_strdup(a, name);
     out->wm_col = -1;
     exec_batch_t **batches;
     int nbatches;
-    int found = memtable_snapshot(srv->memtables, name, a, &out->ncols, &out->col_names,
-                                  &out->col_types, &batches, &nbatches);
+    int found =
+        memtable_snapshot(srv->memtables, name, a, &out->stream.ncols, &out->stream.col_names,
+                          &out->stream.col_types, &batches, &nbatches);
     if (found == 0) {
         sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "query \"%s\" has no memory sink to read",
                      name);

@@ -131,10 +131,10 @@ static int describe(pgcat_gen_t *g, const cat_entry_t *e, plan_relation_t *rel)
 {
     srv_t *srv = g->sess->srv;
     memset(rel, 0, sizeof *rel);
-    rel->name = e->name;
+    rel->stream.name = e->name;
     if (e->kind == CAT_QUERY)
-        return memtable_columns(srv->memtables, e->name, g->a, &rel->ncols, &rel->col_names,
-                                &rel->col_types);
+        return memtable_columns(srv->memtables, e->name, g->a, &rel->stream.ncols,
+                                &rel->stream.col_names, &rel->stream.col_types);
     sl_error_t err = {0};
     return obj_lookup(srv->cat, e->name, g->a, rel, &err) == 1;
 }
@@ -187,10 +187,10 @@ int pgcat_lookup(void *sys_ctx, const char *schema, const char *name, sl_arena_t
     flush_row(g);
     memset(out, 0, sizeof *out);
     out->kind = PLAN_REL_SYSTEM;
-    out->name = r->name;
-    out->ncols = g->ncols;
-    out->col_names = g->names;
-    out->col_types = g->types;
+    out->stream.name = r->name;
+    out->stream.ncols = g->ncols;
+    out->stream.col_names = g->names;
+    out->stream.col_types = g->types;
     out->wm_col = -1;
     out->handle = exec_builder_finish(&g->bld);
     return 1;
@@ -227,7 +227,7 @@ static int relations_cb(void *sys_ctx, sl_arena_t *a, int64_t **oids, const char
     }
     for (int i = 0; i < nobj; i++) {
         (*oids)[nsys + i] = o[i].oid;
-        (*names)[nsys + i] = o[i].rel.name;
+        (*names)[nsys + i] = o[i].rel.stream.name;
         (*defs)[nsys + i] = o[i].relkind == 'r' ? NULL : o[i].entry.sql;
     }
     return n;

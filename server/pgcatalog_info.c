@@ -40,7 +40,7 @@ void pgcat_fill_info_tables(pgcat_gen_t *g)
         pgcat_row(g);
         pgcat_text(g, "table_catalog", g->sess->database);
         pgcat_text(g, "table_schema", "public");
-        pgcat_text(g, "table_name", o[i].rel.name);
+        pgcat_text(g, "table_name", o[i].rel.stream.name);
         pgcat_text(g, "table_type", o[i].relkind == 'r' ? "BASE TABLE" : "VIEW");
         pgcat_text(g, "is_insertable_into", o[i].relkind == 'r' ? "YES" : "NO");
         pgcat_text(g, "is_typed", "NO");
@@ -70,13 +70,13 @@ static void numeric_facets(pgcat_gen_t *g, exec_pg_type_t t)
 
 static void column_row(pgcat_gen_t *g, const pgcat_object_t *o, int c)
 {
-    exec_pg_type_t t = exec_type_pg(o->rel.col_types[c]);
+    exec_pg_type_t t = exec_type_pg(o->rel.stream.col_types[c]);
     const exec_pgtype_t *pt = exec_pgtype_by_oid(t.oid);
     pgcat_row(g);
     pgcat_text(g, "table_catalog", g->sess->database);
     pgcat_text(g, "table_schema", "public");
-    pgcat_text(g, "table_name", o->rel.name);
-    pgcat_text(g, "column_name", o->rel.col_names[c]);
+    pgcat_text(g, "table_name", o->rel.stream.name);
+    pgcat_text(g, "column_name", o->rel.stream.col_names[c]);
     pgcat_int(g, "ordinal_position", c + 1);
     pgcat_text(g, "is_nullable", "YES");
     pgcat_text(g, "data_type", pt ? pt->sql_name : "USER-DEFINED");
@@ -101,7 +101,7 @@ void pgcat_fill_info_columns(pgcat_gen_t *g)
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++)
         if (shown(&o[i]))
-            for (int c = 0; c < o[i].rel.ncols; c++) column_row(g, &o[i], c);
+            for (int c = 0; c < o[i].rel.stream.ncols; c++) column_row(g, &o[i], c);
 }
 
 void pgcat_fill_info_views(pgcat_gen_t *g)
@@ -113,7 +113,7 @@ void pgcat_fill_info_views(pgcat_gen_t *g)
         pgcat_row(g);
         pgcat_text(g, "table_catalog", g->sess->database);
         pgcat_text(g, "table_schema", "public");
-        pgcat_text(g, "table_name", o[i].rel.name);
+        pgcat_text(g, "table_name", o[i].rel.stream.name);
         pgcat_text(g, "view_definition", o[i].entry.sql);
         pgcat_text(g, "check_option", "NONE");
         pgcat_text(g, "is_updatable", "NO");

@@ -76,7 +76,8 @@ void pgcat_fill_class(pgcat_gen_t *g)
     pgcat_object_t *o;
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++)
-        class_row(g, o[i].oid, o[i].rel.name, PGCAT_OID_PUBLIC, o[i].relkind, o[i].rel.ncols);
+        class_row(g, o[i].oid, o[i].rel.stream.name, PGCAT_OID_PUBLIC, o[i].relkind,
+                  o[i].rel.stream.ncols);
 }
 
 /* ---- pg_attribute ---- */
@@ -122,9 +123,9 @@ void pgcat_fill_attribute(pgcat_gen_t *g)
     pgcat_object_t *o;
     int n = pgcat_objects(g, &o);
     for (int i = 0; i < n; i++)
-        for (int c = 0; c < o[i].rel.ncols; c++)
-            attribute_row(g, o[i].oid, c + 1, o[i].rel.col_names[c],
-                          exec_type_pg(o[i].rel.col_types[c]));
+        for (int c = 0; c < o[i].rel.stream.ncols; c++)
+            attribute_row(g, o[i].oid, c + 1, o[i].rel.stream.col_names[c],
+                          exec_type_pg(o[i].rel.stream.col_types[c]));
 }
 
 /* ---- pg_type ---- */
@@ -382,7 +383,7 @@ void pgcat_fill_tables(pgcat_gen_t *g)
         if (o[i].relkind != 'r') continue;
         pgcat_row(g);
         pgcat_text(g, "schemaname", "public");
-        pgcat_text(g, "tablename", o[i].rel.name);
+        pgcat_text(g, "tablename", o[i].rel.stream.name);
         pgcat_text(g, "tableowner", g->sess->user);
     }
 }
@@ -395,7 +396,7 @@ void pgcat_fill_views(pgcat_gen_t *g)
         if (o[i].relkind != 'v') continue;
         pgcat_row(g);
         pgcat_text(g, "schemaname", "public");
-        pgcat_text(g, "viewname", o[i].rel.name);
+        pgcat_text(g, "viewname", o[i].rel.stream.name);
         pgcat_text(g, "viewowner", g->sess->user);
         pgcat_text(g, "definition", o[i].entry.sql);
     }
@@ -409,7 +410,7 @@ void pgcat_fill_matviews(pgcat_gen_t *g)
         if (o[i].relkind != 'm') continue;
         pgcat_row(g);
         pgcat_text(g, "schemaname", "public");
-        pgcat_text(g, "matviewname", o[i].rel.name);
+        pgcat_text(g, "matviewname", o[i].rel.stream.name);
         pgcat_text(g, "matviewowner", g->sess->user);
         pgcat_bool(g, "ispopulated", 1);
         pgcat_text(g, "definition", o[i].entry.sql);

@@ -49,8 +49,9 @@ static int create_sources(qm_query_t *q, qrun_t *r, sl_error_t *err)
     for (int i = 0; i < p->nsources; i++) {
         const char *dir = sl_printf(r->arena, "%s/sources/%d", r->plan.def.checkpoint, i);
         if (sl_fs_mkdirs(dir, SL_PRIVATE_DIR_MODE, err) < 0) return -1;
-        conn_stream_t st = plan_relation_stream(p->sources[i]);
-        if (source_create(&st, i, dir, q->name, r->arena, &r->sources[i], err) < 0) return -1;
+        if (source_create(&p->sources[i]->stream, i, dir, q->name, r->arena, &r->sources[i], err) <
+            0)
+            return -1;
     }
     return 0;
 }

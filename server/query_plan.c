@@ -32,8 +32,8 @@ static void record_deps(qplan_t *p, const plan_ctx_t *pc, sl_arena_t *a)
     p->deps = SL_NEW_ARRAY(a, const char *, pc->nrels + 1);
     for (int i = 0; i < pc->nrels; i++) {
         int dup = 0;
-        for (int j = 0; j < p->ndeps; j++) dup |= !strcmp(p->deps[j], pc->rels[i]->name);
-        if (!dup) p->deps[p->ndeps++] = pc->rels[i]->name;
+        for (int j = 0; j < p->ndeps; j++) dup |= !strcmp(p->deps[j], pc->rels[i]->stream.name);
+        if (!dup) p->deps[p->ndeps++] = pc->rels[i]->stream.name;
     }
 }
 
@@ -46,8 +46,8 @@ static int check_continuous_io(const qplan_t *p, const plan_ctx_t *pc, sl_arena_
     const char *bad = NULL, *kind = NULL;
     for (int i = 0; !bad && i < pc->nrels; i++)
         if (pc->rels[i]->kind == PLAN_REL_STREAM &&
-            !(pc->rels[i]->connector->caps & CONN_CAP_CONTINUOUS))
-            bad = pc->rels[i]->connector->name, kind = "source";
+            !(pc->rels[i]->stream.connector->caps & CONN_CAP_CONTINUOUS))
+            bad = pc->rels[i]->stream.connector->name, kind = "source";
     if (!bad && !(p->def.sink->caps & CONN_CAP_CONTINUOUS)) bad = p->def.sink->name, kind = "sink";
     if (!bad) return 0;
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "a continuous trigger cannot use the %s %s",

@@ -249,7 +249,8 @@ static int column_error(const plan_relation_t *rel, const char *label, const cha
                             "%s column \"%s\" not referenced by COPY", label, name);
     if (rel)
         return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN,
-                            "column \"%s\" of relation \"%s\" does not exist", name, rel->name);
+                            "column \"%s\" of relation \"%s\" does not exist", name,
+                            rel->stream.name);
     return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
 }
 
@@ -443,7 +444,7 @@ static int copy_to(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t *c
 static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relation_t *rel,
                         int **target, const char ***names, sl_error_t *err)
 {
-    int n = c->columns.n ? c->columns.n : rel->ncols;
+    int n = c->columns.n ? c->columns.n : rel->stream.ncols;
     *target = SL_NEW_ARRAY(ctx->arena, int, n > 0 ? n : 1);
     *names = SL_NEW_ARRAY(ctx->arena, const char *, n > 0 ? n : 1);
     for (int i = 0; i < n; i++) {
@@ -453,14 +454,14 @@ static int load_targets(stmt_ctx_t *ctx, const ast_copy_t *c, const plan_relatio
             if ((col = plan_relation_column(rel, id->name)) < 0)
                 return stmt_error_at(err, id->pos, SL_ERR_UNDEFINED_COLUMN,
                                      "column \"%s\" of relation \"%s\" does not exist", id->name,
-                                     rel->name);
+                                     rel->stream.name);
             for (int j = 0; j < i; j++)
                 if ((*target)[j] == col)
                     return stmt_error_at(err, id->pos, SL_ERR_DUPLICATE_COLUMN,
                                          "column \"%s\" specified more than once", id->name);
         }
         (*target)[i] = col;
-        (*names)[i] = rel->col_names[col];
+        (*names)[i] = rel->stream.col_names[col];
     }
     return n;
 }
@@ -476,7 +477,8 @@ static int copy_from(stmt_ctx_t *ctx, const ast_stmt_t *stmt, const copy_plan_t 
     const char **names;
     int n = load_targets(ctx, c, &rel, &target, &names, err);
     if (n < 0) return no_position(err);
-    copy_in_spec_t spec = {.table = rel.name, .nfields = n, .target = target, .opts = cp->opts};
+    copy_in_spec_t spec = {
+        .table = rel.stream.name, .nfields = n, .target = target, .opts = cp->opts};
     unsigned char *fnn, *fn;
     if (column_flags(ctx, cp->force_not_null, "FORCE_NOT_NULL", n, names, &rel, &fnn, err) < 0 ||
         column_flags(ctx, cp->force_null, "FORCE_NULL", n, names, &rel, &fn, err) < 0)

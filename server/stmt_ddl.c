@@ -52,8 +52,7 @@ STMT_HANDLER(stmt_create_stream)
     const ast_create_stream_t *cs = &stmt->create_stream;
     plan_relation_t rel;
     if (obj_stream_define(cs, ctx->sql, ctx->arena, &rel, err) < 0) return -1;
-    conn_stream_t st = plan_relation_stream(&rel);
-    if (source_validate(&st, err) < 0) return at_option(err, cs);
+    if (source_validate(&rel.stream, err) < 0) return at_option(err, cs);
     if (ctx->describe_only) {
         stmt_result_command(res, "CREATE STREAM");
         return 0;
@@ -62,7 +61,8 @@ STMT_HANDLER(stmt_create_stream)
     if (cat_create(ctx->srv->cat, CAT_STREAM, cs->name->name, stmt_text(ctx, stmt), NULL, NULL, 0,
                    err) < 0)
         return at_name(err, cs->name);
-    SL_INFO("catalog", "created stream name=%s connector=%s", cs->name->name, rel.connector->name);
+    SL_INFO("catalog", "created stream name=%s connector=%s", cs->name->name,
+            rel.stream.connector->name);
     stmt_result_command(res, "CREATE STREAM");
     return 0;
 }
@@ -79,8 +79,8 @@ STMT_HANDLER(stmt_create_table)
     if (ct->if_not_exists && exists_skip(ctx, res, ct->name->name, "CREATE TABLE")) return 0;
     txn_t *txn = sess_txn(ctx->sess);
     /* the write lock first: a statement that finds it held changed nothing */
-    tstore_conn_t *w = rel.connector ? NULL : txn_ddl_conn(txn, err);
-    if (!rel.connector && !w) return -1;
+    tstore_conn_t *w = rel.stream.connector ? NULL : txn_ddl_conn(txn, err);
+    if (!rel.stream.connector && !w) return -1;
     if (cat_create(ctx->srv->cat, CAT_TABLE, ct->name->name, stmt_text(ctx, stmt), NULL, NULL, 0,
                    err) < 0) {
         sl_error_t ignored;

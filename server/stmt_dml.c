@@ -33,10 +33,10 @@ static int writable_table(stmt_ctx_t *ctx, const ast_ident_t *id, const char *ve
                       id->name);
         return sl_error_hint(err, "Streams are read from their source; only tables take rows.");
     }
-    if (rel->connector) {
+    if (rel->stream.connector) {
         stmt_error_at(err, id->pos, SL_ERR_FEATURE_NOT_SUPPORTED,
                       "cannot %s table \"%s\": it is read from %s files", verb, id->name,
-                      rel->connector->name);
+                      rel->stream.connector->name);
         return sl_error_hint(err, "Change the files at its path instead.");
     }
     return 0;
@@ -58,7 +58,7 @@ int bind_error_at(sl_error_t *err, int pos)
 static int insert_targets(stmt_ctx_t *ctx, const ast_insert_t *ins, const plan_relation_t *rel,
                           int **target, sl_error_t *err)
 {
-    int n = ins->columns.n ? ins->columns.n : rel->ncols;
+    int n = ins->columns.n ? ins->columns.n : rel->stream.ncols;
     *target = SL_NEW_ARRAY(ctx->arena, int, n > 0 ? n : 1);
     for (int i = 0; i < n; i++) {
         if (!ins->columns.n) {
@@ -70,7 +70,7 @@ static int insert_targets(stmt_ctx_t *ctx, const ast_insert_t *ins, const plan_r
         if (col < 0)
             return stmt_error_at(err, c->pos, SL_ERR_UNDEFINED_COLUMN,
                                  "column \"%s\" of relation \"%s\" does not exist", c->name,
-                                 rel->name);
+                                 rel->stream.name);
         for (int j = 0; j < i; j++)
             if ((*target)[j] == col)
                 return stmt_error_at(err, c->pos, SL_ERR_DUPLICATE_COLUMN,
@@ -98,28 +98,29 @@ static int assignable(exec_type_t from, exec_type_t to)
 static plan_node_t *to_table_columns(stmt_ctx_t *ctx, plan_node_t *q, const plan_relation_t *rel,
                                      const int *target, int ntarget, int pos, sl_error_t *err)
 {
-    exec_expr_t **exprs = SL_NEW_ARRAY(ctx->arena, exec_expr_t *, rel->ncols);
-    for (int c = 0; c < rel->ncols; c++) {
-        exec_value_t null = exec_value_null(rel->col_types[c]);
+    exec_expr_t **exprs = SL_NEW_ARRAY(ctx->arena, exec_expr_t *, rel->stream.ncols);
+    for (int c = 0; c < rel->stream.ncols; c++) {
+        exec_value_t null = exec_value_null(rel->stream.col_types[c]);
         exprs[c] = exec_expr_const(ctx->arena, &null);
     }
     for (int i = 0; i < ntarget; i++) {
         int c = target[i];
         exec_expr_t *src = exec_expr_column(ctx->arena, i, q->cols[i].type, q->cols[i].name);
-        exprs[c] = assignable(q->cols[i].type, rel->col_types[c])
-                       ? exec_expr_cast(ctx->arena, src, rel->col_types[c], err)
+        exprs[c] = assignable(q->cols[i].type, rel->stream.col_types[c])
+                       ? exec_expr_cast(ctx->arena, src, rel->stream.col_types[c], err)
                        : NULL;
         if (!exprs[c]) {
             sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
                          "column \"%s\" is of type %s but expression is of type %s",
-                         rel->col_names[c], exec_type_pg_name(rel->col_types[c]),
+                         rel->stream.col_names[c], exec_type_pg_name(rel->stream.col_types[c]),
                          exec_type_pg_name(q->cols[i].type));
             sl_error_hint(err, "You will need to rewrite or cast the expression.");
             bind_error_at(err, pos);
             return NULL;
         }
     }
-    return plan_project(ctx->arena, q, exprs, (const char **)rel->col_names, rel->ncols);
+    return plan_project(ctx->arena, q, exprs, (const char **)rel->stream.col_names,
+                        rel->stream.ncols);
 }
 
 static int insert_rows(stmt_ctx_t *ctx, const plan_relation_t *rel, plan_node_t *lp, int64_t *count,
@@ -147,7 +148,7 @@ static void infer_value_params(plan_ctx_t *pc, const ast_select_t *q, const plan
     if (q->kind != AST_SELECT_VALUES) return;
     for (int r = 0; r < q->rows.n; r++)
         for (int i = 0; i < q->rows.items[r]->n && i < ntarget; i++)
-            plan_infer_param(pc, q->rows.items[r]->items[i], rel->col_types[target[i]]);
+            plan_infer_param(pc, q->rows.items[r]->items[i], rel->stream.col_types[target[i]]);
 }
 
 STMT_HANDLER(stmt_insert)
@@ -175,7 +176,7 @@ STMT_HANDLER(stmt_insert)
     int64_t n = 0;
     if (!ctx->describe_only) {
         if (insert_rows(ctx, &rel, q, &n, err) < 0) return -1;
-        if (n > 0) txn_touched(sess_txn(ctx->sess), rel.name);
+        if (n > 0) txn_touched(sess_txn(ctx->sess), rel.stream.name);
     }
     snprintf(res->tag, sizeof res->tag, "INSERT 0 %lld", (long long)n);
     res->kind = SESS_RES_COMMAND;
@@ -212,7 +213,7 @@ STMT_HANDLER(stmt_delete)
     const ast_delete_t *del = &stmt->del;
     plan_relation_t rel;
     if (writable_table(ctx, del->table, "delete from", &rel, err) < 0) return -1;
-    delete_scan_t d = {.ctx = ctx, .rowid_col = rel.ncols};
+    delete_scan_t d = {.ctx = ctx, .rowid_col = rel.stream.ncols};
     if (del->where) {
         plan_catalog_t cat;
         plan_ctx_t pc;
@@ -226,8 +227,9 @@ STMT_HANDLER(stmt_delete)
         if (!w) return -1;
         if (tstore_scan(ctx->srv->tstore, w, &rel, 1, ctx->arena, collect_deleted, &d, err) < 0)
             return -1;
-        if (d.n && tstore_delete(ctx->srv->tstore, w, rel.name, d.ids, d.n, err) < 0) return -1;
-        if (d.n) txn_touched(sess_txn(ctx->sess), rel.name);
+        if (d.n && tstore_delete(ctx->srv->tstore, w, rel.stream.name, d.ids, d.n, err) < 0)
+            return -1;
+        if (d.n) txn_touched(sess_txn(ctx->sess), rel.stream.name);
     }
     snprintf(res->tag, sizeof res->tag, "DELETE %lld", (long long)d.n);
     res->kind = SESS_RES_COMMAND;

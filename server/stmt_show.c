@@ -14,9 +14,9 @@
 static const char *columns_text(stmt_ctx_t *ctx, const plan_relation_t *r)
 {
     sl_buf_t b = SL_BUF_INIT;
-    for (int i = 0; i < r->ncols; i++) {
-        sl_buf_printf(&b, "%s%s ", i ? ", " : "", r->col_names[i]);
-        exec_type_format(r->col_types[i], &b);
+    for (int i = 0; i < r->stream.ncols; i++) {
+        sl_buf_printf(&b, "%s%s ", i ? ", " : "", r->stream.col_names[i]);
+        exec_type_format(r->stream.col_types[i], &b);
     }
     const char *s = sl_strdup(ctx->arena, b.data ? b.data : "");
     sl_buf_free(&b);
@@ -27,9 +27,9 @@ static const char *columns_text(stmt_ctx_t *ctx, const plan_relation_t *r)
 static const char *options_text(stmt_ctx_t *ctx, const plan_relation_t *r)
 {
     sl_buf_t b = SL_BUF_INIT;
-    for (int i = 0; i < r->nopts; i++)
-        sl_buf_printf(&b, "%s%s '%s'", i ? ", " : "", r->opts[i].key,
-                      sl_redact_value(r->opts[i].key, r->opts[i].value));
+    for (int i = 0; i < r->stream.nopts; i++)
+        sl_buf_printf(&b, "%s%s '%s'", i ? ", " : "", r->stream.opts[i].key,
+                      sl_redact_value(r->stream.opts[i].key, r->stream.opts[i].value));
     const char *s = sl_strdup(ctx->arena, b.data ? b.data : "");
     sl_buf_free(&b);
     return s;
@@ -41,7 +41,7 @@ static const char *watermark_text(stmt_ctx_t *ctx, const plan_relation_t *r)
     if (r->wm_col < 0) return NULL;
     sl_buf_t b = SL_BUF_INIT;
     exec_interval_t iv = {0, 0, r->wm_delay_ms * 1000};
-    sl_buf_printf(&b, "%s, delay ", r->col_names[r->wm_col]);
+    sl_buf_printf(&b, "%s, delay ", r->stream.col_names[r->wm_col]);
     exec_format_interval(iv, &b);
     const char *s = sl_strdup(ctx->arena, b.data);
     sl_buf_free(&b);
@@ -57,13 +57,13 @@ static int list_relations(stmt_ctx_t *ctx, sess_result_t *res, cat_kind_t kind)
         plan_relation_t r;
         sl_error_t err;
         if (obj_lookup(ctx->srv->cat, entries[i].name, ctx->arena, &r, &err) <= 0) continue;
-        const char *conn = r.connector ? r.connector->name : "catalog";
+        const char *conn = r.stream.connector ? r.stream.connector->name : "catalog";
         if (kind == CAT_STREAM) {
-            const char *row[] = {r.name, conn, columns_text(ctx, &r), watermark_text(ctx, &r),
-                                 options_text(ctx, &r)};
+            const char *row[] = {r.stream.name, conn, columns_text(ctx, &r),
+                                 watermark_text(ctx, &r), options_text(ctx, &r)};
             stmt_result_row(res, row);
         } else {
-            const char *row[] = {r.name, conn, columns_text(ctx, &r), options_text(ctx, &r)};
+            const char *row[] = {r.stream.name, conn, columns_text(ctx, &r), options_text(ctx, &r)};
             stmt_result_row(res, row);
         }
     }
@@ -101,21 +101,22 @@ static void describe_row(sess_result_t *res, const char *a, const char *b, const
 static void describe_relation(stmt_ctx_t *ctx, sess_result_t *res, const plan_relation_t *r,
                               const char *kind)
 {
-    for (int i = 0; i < r->ncols; i++) {
+    for (int i = 0; i < r->stream.ncols; i++) {
         const char *note = i == r->wm_col ? sl_printf(ctx->arena, "watermark, %s",
                                                       strchr(watermark_text(ctx, r), ' ') + 1)
                                           : "";
-        describe_row(res, r->col_names[i], exec_type_text(r->col_types[i], ctx->arena), note);
+        describe_row(res, r->stream.col_names[i],
+                     exec_type_text(r->stream.col_types[i], ctx->arena), note);
     }
     describe_row(res, "", "", "");
     describe_row(res, "# Detailed Information", "", "");
-    describe_row(res, "Name", r->name, "");
+    describe_row(res, "Name", r->stream.name, "");
     describe_row(res, "Kind", kind, "");
     describe_row(res, r->kind == PLAN_REL_STREAM ? "Connector" : "Storage",
-                 r->connector ? r->connector->name : "catalog", "");
-    for (int i = 0; i < r->nopts; i++)
-        describe_row(res, "Option", r->opts[i].key,
-                     sl_redact_value(r->opts[i].key, r->opts[i].value));
+                 r->stream.connector ? r->stream.connector->name : "catalog", "");
+    for (int i = 0; i < r->stream.nopts; i++)
+        describe_row(res, "Option", r->stream.opts[i].key,
+                     sl_redact_value(r->stream.opts[i].key, r->stream.opts[i].value));
 }
 
 STMT_HANDLER(stmt_describe)

@@ -99,19 +99,20 @@ int tstore_create(tstore_t *t, tstore_conn_t *c, const plan_relation_t *rel, sl_
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "DROP TABLE IF EXISTS ");
-    tstore_table_name(&sql, rel->name);
+    tstore_table_name(&sql, rel->stream.name);
     sl_buf_puts(&sql, "; CREATE TABLE ");
-    tstore_table_name(&sql, rel->name);
+    tstore_table_name(&sql, rel->stream.name);
     sl_buf_puts(&sql, " (");
-    for (int i = 0; i < rel->ncols; i++)
-        sl_buf_printf(&sql, "%sc%d %s", i ? ", " : "", i, tstore_affinity(rel->col_types[i]));
+    for (int i = 0; i < rel->stream.ncols; i++)
+        sl_buf_printf(&sql, "%sc%d %s", i ? ", " : "", i,
+                      tstore_affinity(rel->stream.col_types[i]));
     sl_buf_puts(&sql, ")");
     char *msg = NULL;
     int rc = run_ddl(t, c, sql.data, &msg);
     sl_buf_free(&sql);
     if (rc != SQLITE_OK) {
         sl_error_set(err, SL_ERR_IO_ERROR, "could not create storage of table \"%s\": %s",
-                     rel->name, msg ? msg : "unknown error");
+                     rel->stream.name, msg ? msg : "unknown error");
         sqlite3_free(msg);
         return -1;
     }

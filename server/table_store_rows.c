@@ -45,9 +45,9 @@ static sqlite3_stmt *prepare_insert(sqlite3 *db, const plan_relation_t *rel)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "INSERT INTO ");
-    tstore_table_name(&sql, rel->name);
+    tstore_table_name(&sql, rel->stream.name);
     sl_buf_puts(&sql, " VALUES (");
-    for (int i = 0; i < rel->ncols; i++) sl_buf_puts(&sql, i ? ", ?" : "?");
+    for (int i = 0; i < rel->stream.ncols; i++) sl_buf_puts(&sql, i ? ", ?" : "?");
     sl_buf_puts(&sql, ")");
     sqlite3_stmt *st = NULL;
     sqlite3_prepare_v2(db, sql.data, -1, &st, NULL);
@@ -63,11 +63,12 @@ int tstore_insert(tstore_t *t, tstore_conn_t *conn, const plan_relation_t *rel,
     sl_buf_t tmp = SL_BUF_INIT;
     int rc = 0;
     sqlite3_stmt *st = prepare_insert(u.db, rel);
-    if (!st) rc = sqlite_error(u.db, rel->name, err);
+    if (!st) rc = sqlite_error(u.db, rel->stream.name, err);
     for (uint32_t k = 0; rc == 0 && k < exec_batch_count(b); k++) {
         uint32_t row = exec_batch_row(b, k);
-        for (int c = 0; c < rel->ncols; c++) tstore_bind_cell(st, c + 1, &b->cols[c], row, &tmp);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, rel->name, err);
+        for (int c = 0; c < rel->stream.ncols; c++)
+            tstore_bind_cell(st, c + 1, &b->cols[c], row, &tmp);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite_error(u.db, rel->stream.name, err);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
@@ -112,9 +113,9 @@ static sqlite3_stmt *prepare_scan(sqlite3 *db, const plan_relation_t *rel)
 {
     sl_buf_t sql = SL_BUF_INIT;
     sl_buf_puts(&sql, "SELECT rowid");
-    for (int i = 0; i < rel->ncols; i++) sl_buf_printf(&sql, ", c%d", i);
+    for (int i = 0; i < rel->stream.ncols; i++) sl_buf_printf(&sql, ", c%d", i);
     sl_buf_puts(&sql, " FROM ");
-    tstore_table_name(&sql, rel->name);
+    tstore_table_name(&sql, rel->stream.name);
     sl_buf_puts(&sql, " ORDER BY rowid");
     sqlite3_stmt *st = NULL;
     sqlite3_prepare_v2(db, sql.data, -1, &st, NULL);
@@ -151,25 +152,26 @@ static int read_rows(sqlite3 *db, pthread_mutex_t *lock, const plan_relation_t *
                      scan_out_t *out, sl_error_t *err)
 {
     sl_arena_t *a = out->a;
-    int ncols = rel->ncols + (with_rowid ? 1 : 0);
+    int ncols = rel->stream.ncols + (with_rowid ? 1 : 0);
     exec_type_t *types = SL_NEW_ARRAY(a, exec_type_t, ncols);
-    memcpy(types, rel->col_types, sizeof *types * (size_t)rel->ncols);
-    if (with_rowid) types[rel->ncols] = exec_type_of(EXEC_TYPE_BIGINT);
+    memcpy(types, rel->stream.col_types, sizeof *types * (size_t)rel->stream.ncols);
+    if (with_rowid) types[rel->stream.ncols] = exec_type_of(EXEC_TYPE_BIGINT);
     pthread_mutex_lock(lock);
     sqlite3_stmt *st = prepare_scan(db, rel);
-    int rc = st ? 0 : sqlite_error(db, rel->name, err), step = SQLITE_DONE;
+    int rc = st ? 0 : sqlite_error(db, rel->stream.name, err), step = SQLITE_DONE;
     exec_builder_t bld;
     exec_builder_init(&bld, a, ncols, types, EXEC_BATCH_ROWS);
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         uint32_t row = exec_builder_add_row(&bld);
-        for (int c = 0; rc == 0 && c < rel->ncols; c++)
-            rc = read_cell(st, c + 1, &bld, c, row, rel->col_types[c], err);
-        if (with_rowid) exec_builder_set_bigint(&bld, rel->ncols, row, sqlite3_column_int64(st, 0));
+        for (int c = 0; rc == 0 && c < rel->stream.ncols; c++)
+            rc = read_cell(st, c + 1, &bld, c, row, rel->stream.col_types[c], err);
+        if (with_rowid)
+            exec_builder_set_bigint(&bld, rel->stream.ncols, row, sqlite3_column_int64(st, 0));
         if (bld.batch->nrows < EXEC_BATCH_ROWS) continue;
         keep_batch(out, exec_builder_finish(&bld));
         exec_builder_init(&bld, a, ncols, types, EXEC_BATCH_ROWS);
     }
-    if (rc == 0 && step != SQLITE_DONE) rc = sqlite_error(db, rel->name, err);
+    if (rc == 0 && step != SQLITE_DONE) rc = sqlite_error(db, rel->stream.name, err);
     sqlite3_finalize(st);
     pthread_mutex_unlock(lock);
     if (rc == 0 && bld.batch->nrows > 0) keep_batch(out, exec_builder_finish(&bld));
@@ -182,9 +184,9 @@ static int read_rows(sqlite3 *db, pthread_mutex_t *lock, const plan_relation_t *
 static tcache_entry_t *cached_rows(tstore_t *t, const plan_relation_t *rel, sl_error_t *err)
 {
     uint64_t gen = tstore_releases(t); /* before the rows are read */
-    tcache_entry_t *e = tcache_get(t->cache, rel->name, gen);
+    tcache_entry_t *e = tcache_get(t->cache, rel->stream.name, gen);
     if (e) return e;
-    e = tcache_build(rel->name, gen);
+    e = tcache_build(rel->stream.name, gen);
     scan_out_t out = {.a = tcache_arena(e), .entry = e};
     if (read_rows(t->db, &t->lock, rel, 0, &out, err) < 0) {
         tcache_release(t->cache, e);

@@ -72,25 +72,25 @@ static void add_rel(sl_arena_t *a, fuzz_rel_t *r, const char *name, plan_rel_kin
     exec_type_t t;
     check(exec_schema_parse(schema, strlen(schema), a, &t, &err) == 0);
     r->rel.kind = kind;
-    r->rel.name = name;
-    r->rel.ncols = t.nfields;
-    r->rel.col_names = SL_NEW_ARRAY(a, const char *, t.nfields);
-    r->rel.col_types = SL_NEW_ARRAY(a, exec_type_t, t.nfields);
+    r->rel.stream.name = name;
+    r->rel.stream.ncols = t.nfields;
+    r->rel.stream.col_names = SL_NEW_ARRAY(a, const char *, t.nfields);
+    r->rel.stream.col_types = SL_NEW_ARRAY(a, exec_type_t, t.nfields);
     r->rel.wm_col = -1;
     for (int i = 0; i < t.nfields; i++) {
-        r->rel.col_names[i] = t.fields[i].name;
-        r->rel.col_types[i] = t.fields[i].type;
+        r->rel.stream.col_names[i] = t.fields[i].name;
+        r->rel.stream.col_types[i] = t.fields[i].type;
         if (wm_col && !strcmp(wm_col, t.fields[i].name)) r->rel.wm_col = i;
     }
     r->rel.wm_delay_ms = 60000;
     if (kind == PLAN_REL_STREAM) {
-        r->rel.connector = conn_lookup("file", CONN_SOURCE, &err);
-        check(r->rel.connector != NULL);
+        r->rel.stream.connector = conn_lookup("file", CONN_SOURCE, &err);
+        check(r->rel.stream.connector != NULL);
         return;
     }
     format_options_t o = {.kind = FORMAT_JSON, .sep = ','};
-    const format_decoder_t *d =
-        format_decoder_new(&o, r->rel.ncols, r->rel.col_names, r->rel.col_types, a, &err);
+    const format_decoder_t *d = format_decoder_new(&o, r->rel.stream.ncols, r->rel.stream.col_names,
+                                                   r->rel.stream.col_types, a, &err);
     check(d != NULL);
     format_reader_t rd;
     format_reader_init(&rd, d, a, keep_batch, &r->rows);
@@ -117,7 +117,7 @@ static int lookup(void *ctx, const char *name, sl_arena_t *a, plan_relation_t *o
     (void)a;
     (void)err;
     for (size_t i = 0; i < sizeof RELS / sizeof RELS[0]; i++)
-        if (!strcmp(RELS[i].rel.name, name)) {
+        if (!strcmp(RELS[i].rel.stream.name, name)) {
             *out = RELS[i].rel;
             out->handle = &RELS[i];
             return 1;

@@ -201,13 +201,8 @@ static int rh_lookup(void *ctx, const char *name, sl_arena_t *a, plan_relation_t
     (void)err;
     const rh_t *h = ctx;
     if (strcmp(name, "s")) return 0;
-    conn_stream_t st = rh_stream(a);
     *out = (plan_relation_t){.kind = PLAN_REL_STREAM,
-                             .name = "s",
-                             .ncols = st.ncols,
-                             .col_names = st.col_names,
-                             .col_types = st.col_types,
-                             .connector = st.connector,
+                             .stream = rh_stream(a),
                              .wm_col = h->wm_delay_ms >= 0 ? 1 : -1,
                              .wm_delay_ms = h->wm_delay_ms > 0 ? h->wm_delay_ms : 0};
     return 1;

@@ -18,8 +18,11 @@ static plan_relation_t rel_t(void)
     static exec_type_t types[1];
     static const char *names[] = {"id"};
     types[0] = exec_type_of(EXEC_TYPE_INT);
-    return (plan_relation_t){
-        .kind = PLAN_REL_TABLE, .name = "t", .ncols = 1, .col_names = names, .col_types = types};
+    return (plan_relation_t){.kind = PLAN_REL_TABLE,
+                             .stream.name = "t",
+                             .stream.ncols = 1,
+                             .stream.col_names = names,
+                             .stream.col_types = types};
 }
 
 static exec_batch_t *ints(sl_arena_t *a, int from, int n)
