@@ -161,8 +161,13 @@ for w in writers[1:]:
     assert not w.is_alive(), "a writer still waits after COMMIT"
     assert w.error is None, repr(w.error)
 cur = setup.cursor()
-cur.execute("SELECT id FROM t2 ORDER BY id")
-got = [r[0] for r in cur.fetchall()]
+# the departed client's INSERT runs once its turn at the lock comes, which
+# may be after the writers above have answered: wait for it by its row
+def t2_ids():
+    cur.execute("SELECT id FROM t2 ORDER BY id")
+    return [r[0] for r in cur.fetchall()]
+wait_until("the departed client's INSERT", lambda: 93 in t2_ids())
+got = t2_ids()
 assert got == [1, 11, 12, 13, 14, 15, 93], got
 assert answers()
 # the lock is free again for anyone
