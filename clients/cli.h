@@ -211,6 +211,9 @@ PGresult *cli_exec_internal(cli_t *cli, const char *query, const char *silent_sq
 /* As cli_exec_internal for a statement the user typed (\watch): errors
  * are reported in full, with LINE and caret. */
 PGresult *cli_exec_repeat(cli_t *cli, const char *query);
+/* Prints a result's rows as the \pset options say (title: the table's
+ * title, or NULL for the option's), then flushes. */
+void cli_print_result(cli_t *cli, const PGresult *res, const char *title);
 /* Prints "Time: 1.234 ms" psql-style. */
 void cli_exec_print_timing(double ms);
 /* Monotonic clock in milliseconds. */

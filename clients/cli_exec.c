@@ -49,11 +49,12 @@ void cli_exec_print_timing(double ms)
 
 /* ---- results ------------------------------------------------------------------------- */
 
-static void print_tuples(cli_t *cli, const PGresult *res)
+void cli_print_result(cli_t *cli, const PGresult *res, const char *title)
 {
     cli_arena_t a = {0};
     cli_table_t t;
     cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), &a);
+    if (title) t.title = title;
     cli_print_table(cli->out, &t, &cli->popt);
     fflush(cli->out);
     cli_arena_free(&a);
@@ -100,7 +101,7 @@ static bool show_result(cli_t *cli, PGresult *res)
     bool quiet = cli_vars_bool(&cli->vars, "QUIET", false);
     switch (PQresultStatus(res)) {
     case PGRES_TUPLES_OK:
-        print_tuples(cli, res);
+        cli_print_result(cli, res, NULL);
         cli_vars_set(&cli->vars, "ROW_COUNT", PQcmdTuples(res)[0] ? PQcmdTuples(res) : "0");
         return true;
     case PGRES_COMMAND_OK:

@@ -334,16 +334,8 @@ cli_cmd_result_t cli_stream_describe(cli_cmdctx_t *ctx)
     }
     bool plus = ctx->name[strlen(ctx->name) - 1] == '+';
     int split = detail_row(res);
-    if (split < 0 || plus) {
-        cli_arena_t a = {0};
-        cli_table_t t;
-        cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), &a);
-        cli_print_table(cli->out, &t, &cli->popt);
-        fflush(cli->out);
-        cli_arena_free(&a);
-    } else {
-        print_described(cli, res, split, name);
-    }
+    if (split < 0 || plus) cli_print_result(cli, res, NULL);
+    else print_described(cli, res, split, name);
     PQclear(res);
     free(name);
     return CLI_CMD_SKIP_LINE;
@@ -570,16 +562,8 @@ static bool watch_once(cli_t *cli, const char *query, double interval)
     PGresult *res = cli_exec_repeat(cli, query);
     double ms = cli_now_ms() - start;
     if (!res) return false;
-    if (PQresultStatus(res) == PGRES_TUPLES_OK) {
-        cli_arena_t a = {0};
-        cli_table_t t;
-        cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), &a);
-        t.title = title;
-        cli_print_table(cli->out, &t, &cli->popt);
-        cli_arena_free(&a);
-    } else {
-        fprintf(cli->out, "%s\n%s\n\n", title, PQcmdStatus(res));
-    }
+    if (PQresultStatus(res) == PGRES_TUPLES_OK) cli_print_result(cli, res, title);
+    else fprintf(cli->out, "%s\n%s\n\n", title, PQcmdStatus(res));
     fflush(cli->out);
     PQclear(res);
     if (cli->timing) cli_exec_print_timing(ms);
