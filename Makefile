@@ -126,7 +126,9 @@ $(BIN)/sluiced: $(O)/server/main.o $(O)/libsluice.a
 	@mkdir -p $(BIN)
 	$(CC) $(OPT) -rdynamic -o $@ $^ $(SRV_LIBS)
 
-$(BIN)/sluice: $(CLI_OBJ)
+# The CLI shares common/'s buffers and arenas (and what they need), nothing else.
+CLI_COMMON_OBJ := $(addprefix $(O)/common/,buf.o arena.o sl_assert.o log.o)
+$(BIN)/sluice: $(CLI_OBJ) $(CLI_COMMON_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(OPT) -o $@ $^ $(CLI_LIBS)
 

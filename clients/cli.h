@@ -1,9 +1,9 @@
-/* clients/cli.h — the sluice CLI's shared internals: growable buffers, an
- * arena, psql-style logging, variables, the session state (cli_t) and the
+/* clients/cli.h — the sluice CLI's shared internals: psql-style logging, variables, the session state (cli_t) and the
  * entry points each clients/cli_*.c file exports to the others.
  *
- * The CLI is a separate program linked only with libpq and libedit: nothing
- * here may include server or common/ headers. */
+ * The CLI is a separate program: it talks to the daemon only over the wire,
+ * and links libpq, libedit and common/'s buffers and arenas (common/buf.h,
+ * common/arena.h), never the daemon's other folders. */
 #ifndef SLUICE_CLI_H
 #define SLUICE_CLI_H
 
@@ -13,6 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
 
 /* libpq exports these encoding helpers; PostgreSQL declares them in its
  * server-side pg_wchar.h, not in libpq-fe.h. */
@@ -32,39 +35,6 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_BADCONN = 2, CLI_EXIT_USE
 #else
 #define CLI_PRINTF(a, b)
 #endif
-
-/* ---- memory ------------------------------------------------------------------------ */
-
-/* malloc/realloc/strdup that never return NULL (out of memory aborts). */
-void *cli_xmalloc(size_t n);
-void *cli_xrealloc(void *p, size_t n);
-char *cli_xstrdup(const char *s);
-
-/* A growable NUL-terminated byte string. Zero-initialised is valid and empty. */
-typedef struct cli_buf {
-    char *data; /* NUL-terminated contents, or NULL while nothing was ever added */
-    size_t len; /* bytes in data, not counting the NUL */
-    size_t cap; /* bytes allocated */
-} cli_buf_t;
-
-void cli_buf_put(cli_buf_t *b, const char *s, size_t n); /* appends n bytes */
-void cli_buf_puts(cli_buf_t *b, const char *s);          /* appends a C string */
-void cli_buf_putc(cli_buf_t *b, char c);                 /* appends one byte */
-void cli_buf_printf(cli_buf_t *b, const char *fmt, ...) CLI_PRINTF(2, 3);
-void cli_buf_reset(cli_buf_t *b);            /* empties, keeps memory */
-void cli_buf_free(cli_buf_t *b);             /* releases, leaves it empty */
-const char *cli_buf_str(const cli_buf_t *b); /* contents, "" when empty */
-
-/* Bump allocator: many small allocations freed together (JSON trees, result
- * tables). Zero-initialised is valid. */
-typedef struct cli_arena_block cli_arena_block_t;
-typedef struct cli_arena {
-    cli_arena_block_t *head; /* newest block first */
-} cli_arena_t;
-
-void *cli_arena_alloc(cli_arena_t *a, size_t n); /* zeroed, 16-byte aligned */
-char *cli_arena_strndup(cli_arena_t *a, const char *s, size_t n);
-void cli_arena_free(cli_arena_t *a); /* frees every block */
 
 /* ---- logging (psql's pg_log_* conventions) ----------------------------------------- */
 
@@ -147,7 +117,7 @@ typedef struct cli {
     bool conn_lost;          /* a non-interactive run lost its connection: exit 2 */
     const char *input_name;  /* name of the script being read, NULL for -c / terminal */
     unsigned long lineno;    /* line number within input_name */
-    cli_buf_t last_query;    /* the previous statement sent (for \g, \watch) */
+    sl_buf_t last_query;     /* the previous statement sent (for \g, \watch) */
     char *g_target;          /* \g FILE / \g |command: output of the next send only */
     bool g_expanded;         /* \gx: expanded output for the next send only */
     const char *progname;    /* "sluice" */
@@ -249,7 +219,7 @@ void cli_input_close(cli_t *cli);
 /* Expands PROMPT1 (ready) or PROMPT2 (continuation) into buf: %/ database,
  * %R state character, %# '#' or '>', %x transaction, %n user, %m/%M host,
  * %> port, %% percent. state is the lexer's prompt character. */
-void cli_prompt_build(cli_t *cli, bool continuation, char state, cli_buf_t *buf);
+void cli_prompt_build(cli_t *cli, bool continuation, char state, sl_buf_t *buf);
 
 /* ---- output target -------------------------------------------------------------------- */
 

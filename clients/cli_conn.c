@@ -35,7 +35,7 @@ static char *prompt_password(const char *prompt)
     rc = write(fd, "\n", 1);
     (void)rc;
     close(fd);
-    return cli_xstrdup(buf);
+    return sl_xstrdup(buf);
 }
 
 /* ---- parameters ---------------------------------------------------------------------- */

@@ -51,13 +51,13 @@ void cli_exec_print_timing(double ms)
 
 void cli_print_result(cli_t *cli, const PGresult *res, const char *title)
 {
-    cli_arena_t a = {0};
+    sl_arena_t *a = sl_arena_new("cli");
     cli_table_t t;
-    cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), &a);
+    cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), a);
     if (title) t.title = title;
     cli_print_table(cli->out, &t, &cli->popt);
     fflush(cli->out);
-    cli_arena_free(&a);
+    sl_arena_free(a);
 }
 
 static void report_error(cli_t *cli, const PGresult *res)
@@ -85,14 +85,14 @@ static void report_internal_error(cli_t *cli, const PGresult *res)
     const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
     const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    cli_buf_t msg = {0};
-    cli_buf_printf(&msg, "%s:  %s", severity ? severity : "ERROR", primary);
-    if (detail) cli_buf_printf(&msg, "\nDETAIL:  %s", detail);
-    if (hint) cli_buf_printf(&msg, "\nHINT:  %s", hint);
+    sl_buf_t msg = {0};
+    sl_buf_printf(&msg, "%s:  %s", severity ? severity : "ERROR", primary);
+    if (detail) sl_buf_printf(&msg, "\nDETAIL:  %s", detail);
+    if (hint) sl_buf_printf(&msg, "\nHINT:  %s", hint);
     cli_log(CLI_LOG_INFO, "%s", msg.data);
     cli_vars_set(&cli->vars, "LAST_ERROR_MESSAGE", primary);
     cli_vars_set(&cli->vars, "LAST_ERROR_SQLSTATE", state ? state : "");
-    cli_buf_free(&msg);
+    sl_buf_free(&msg);
 }
 
 /* Shows one result; false for an error. */

@@ -62,11 +62,11 @@ static char *history_path(const cli_t *cli)
     const char *env = getenv("HISTFILE");
     const char *var = cli_vars_get(&cli->vars, "HISTFILE");
     const char *home = getenv("HOME");
-    if (var && *var) return cli_xstrdup(var);
-    if (env && *env) return cli_xstrdup(env);
+    if (var && *var) return sl_xstrdup(var);
+    if (env && *env) return sl_xstrdup(env);
     if (!home || !*home) return NULL;
-    cli_buf_t b = {0};
-    cli_buf_printf(&b, "%s/.sluice_history", home);
+    sl_buf_t b = {0};
+    sl_buf_printf(&b, "%s/.sluice_history", home);
     return b.data;
 }
 
@@ -79,7 +79,7 @@ static int history_size(const cli_t *cli)
 void cli_input_init(cli_t *cli)
 {
     if (!cli->interactive || cli->input) return;
-    input_t *in = cli_xmalloc(sizeof *in);
+    input_t *in = sl_xmalloc(sizeof *in);
     memset(in, 0, sizeof *in);
     in->el = el_init(cli->progname, stdin, stdout, stderr);
     in->hist = history_init();
@@ -113,7 +113,7 @@ static char *take_pending(input_t *in)
     char *start = in->pending + in->pending_pos;
     char *nl = strchr(start, '\n');
     size_t n = nl ? (size_t)(nl - start) : strlen(start);
-    char *line = cli_xmalloc(n + 1);
+    char *line = sl_xmalloc(n + 1);
     memcpy(line, start, n);
     line[n] = '\0';
     if (nl) {
@@ -152,7 +152,7 @@ char *cli_input_read(cli_t *cli, const char *prompt)
     const char *text = el_gets(in->el, &count);
     in->prompt = NULL;
     if (!text || count <= 0) return NULL;
-    in->pending = cli_xstrdup(text);
+    in->pending = sl_xstrdup(text);
     size_t len = strlen(in->pending);
     if (len > 0 && in->pending[len - 1] == '\n') in->pending[len - 1] = '\0';
     in->pending_pos = 0;

@@ -12,7 +12,7 @@
 typedef struct {
     const char *text; /* the document */
     size_t pos;       /* parse position */
-    cli_arena_t *a;   /* node storage */
+    sl_arena_t *a;    /* node storage */
     char *err;        /* message buffer */
     size_t errlen;    /* its size */
     bool failed;      /* an error was recorded; keep the first message */
@@ -36,7 +36,7 @@ static void skip_ws(parser_t *p)
 
 static cli_json_t *node(parser_t *p, cli_json_type_t type, size_t start)
 {
-    cli_json_t *n = cli_arena_alloc(p->a, sizeof *n);
+    cli_json_t *n = sl_alloc0(p->a, sizeof *n);
     n->type = type;
     n->raw = p->text + start;
     return n;
@@ -64,27 +64,27 @@ static int hex4(const char *s)
     return v;
 }
 
-static void put_utf8(cli_buf_t *b, unsigned cp)
+static void put_utf8(sl_buf_t *b, unsigned cp)
 {
     if (cp < 0x80) {
-        cli_buf_putc(b, (char)cp);
+        sl_buf_putc(b, (char)cp);
     } else if (cp < 0x800) {
-        cli_buf_putc(b, (char)(0xc0 | (cp >> 6)));
-        cli_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sl_buf_putc(b, (char)(0xc0 | (cp >> 6)));
+        sl_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
     } else if (cp < 0x10000) {
-        cli_buf_putc(b, (char)(0xe0 | (cp >> 12)));
-        cli_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        cli_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sl_buf_putc(b, (char)(0xe0 | (cp >> 12)));
+        sl_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sl_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
     } else {
-        cli_buf_putc(b, (char)(0xf0 | (cp >> 18)));
-        cli_buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-        cli_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        cli_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sl_buf_putc(b, (char)(0xf0 | (cp >> 18)));
+        sl_buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+        sl_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sl_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
     }
 }
 
 /* \uXXXX (and its low surrogate) at p->pos, just after the backslash-u. */
-static bool unicode_escape(parser_t *p, cli_buf_t *b)
+static bool unicode_escape(parser_t *p, sl_buf_t *b)
 {
     int hi = hex4(p->text + p->pos);
     if (hi < 0) return false;
@@ -101,45 +101,45 @@ static bool unicode_escape(parser_t *p, cli_buf_t *b)
     return true;
 }
 
-static bool simple_escape(char c, cli_buf_t *b)
+static bool simple_escape(char c, sl_buf_t *b)
 {
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     const char *at = c ? strchr(from, c) : NULL;
     if (!at) return false;
-    cli_buf_putc(b, to[at - from]);
+    sl_buf_putc(b, to[at - from]);
     return true;
 }
 
 /* A string at p->pos (the opening quote); decoded into the arena. */
 static const char *parse_string_text(parser_t *p)
 {
-    cli_buf_t b = {0};
-    cli_buf_puts(&b, "");
+    sl_buf_t b = {0};
+    sl_buf_puts(&b, "");
     p->pos++;
     for (;;) {
         char c = p->text[p->pos];
         if (c == '"') break;
         if (c == '\0' || (unsigned char)c < 0x20) {
-            cli_buf_free(&b);
+            sl_buf_free(&b);
             fail(p, "unterminated string");
             return NULL;
         }
         p->pos++;
         if (c != '\\') {
-            cli_buf_putc(&b, c);
+            sl_buf_putc(&b, c);
             continue;
         }
         char e = p->text[p->pos++];
         bool ok = e == 'u' ? unicode_escape(p, &b) : simple_escape(e, &b);
         if (!ok) {
-            cli_buf_free(&b);
+            sl_buf_free(&b);
             fail(p, "bad escape in string");
             return NULL;
         }
     }
     p->pos++;
-    const char *s = cli_arena_strndup(p->a, b.data, b.len);
-    cli_buf_free(&b);
+    const char *s = sl_strndup(p->a, b.data, b.len);
+    sl_buf_free(&b);
     return s;
 }
 
@@ -232,7 +232,7 @@ static cli_json_t *parse_value(parser_t *p, int depth)
     return parse_word(p);
 }
 
-cli_json_t *cli_json_parse(const char *text, cli_arena_t *a, char *err, size_t errlen)
+cli_json_t *cli_json_parse(const char *text, sl_arena_t *a, char *err, size_t errlen)
 {
     parser_t p = {.text = text, .a = a, .err = err, .errlen = errlen};
     cli_json_t *root = parse_value(&p, 0);

@@ -30,7 +30,7 @@ struct cli_json {
 
 /* Parses text (NUL-terminated) into nodes allocated from a. Returns the root,
  * or NULL with a message in err (errlen bytes) naming the offset. */
-cli_json_t *cli_json_parse(const char *text, cli_arena_t *a, char *err, size_t errlen);
+cli_json_t *cli_json_parse(const char *text, sl_arena_t *a, char *err, size_t errlen);
 
 /* The member called key of an object, or NULL (also when obj is not one). */
 const cli_json_t *cli_json_get(const cli_json_t *obj, const char *key);

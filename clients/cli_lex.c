@@ -49,7 +49,7 @@ bool cli_lex_in_quote(const cli_lex_t *lx)
     return lx->state != CLI_LX_NORMAL;
 }
 
-char cli_lex_prompt_state(const cli_lex_t *lx, const cli_buf_t *query)
+char cli_lex_prompt_state(const cli_lex_t *lx, const sl_buf_t *query)
 {
     switch (lx->state) {
     case CLI_LX_COMMENT: return '*';
@@ -65,16 +65,16 @@ char cli_lex_prompt_state(const cli_lex_t *lx, const cli_buf_t *query)
 
 /* ---- quoting ------------------------------------------------------------------------- */
 
-void cli_lex_quote(const char *value, char quote, cli_buf_t *out)
+void cli_lex_quote(const char *value, char quote, sl_buf_t *out)
 {
     bool backslash = quote == '\'' && strchr(value, '\\');
-    if (backslash) cli_buf_puts(out, " E");
-    cli_buf_putc(out, quote);
+    if (backslash) sl_buf_puts(out, " E");
+    sl_buf_putc(out, quote);
     for (const char *p = value; *p; p++) {
-        if (*p == quote || (backslash && *p == '\\')) cli_buf_putc(out, *p);
-        cli_buf_putc(out, *p);
+        if (*p == quote || (backslash && *p == '\\')) sl_buf_putc(out, *p);
+        sl_buf_putc(out, *p);
     }
-    cli_buf_putc(out, quote);
+    sl_buf_putc(out, quote);
 }
 
 /* ---- variables ----------------------------------------------------------------------- */
@@ -98,20 +98,20 @@ static const char *var_lookup(const cli_lex_t *lx, const char *name, size_t n)
 
 /* At ':' — appends the interpolation (or the text as it stands) to out and
  * advances past it. Handles :name, :'name', :"name", :{?name} and '::'. */
-static void scan_colon(cli_lex_t *lx, cli_buf_t *out)
+static void scan_colon(cli_lex_t *lx, sl_buf_t *out)
 {
     const char *s = lx->line + lx->pos + 1;
     size_t rest = lx->len - lx->pos - 1;
     if (rest > 0 && s[0] == ':') {
-        cli_buf_puts(out, "::");
+        sl_buf_puts(out, "::");
         lx->pos += 2;
         return;
     }
     size_t n = name_len(s, rest);
     if (n > 0) {
         const char *v = var_lookup(lx, s, n);
-        if (v) cli_buf_puts(out, v);
-        else cli_buf_put(out, s - 1, n + 1);
+        if (v) sl_buf_puts(out, v);
+        else sl_buf_append(out, s - 1, n + 1);
         lx->pos += n + 1;
         return;
     }
@@ -120,7 +120,7 @@ static void scan_colon(cli_lex_t *lx, cli_buf_t *out)
         if (n > 0 && n + 1 < rest && s[n + 1] == s[0]) {
             const char *v = var_lookup(lx, s + 1, n);
             if (v) cli_lex_quote(v, s[0], out);
-            else cli_buf_put(out, s - 1, n + 3);
+            else sl_buf_append(out, s - 1, n + 3);
             lx->pos += n + 3;
             return;
         }
@@ -128,12 +128,12 @@ static void scan_colon(cli_lex_t *lx, cli_buf_t *out)
     if (rest > 3 && s[0] == '{' && s[1] == '?') {
         n = name_len(s + 2, rest - 2);
         if (n > 0 && n + 2 < rest && s[n + 2] == '}') {
-            cli_buf_puts(out, var_lookup(lx, s + 2, n) ? "TRUE" : "FALSE");
+            sl_buf_puts(out, var_lookup(lx, s + 2, n) ? "TRUE" : "FALSE");
             lx->pos += n + 4;
             return;
         }
     }
-    cli_buf_putc(out, ':');
+    sl_buf_putc(out, ':');
     lx->pos++;
 }
 
@@ -152,39 +152,39 @@ static size_t dollar_tag_len(const cli_lex_t *lx)
     return n + 1;
 }
 
-static bool last_is_ident(const cli_buf_t *q)
+static bool last_is_ident(const sl_buf_t *q)
 {
     return q->len > 0 &&
            (ident_char((unsigned char)q->data[q->len - 1]) || q->data[q->len - 1] == '$');
 }
 
 /* An opening quote: E'...' when the quote follows a lone E. */
-static void open_single_quote(cli_lex_t *lx, cli_buf_t *q)
+static void open_single_quote(cli_lex_t *lx, sl_buf_t *q)
 {
     bool e = q->len > 0 && (q->data[q->len - 1] == 'E' || q->data[q->len - 1] == 'e') &&
              (q->len == 1 || !ident_char((unsigned char)q->data[q->len - 2]));
     lx->state = e ? CLI_LX_EQUOTE : CLI_LX_SQUOTE;
-    cli_buf_putc(q, '\'');
+    sl_buf_putc(q, '\'');
     lx->pos++;
 }
 
-static void open_dollar(cli_lex_t *lx, cli_buf_t *q)
+static void open_dollar(cli_lex_t *lx, sl_buf_t *q)
 {
     size_t n = dollar_tag_len(lx);
     if (n == 0 || last_is_ident(q)) {
-        cli_buf_putc(q, '$');
+        sl_buf_putc(q, '$');
         lx->pos++;
         return;
     }
     memcpy(lx->dolq_tag, lx->line + lx->pos, n);
     lx->dolq_tag[n] = '\0';
-    cli_buf_put(q, lx->line + lx->pos, n);
+    sl_buf_append(q, lx->line + lx->pos, n);
     lx->pos += n;
     lx->state = CLI_LX_DOLLAR;
 }
 
 /* Inside quotes or comments: consumes one step, maybe leaving the state. */
-static void scan_quoted(cli_lex_t *lx, cli_buf_t *q)
+static void scan_quoted(cli_lex_t *lx, sl_buf_t *q)
 {
     char c = lx->line[lx->pos];
     size_t step = 1;
@@ -220,12 +220,12 @@ static void scan_quoted(cli_lex_t *lx, cli_buf_t *q)
         break;
     case CLI_LX_NORMAL: break;
     }
-    cli_buf_put(q, lx->line + lx->pos, step);
+    sl_buf_append(q, lx->line + lx->pos, step);
     lx->pos += step;
 }
 
 /* One step in plain SQL. Returns 1 when a statement or the scan ends. */
-static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
+static int scan_normal(cli_lex_t *lx, sl_buf_t *q, cli_scan_t *res)
 {
     char c = lx->line[lx->pos], next = peek(lx, 1);
     if (q->len == 0 && space_char((unsigned char)c)) {
@@ -233,7 +233,7 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
         return 0;
     }
     if (c == '-' && next == '-') {
-        if (q->len > 0) cli_buf_put(q, lx->line + lx->pos, lx->len - lx->pos);
+        if (q->len > 0) sl_buf_append(q, lx->line + lx->pos, lx->len - lx->pos);
         lx->pos = lx->len;
         *res = CLI_SCAN_EOL;
         return 1;
@@ -241,13 +241,13 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
     if (c == '/' && next == '*') {
         lx->state = CLI_LX_COMMENT;
         lx->comment_depth = 1;
-        cli_buf_puts(q, "/*");
+        sl_buf_puts(q, "/*");
         lx->pos += 2;
         return 0;
     }
     if (c == '\\') {
         if (next == ';' || next == ':') {
-            cli_buf_putc(q, next);
+            sl_buf_putc(q, next);
             lx->pos += 2;
             return 0;
         }
@@ -265,7 +265,7 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
         break;
     case ';':
         if (lx->paren_depth == 0) {
-            cli_buf_putc(q, ';');
+            sl_buf_putc(q, ';');
             lx->pos++;
             *res = CLI_SCAN_SEMI;
             return 1;
@@ -273,12 +273,12 @@ static int scan_normal(cli_lex_t *lx, cli_buf_t *q, cli_scan_t *res)
         break;
     default: break;
     }
-    cli_buf_putc(q, c);
+    sl_buf_putc(q, c);
     lx->pos++;
     return 0;
 }
 
-cli_scan_t cli_lex_scan(cli_lex_t *lx, cli_buf_t *query)
+cli_scan_t cli_lex_scan(cli_lex_t *lx, sl_buf_t *query)
 {
     cli_scan_t res = CLI_SCAN_EOL;
     while (lx->pos < lx->len) {
@@ -297,47 +297,47 @@ char *cli_lex_cmd_name(cli_lex_t *lx)
            lx->line[lx->pos] != '\\')
         lx->pos++;
     size_t n = lx->pos - start;
-    char *name = cli_xmalloc(n + 1);
+    char *name = sl_xmalloc(n + 1);
     memcpy(name, lx->line + start, n);
     name[n] = '\0';
     return name;
 }
 
 /* A backslash escape inside a single-quoted argument; returns bytes used. */
-static size_t arg_escape(const char *s, size_t rest, cli_buf_t *out)
+static size_t arg_escape(const char *s, size_t rest, sl_buf_t *out)
 {
     if (rest < 2) {
-        cli_buf_putc(out, '\\');
+        sl_buf_putc(out, '\\');
         return 1;
     }
     char c = s[1];
     switch (c) {
-    case 'n': cli_buf_putc(out, '\n'); return 2;
-    case 't': cli_buf_putc(out, '\t'); return 2;
-    case 'b': cli_buf_putc(out, '\b'); return 2;
-    case 'r': cli_buf_putc(out, '\r'); return 2;
-    case 'f': cli_buf_putc(out, '\f'); return 2;
+    case 'n': sl_buf_putc(out, '\n'); return 2;
+    case 't': sl_buf_putc(out, '\t'); return 2;
+    case 'b': sl_buf_putc(out, '\b'); return 2;
+    case 'r': sl_buf_putc(out, '\r'); return 2;
+    case 'f': sl_buf_putc(out, '\f'); return 2;
     default: break;
     }
     if (c >= '0' && c <= '7') {
         size_t n = 1;
         int v = 0;
         while (n < 4 && n < rest && s[n] >= '0' && s[n] <= '7') v = v * 8 + (s[n++] - '0');
-        cli_buf_putc(out, (char)v);
+        sl_buf_putc(out, (char)v);
         return n;
     }
-    cli_buf_putc(out, c);
+    sl_buf_putc(out, c);
     return 2;
 }
 
 /* '...' argument: the text without quotes, '' and backslash escapes decoded. */
-static void arg_squote(cli_lex_t *lx, cli_buf_t *out)
+static void arg_squote(cli_lex_t *lx, sl_buf_t *out)
 {
     lx->pos++;
     while (lx->pos < lx->len) {
         const char *s = lx->line + lx->pos;
         if (*s == '\'' && peek(lx, 1) == '\'') {
-            cli_buf_putc(out, '\'');
+            sl_buf_putc(out, '\'');
             lx->pos += 2;
         } else if (*s == '\'') {
             lx->pos++;
@@ -345,23 +345,23 @@ static void arg_squote(cli_lex_t *lx, cli_buf_t *out)
         } else if (*s == '\\') {
             lx->pos += arg_escape(s, lx->len - lx->pos, out);
         } else {
-            cli_buf_putc(out, *s);
+            sl_buf_putc(out, *s);
             lx->pos++;
         }
     }
 }
 
 /* "..." argument: kept with its quotes, as psql does for ordinary arguments. */
-static void arg_dquote(cli_lex_t *lx, cli_buf_t *out)
+static void arg_dquote(cli_lex_t *lx, sl_buf_t *out)
 {
-    cli_buf_putc(out, '"');
+    sl_buf_putc(out, '"');
     lx->pos++;
     while (lx->pos < lx->len) {
         char c = lx->line[lx->pos++];
-        cli_buf_putc(out, c);
+        sl_buf_putc(out, c);
         if (c == '"') {
             if (peek(lx, 0) != '"') return;
-            cli_buf_putc(out, '"');
+            sl_buf_putc(out, '"');
             lx->pos++;
         }
     }
@@ -373,7 +373,7 @@ static char *arg_whole_line(cli_lex_t *lx)
     while (end > start && space_char((unsigned char)lx->line[end - 1])) end--;
     lx->pos = lx->len;
     if (end == start) return NULL;
-    char *s = cli_xmalloc(end - start + 1);
+    char *s = sl_xmalloc(end - start + 1);
     memcpy(s, lx->line + start, end - start);
     s[end - start] = '\0';
     return s;
@@ -385,8 +385,8 @@ char *cli_lex_cmd_arg(cli_lex_t *lx, cli_arg_mode_t mode, char *quote)
     while (lx->pos < lx->len && space_char((unsigned char)lx->line[lx->pos])) lx->pos++;
     if (lx->pos >= lx->len || lx->line[lx->pos] == '\\') return NULL;
     if (mode == CLI_ARG_WHOLE_LINE) return arg_whole_line(lx);
-    cli_buf_t out = {0};
-    cli_buf_putc(&out, '\0'); /* allocate even for an empty '' argument */
+    sl_buf_t out = {0};
+    sl_buf_putc(&out, '\0'); /* allocate even for an empty '' argument */
     out.len = 0;
     while (lx->pos < lx->len) {
         char c = lx->line[lx->pos];
@@ -396,7 +396,7 @@ char *cli_lex_cmd_arg(cli_lex_t *lx, cli_arg_mode_t mode, char *quote)
         else if (c == '"') arg_dquote(lx, &out);
         else if (c == ':') scan_colon(lx, &out);
         else {
-            cli_buf_putc(&out, c);
+            sl_buf_putc(&out, c);
             lx->pos++;
         }
     }

@@ -43,10 +43,10 @@ void cli_lex_setup(cli_lex_t *lx, const char *line, const cli_vars_t *vars);
 /* Appends SQL text from the position to query until a statement ends, a
  * backslash command starts or the line ends. Whitespace and -- comments
  * before the first token of a statement are dropped, as psql does. */
-cli_scan_t cli_lex_scan(cli_lex_t *lx, cli_buf_t *query);
+cli_scan_t cli_lex_scan(cli_lex_t *lx, sl_buf_t *query);
 /* The prompt's %R character: '=' ready, '-' continuing, '\'' '"' '$' inside
  * a quote, '(' inside parentheses, '*' inside a comment. */
-char cli_lex_prompt_state(const cli_lex_t *lx, const cli_buf_t *query);
+char cli_lex_prompt_state(const cli_lex_t *lx, const sl_buf_t *query);
 /* True inside a quote or a comment (an empty line then still counts). */
 bool cli_lex_in_quote(const cli_lex_t *lx);
 
@@ -68,6 +68,6 @@ void cli_lex_cmd_finish(cli_lex_t *lx);
 
 /* Quotes value as an SQL literal ('...', doubling quotes; E'...' when it
  * has backslashes) or an identifier ("..."), appending to out. */
-void cli_lex_quote(const char *value, char quote, cli_buf_t *out);
+void cli_lex_quote(const char *value, char quote, sl_buf_t *out);
 
 #endif

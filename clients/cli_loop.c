@@ -16,12 +16,12 @@
 /* State of one run over one input source. */
 typedef struct loop {
     cli_t *cli;
-    FILE *f;           /* script source (non-interactive) */
-    cli_lex_t lx;      /* scanner state across lines */
-    cli_buf_t query;   /* the statement being collected */
-    cli_buf_t history; /* lines of it not yet in the history */
-    bool terminate;    /* \q seen */
-    int result;        /* CLI_EXIT_* so far */
+    FILE *f;          /* script source (non-interactive) */
+    cli_lex_t lx;     /* scanner state across lines */
+    sl_buf_t query;   /* the statement being collected */
+    sl_buf_t history; /* lines of it not yet in the history */
+    bool terminate;   /* \q seen */
+    int result;       /* CLI_EXIT_* so far */
 } loop_t;
 
 /* ---- history ------------------------------------------------------------------------- */
@@ -29,15 +29,15 @@ typedef struct loop {
 static void history_append(loop_t *l, const char *line)
 {
     if (!l->cli->interactive) return;
-    if (l->history.len > 0) cli_buf_putc(&l->history, '\n');
-    cli_buf_puts(&l->history, line);
+    if (l->history.len > 0) sl_buf_putc(&l->history, '\n');
+    sl_buf_puts(&l->history, line);
 }
 
 static void history_send(loop_t *l)
 {
     if (!l->cli->interactive || l->history.len == 0) return;
     cli_input_add_history(l->cli, l->history.data);
-    cli_buf_reset(&l->history);
+    sl_buf_clear(&l->history);
 }
 
 /* ---- reading lines ------------------------------------------------------------------- */
@@ -58,11 +58,11 @@ static char *read_file_line(FILE *f)
 static char *read_line(loop_t *l)
 {
     if (!l->cli->interactive) return read_file_line(l->f);
-    cli_buf_t prompt = {0};
+    sl_buf_t prompt = {0};
     char state = cli_lex_prompt_state(&l->lx, &l->query);
     cli_prompt_build(l->cli, l->query.len > 0 || state != '=', state, &prompt);
-    char *line = cli_input_read(l->cli, cli_buf_str(&prompt));
-    cli_buf_free(&prompt);
+    char *line = cli_input_read(l->cli, sl_buf_str(&prompt));
+    sl_buf_free(&prompt);
     return line;
 }
 
@@ -70,8 +70,8 @@ static char *read_line(loop_t *l)
 static void discard_input(loop_t *l)
 {
     cli_lex_reset(&l->lx);
-    cli_buf_reset(&l->query);
-    cli_buf_reset(&l->history);
+    sl_buf_clear(&l->query);
+    sl_buf_clear(&l->history);
     cli_cancel_pressed = 0;
     putchar('\n');
 }
@@ -107,9 +107,9 @@ static bool friendly_word(loop_t *l, const char *line)
 static bool send_query(loop_t *l)
 {
     bool ok = cli_exec_send(l->cli, l->query.data ? l->query.data : "");
-    cli_buf_reset(&l->cli->last_query);
-    cli_buf_puts(&l->cli->last_query, cli_buf_str(&l->query));
-    cli_buf_reset(&l->query);
+    sl_buf_clear(&l->cli->last_query);
+    sl_buf_puts(&l->cli->last_query, sl_buf_str(&l->query));
+    sl_buf_clear(&l->query);
     return ok;
 }
 
@@ -148,7 +148,7 @@ static bool run_backslash(loop_t *l, const char *line, size_t added_nl, bool *sa
     cli_cmd_result_t r = cli_meta_dispatch(l->cli, &l->lx, &l->query);
     if (r == CLI_CMD_TERMINATE) l->terminate = true;
     if (r != CLI_CMD_SEND) return r != CLI_CMD_ERROR;
-    if (l->query.len == 0) cli_buf_puts(&l->query, cli_buf_str(&l->cli->last_query));
+    if (l->query.len == 0) sl_buf_puts(&l->query, sl_buf_str(&l->cli->last_query));
     bool ok = send_redirected(l);
     cli_lex_reset(&l->lx);
     return ok;
@@ -161,7 +161,7 @@ static bool process_line(loop_t *l, const char *line)
     cli_t *cli = l->cli;
     size_t added_nl = 0;
     if (l->query.len > 0) {
-        cli_buf_putc(&l->query, '\n');
+        sl_buf_putc(&l->query, '\n');
         added_nl = l->query.len;
     }
     bool die = cli_vars_bool(&cli->vars, "ON_ERROR_STOP", false);
@@ -258,8 +258,8 @@ int cli_loop_run(cli_t *cli, FILE *f, bool interactive)
     while (loop_step(&l)) {
     }
     finish_input(&l);
-    cli_buf_free(&l.query);
-    cli_buf_free(&l.history);
+    sl_buf_free(&l.query);
+    sl_buf_free(&l.history);
     cli->interactive = prev_interactive;
     cli->lineno = prev_lineno;
     return l.result;
@@ -271,8 +271,8 @@ int cli_loop_run_slash(cli_t *cli, const char *text)
     cli_lex_reset(&l.lx);
     bool ok = process_line(&l, text);
     if (ok && l.query.len > 0) ok = send_query(&l);
-    cli_buf_free(&l.query);
-    cli_buf_free(&l.history);
+    sl_buf_free(&l.query);
+    sl_buf_free(&l.history);
     return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
 
@@ -282,10 +282,10 @@ int cli_loop_run_slash(cli_t *cli, const char *text)
 static char *resolve_path(const char *path, const char *relative_to)
 {
     const char *slash = relative_to ? strrchr(relative_to, '/') : NULL;
-    if (path[0] == '/' || !slash) return cli_xstrdup(path);
-    cli_buf_t b = {0};
-    cli_buf_put(&b, relative_to, (size_t)(slash - relative_to) + 1);
-    cli_buf_puts(&b, path);
+    if (path[0] == '/' || !slash) return sl_xstrdup(path);
+    sl_buf_t b = {0};
+    sl_buf_append(&b, relative_to, (size_t)(slash - relative_to) + 1);
+    sl_buf_puts(&b, path);
     return b.data;
 }
 
@@ -293,7 +293,7 @@ int cli_loop_run_file(cli_t *cli, const char *path, const char *relative_to)
 {
     bool is_stdin = !path || !strcmp(path, "-");
     char *resolved = !path      ? NULL
-                     : is_stdin ? cli_xstrdup("<stdin>")
+                     : is_stdin ? sl_xstrdup("<stdin>")
                                 : resolve_path(path, relative_to);
     FILE *f = is_stdin ? stdin : fopen(resolved, "r");
     if (!f) {

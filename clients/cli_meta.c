@@ -34,7 +34,7 @@ char *cli_meta_arg(cli_cmdctx_t *ctx)
 const char *cli_meta_current_query(cli_cmdctx_t *ctx)
 {
     if (ctx->query->len > 0) return ctx->query->data;
-    return cli_buf_str(&ctx->cli->last_query);
+    return sl_buf_str(&ctx->cli->last_query);
 }
 
 static bool quiet(const cli_t *cli)
@@ -201,7 +201,7 @@ static cli_cmd_result_t cmd_print(cli_cmdctx_t *ctx)
 
 static cli_cmd_result_t cmd_reset(cli_cmdctx_t *ctx)
 {
-    cli_buf_reset(ctx->query);
+    sl_buf_clear(ctx->query);
     cli_lex_reset(ctx->lx);
     if (!quiet(ctx->cli)) puts("Query buffer reset (cleared).");
     return CLI_CMD_SKIP_LINE;
@@ -288,8 +288,8 @@ static char *output_target(cli_cmdctx_t *ctx)
     if (!target || target[0] != '|') return target;
     char *rest = cli_lex_cmd_arg(ctx->lx, CLI_ARG_WHOLE_LINE, NULL);
     if (!rest) return target;
-    cli_buf_t b = {0};
-    cli_buf_printf(&b, "%s %s", target, rest);
+    sl_buf_t b = {0};
+    sl_buf_printf(&b, "%s %s", target, rest);
     free(target);
     free(rest);
     return b.data;
@@ -317,16 +317,16 @@ static cli_cmd_result_t cmd_set(cli_cmdctx_t *ctx)
         cli_vars_list(&ctx->cli->vars, stdout);
         return CLI_CMD_SKIP_LINE;
     }
-    cli_buf_t value = {0};
-    cli_buf_puts(&value, "");
+    sl_buf_t value = {0};
+    sl_buf_puts(&value, "");
     char *part;
     while ((part = cli_meta_arg(ctx)) != NULL) {
-        cli_buf_puts(&value, part);
+        sl_buf_puts(&value, part);
         free(part);
     }
     int rc = cli_vars_set(&ctx->cli->vars, name, value.data);
     free(name);
-    cli_buf_free(&value);
+    sl_buf_free(&value);
     if (rc == 0) apply_settings(ctx->cli);
     return rc == 0 ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
@@ -409,7 +409,7 @@ static cli_cmd_result_t cmd_timing(cli_cmdctx_t *ctx)
 static void set_string(char **slot, const char *value)
 {
     free(*slot);
-    *slot = value ? cli_xstrdup(value) : NULL;
+    *slot = value ? sl_xstrdup(value) : NULL;
 }
 
 static const char *format_name(cli_format_t f)
@@ -711,7 +711,7 @@ static void drain_args(cli_cmdctx_t *ctx, cli_cmd_result_t r)
     }
 }
 
-cli_cmd_result_t cli_meta_dispatch(cli_t *cli, cli_lex_t *lx, cli_buf_t *query)
+cli_cmd_result_t cli_meta_dispatch(cli_t *cli, cli_lex_t *lx, sl_buf_t *query)
 {
     char *name = cli_lex_cmd_name(lx);
     cli_cmdctx_t ctx = {.cli = cli, .lx = lx, .query = query, .name = name};

@@ -13,7 +13,7 @@
 typedef struct cli_cmdctx {
     cli_t *cli;       /* the session */
     cli_lex_t *lx;    /* scanner positioned after the command name: read arguments here */
-    cli_buf_t *query; /* the current query buffer (\r clears it, \g sends it) */
+    sl_buf_t *query;  /* the current query buffer (\r clears it, \g sends it) */
     const char *name; /* the command as typed, without the backslash ("dq+") */
 } cli_cmdctx_t;
 
@@ -21,7 +21,7 @@ typedef cli_cmd_result_t (*cli_cmd_fn)(cli_cmdctx_t *ctx);
 
 /* At a backslash: runs the command, warns about arguments it ignored and
  * leaves the scanner after the command. Unknown commands are errors. */
-cli_cmd_result_t cli_meta_dispatch(cli_t *cli, cli_lex_t *lx, cli_buf_t *query);
+cli_cmd_result_t cli_meta_dispatch(cli_t *cli, cli_lex_t *lx, sl_buf_t *query);
 
 /* Reads the next argument (NULL when none). Caller frees. */
 char *cli_meta_arg(cli_cmdctx_t *ctx);

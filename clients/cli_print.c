@@ -21,10 +21,10 @@ typedef struct {
 
 /* A cell formatted for display: lines separated by NULs in text. */
 typedef struct {
-    cli_buf_t text; /* the shown text, each line NUL-terminated */
-    line_t *lines;  /* where each line starts and how wide it is */
-    int nlines;     /* lines in use */
-    int cap;        /* lines allocated */
+    sl_buf_t text; /* the shown text, each line NUL-terminated */
+    line_t *lines; /* where each line starts and how wide it is */
+    int nlines;    /* lines in use */
+    int cap;       /* lines allocated */
 } cellfmt_t;
 
 /* ---- cell formatting ----------------------------------------------------------------- */
@@ -49,7 +49,7 @@ static unsigned utf8_code(const unsigned char *c, int len)
 /* One character at p (not a newline): its byte length (0 when truncated),
  * its display width in *w, its shown text appended to out when out != NULL.
  * col is the display column, for tab stops. */
-static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *out, int *w)
+static int char_step(const char *p, size_t rest, int enc, int col, sl_buf_t *out, int *w)
 {
     int chlen = PQmblen(p, enc);
     if (chlen < 1 || (size_t)chlen > rest) return 0;
@@ -57,21 +57,21 @@ static int char_step(const char *p, size_t rest, int enc, int col, cli_buf_t *ou
     unsigned char c = (unsigned char)*p;
     if (chlen == 1 && c == '\r') {
         *w = 2;
-        if (out) cli_buf_puts(out, "\\r");
+        if (out) sl_buf_puts(out, "\\r");
     } else if (chlen == 1 && c == '\t') {
         *w = 8 - col % 8;
-        for (int i = 0; out && i < *w; i++) cli_buf_putc(out, ' ');
+        for (int i = 0; out && i < *w; i++) sl_buf_putc(out, ' ');
     } else if (chlen == 1 && dw < 0) {
         *w = 4;
-        if (out) cli_buf_printf(out, "\\x%02X", c);
+        if (out) sl_buf_printf(out, "\\x%02X", c);
     } else if (dw < 0) {
         *w = 6;
         if (out && enc == utf8_id())
-            cli_buf_printf(out, "\\u%04X", utf8_code((const unsigned char *)p, chlen));
-        else if (out) cli_buf_puts(out, "\\u????");
+            sl_buf_printf(out, "\\u%04X", utf8_code((const unsigned char *)p, chlen));
+        else if (out) sl_buf_puts(out, "\\u????");
     } else {
         *w = dw;
-        if (out) cli_buf_put(out, p, (size_t)chlen);
+        if (out) sl_buf_append(out, p, (size_t)chlen);
     }
     return chlen;
 }
@@ -101,7 +101,7 @@ static void fmt_new_line(cellfmt_t *f)
 {
     if (f->nlines == f->cap) {
         f->cap = f->cap ? f->cap * 2 : 4;
-        f->lines = cli_xrealloc(f->lines, (size_t)f->cap * sizeof *f->lines);
+        f->lines = sl_xrealloc(f->lines, (size_t)f->cap * sizeof *f->lines);
     }
     f->lines[f->nlines].off = f->text.len;
     f->lines[f->nlines].width = 0;
@@ -111,14 +111,14 @@ static void fmt_new_line(cellfmt_t *f)
 /* Formats s into f's lines (each NUL-terminated inside f->text). */
 static void cell_format(const char *s, int enc, cellfmt_t *f)
 {
-    cli_buf_reset(&f->text);
+    sl_buf_clear(&f->text);
     f->nlines = 0;
     fmt_new_line(f);
     size_t rest = strlen(s);
     while (rest > 0) {
         line_t *ln = &f->lines[f->nlines - 1];
         if (*s == '\n') {
-            cli_buf_putc(&f->text, '\0');
+            sl_buf_putc(&f->text, '\0');
             fmt_new_line(f);
             s++, rest--;
             continue;
@@ -128,7 +128,7 @@ static void cell_format(const char *s, int enc, cellfmt_t *f)
         ln->width += w;
         s += n, rest -= (size_t)n;
     }
-    cli_buf_putc(&f->text, '\0');
+    sl_buf_putc(&f->text, '\0');
 }
 
 static const char *fmt_line(const cellfmt_t *f, int i)
@@ -138,7 +138,7 @@ static const char *fmt_line(const cellfmt_t *f, int i)
 
 static cellfmt_t *fmts_new(int n)
 {
-    cellfmt_t *f = cli_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *f);
+    cellfmt_t *f = sl_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *f);
     memset(f, 0, (size_t)(n > 0 ? n : 1) * sizeof *f);
     return f;
 }
@@ -146,7 +146,7 @@ static cellfmt_t *fmts_new(int n)
 static void fmts_free(cellfmt_t *f, int n)
 {
     for (int i = 0; i < n; i++) {
-        cli_buf_free(&f[i].text);
+        sl_buf_free(&f[i].text);
         free(f[i].lines);
     }
     free(f);
@@ -172,24 +172,24 @@ static char type_align(Oid type)
     }
 }
 
-void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, cli_arena_t *a)
+void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, sl_arena_t *a)
 {
     memset(t, 0, sizeof *t);
     t->ncols = ncols;
     t->nrows = nrows;
     t->encoding = encoding;
-    t->headers = cli_arena_alloc(a, (size_t)(ncols + 1) * sizeof *t->headers);
-    char *aligns = cli_arena_alloc(a, (size_t)ncols + 1);
+    t->headers = sl_alloc0(a, (size_t)(ncols + 1) * sizeof *t->headers);
+    char *aligns = sl_alloc0(a, (size_t)ncols + 1);
     memset(aligns, 'l', (size_t)ncols);
     t->aligns = aligns;
     size_t ncells = (size_t)ncols * (size_t)nrows;
-    t->cells = cli_arena_alloc(a, (ncells + 1) * sizeof *t->cells);
+    t->cells = sl_alloc0(a, (ncells + 1) * sizeof *t->cells);
     for (size_t i = 0; i < ncells; i++) t->cells[i] = "";
     for (int i = 0; i < ncols; i++) t->headers[i] = "";
 }
 
 void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt, int encoding,
-                           cli_arena_t *a)
+                           sl_arena_t *a)
 {
     int ncols = PQnfields(res);
     long nrows = PQntuples(res);
@@ -285,7 +285,7 @@ static int header_line(FILE *out, const cli_table_t *t, const int *widths, cellf
 void cli_print_aligned_header(FILE *out, const cli_table_t *t, const int *widths)
 {
     cellfmt_t *f = fmts_new(t->ncols);
-    bool *done = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *done);
+    bool *done = sl_xmalloc((size_t)(t->ncols + 1) * sizeof *done);
     for (int c = 0; c < t->ncols; c++) {
         cell_format(t->headers[c], t->encoding, &f[c]);
         done[c] = false;
@@ -329,7 +329,7 @@ static bool row_line(FILE *out, const cli_table_t *t, const int *widths, cellfmt
 void cli_print_aligned_rows(FILE *out, const cli_table_t *t, const int *widths, long from, long to)
 {
     cellfmt_t *f = fmts_new(t->ncols);
-    int *cur = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *cur);
+    int *cur = sl_xmalloc((size_t)(t->ncols + 1) * sizeof *cur);
     for (long r = from; r < to && !cli_cancel_pressed; r++) {
         for (int c = 0; c < t->ncols; c++) {
             cell_format(cell(t, r, c), t->encoding, &f[c]);
@@ -595,7 +595,7 @@ void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt)
         print_vertical(out, t, opt);
         return;
     }
-    int *widths = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *widths);
+    int *widths = sl_xmalloc((size_t)(t->ncols + 1) * sizeof *widths);
     memset(widths, 0, (size_t)(t->ncols + 1) * sizeof *widths);
     cli_print_widths(t, widths);
     if (opt->expanded == 2 && too_wide(out, t, opt, widths)) print_vertical(out, t, opt);

@@ -24,10 +24,10 @@ typedef struct cli_table {
 /* Fills t from a PGresult with tuples: headers, alignment from the column
  * types (numbers right), NULLs shown as opt->null_display. Arrays come from a. */
 void cli_table_from_result(cli_table_t *t, const PGresult *res, const cli_popt_t *opt, int encoding,
-                           cli_arena_t *a);
+                           sl_arena_t *a);
 
 /* Allocates an empty table of ncols columns and nrows rows in a (cells ""). */
-void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, cli_arena_t *a);
+void cli_table_init(cli_table_t *t, int ncols, long nrows, int encoding, sl_arena_t *a);
 
 /* Prints t to out in the format opt asks for. */
 void cli_print_table(FILE *out, const cli_table_t *t, const cli_popt_t *opt);

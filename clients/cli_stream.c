@@ -42,7 +42,7 @@ static bool name_matches(const char *pattern, const char *name)
     if (!pattern) return true;
     size_t n = strlen(pattern);
     if (n >= 2 && pattern[0] == '"' && pattern[n - 1] == '"') {
-        char *inner = cli_xstrdup(pattern + 1);
+        char *inner = sl_xstrdup(pattern + 1);
         inner[n - 2] = '\0';
         bool m = wild_match(inner, name, false);
         free(inner);
@@ -68,9 +68,9 @@ typedef struct {
     int ncols;
 } listing_t;
 
-static char *pretty_header(const char *name, cli_arena_t *a)
+static char *pretty_header(const char *name, sl_arena_t *a)
 {
-    char *h = cli_arena_strndup(a, name, strlen(name));
+    char *h = sl_strndup(a, name, strlen(name));
     for (char *p = h; *p; p++)
         if (*p == '_') *p = ' ';
     h[0] = (char)toupper((unsigned char)h[0]);
@@ -79,7 +79,7 @@ static char *pretty_header(const char *name, cli_arena_t *a)
 
 /* Result column numbers the listing shows (-1 when absent); returns count. */
 static int map_columns(const listing_t *l, const PGresult *res, int *map, const char **headers,
-                       cli_arena_t *a)
+                       sl_arena_t *a)
 {
     if (!l->cols) {
         for (int c = 0; c < PQnfields(res); c++) {
@@ -102,11 +102,11 @@ static bool numeric_type(Oid t)
 
 /* Rows of res whose "name" matches pattern, as a table of the mapped columns. */
 static void build_listing(cli_t *cli, const listing_t *l, const PGresult *res, const char *pattern,
-                          cli_table_t *t, cli_arena_t *a)
+                          cli_table_t *t, sl_arena_t *a)
 {
     int nf = PQnfields(res) > l->ncols ? PQnfields(res) : l->ncols;
-    int *map = cli_arena_alloc(a, (size_t)(nf + 1) * sizeof *map);
-    const char **headers = cli_arena_alloc(a, (size_t)(nf + 1) * sizeof *headers);
+    int *map = sl_alloc0(a, (size_t)(nf + 1) * sizeof *map);
+    const char **headers = sl_alloc0(a, (size_t)(nf + 1) * sizeof *headers);
     int ncols = map_columns(l, res, map, headers, a);
     int name_col = PQfnumber(res, "name");
     long keep = 0;
@@ -140,9 +140,9 @@ static cli_cmd_result_t run_listing(cli_cmdctx_t *ctx, const listing_t *l)
         free(pattern);
         return cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
     }
-    cli_arena_t a = {0};
+    sl_arena_t *a = sl_arena_new("cli");
     cli_table_t t;
-    build_listing(cli, l, res, pattern, &t, &a);
+    build_listing(cli, l, res, pattern, &t, a);
     if (t.nrows == 0 && !cli_vars_bool(&cli->vars, "QUIET", false)) {
         if (pattern)
             cli_log(CLI_LOG_ERROR, "Did not find any %s named \"%s\".", l->singular, pattern);
@@ -151,7 +151,7 @@ static cli_cmd_result_t run_listing(cli_cmdctx_t *ctx, const listing_t *l)
         cli_print_table(cli->out, &t, &cli->popt);
         fflush(cli->out);
     }
-    cli_arena_free(&a);
+    sl_arena_free(a);
     PQclear(res);
     free(pattern);
     return CLI_CMD_SKIP_LINE;
@@ -198,24 +198,24 @@ typedef struct {
 
 /* Adds the "name" column of one listing statement; false when it failed. */
 static bool add_relations(cli_t *cli, const char *sql, const char *kind, relations_t *rel,
-                          cli_arena_t *a)
+                          sl_arena_t *a)
 {
     PGresult *res = cli_exec_internal(cli, sql, NULL);
     if (!res) return false;
     int col = PQfnumber(res, "name");
     size_t cap = (size_t)(rel->n + PQntuples(res) + 1);
-    rel->names = cli_xrealloc(rel->names, cap * sizeof *rel->names);
-    rel->kinds = cli_xrealloc(rel->kinds, cap * sizeof *rel->kinds);
+    rel->names = sl_xrealloc(rel->names, cap * sizeof *rel->names);
+    rel->kinds = sl_xrealloc(rel->kinds, cap * sizeof *rel->kinds);
     for (int r = 0; col >= 0 && r < PQntuples(res); r++, rel->n++) {
         const char *v = PQgetvalue(res, r, col);
-        rel->names[rel->n] = cli_arena_strndup(a, v, strlen(v));
+        rel->names[rel->n] = sl_strndup(a, v, strlen(v));
         rel->kinds[rel->n] = kind;
     }
     PQclear(res);
     return true;
 }
 
-static void print_relations(cli_t *cli, const relations_t *rel, cli_arena_t *a)
+static void print_relations(cli_t *cli, const relations_t *rel, sl_arena_t *a)
 {
     cli_table_t t;
     cli_table_init(&t, 2, rel->n, PQclientEncoding(cli->conn), a);
@@ -234,22 +234,22 @@ static void print_relations(cli_t *cli, const relations_t *rel, cli_arena_t *a)
 static cli_cmd_result_t list_relations(cli_cmdctx_t *ctx)
 {
     cli_t *cli = ctx->cli;
-    cli_arena_t a = {0};
+    sl_arena_t *a = sl_arena_new("cli");
     relations_t rel = {NULL, NULL, 0};
-    bool ok = add_relations(cli, "SHOW STREAMS", "stream", &rel, &a) &&
-              add_relations(cli, "SHOW TABLES", "table", &rel, &a) &&
-              add_relations(cli, "SHOW QUERIES", "query", &rel, &a);
+    bool ok = add_relations(cli, "SHOW STREAMS", "stream", &rel, a) &&
+              add_relations(cli, "SHOW TABLES", "table", &rel, a) &&
+              add_relations(cli, "SHOW QUERIES", "query", &rel, a);
     if (ok && rel.n == 0) cli_log(CLI_LOG_ERROR, "Did not find any relations.");
-    else if (ok) print_relations(cli, &rel, &a);
+    else if (ok) print_relations(cli, &rel, a);
     free(rel.names);
     free(rel.kinds);
-    cli_arena_free(&a);
+    sl_arena_free(a);
     return ok || cli_cancel_pressed ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }
 
 /* Footer lines of a described object, from DESCRIBE's "# Detailed
  * Information" rows (col_name = key, data_type = value, comment = more). */
-static void describe_footers(const PGresult *res, int from, cli_buf_t *lines, int *nlines,
+static void describe_footers(const PGresult *res, int from, sl_buf_t *lines, int *nlines,
                              const char **kind, const char **name)
 {
     const char *group = NULL;
@@ -261,14 +261,14 @@ static void describe_footers(const PGresult *res, int from, cli_buf_t *lines, in
         if (!strcmp(key, "Kind") || !strcmp(key, "Name") || !*key) continue;
         bool multi = !strcmp(key, "Plan") || !strcmp(key, "Option") || !strcmp(key, "Definition");
         if (multi && (!group || strcmp(group, key))) {
-            cli_buf_printf(lines, "%s:", !strcmp(key, "Option") ? "Options" : key);
-            cli_buf_putc(lines, '\0');
+            sl_buf_printf(lines, "%s:", !strcmp(key, "Option") ? "Options" : key);
+            sl_buf_putc(lines, '\0');
             (*nlines)++;
             group = key;
         }
-        if (multi) cli_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
-        else cli_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
-        cli_buf_putc(lines, '\0');
+        if (multi) sl_buf_printf(lines, "    %s%s%s", value, *more ? " = " : "", more);
+        else sl_buf_printf(lines, "%s: %s%s%s", key, value, *more ? " " : "", more);
+        sl_buf_putc(lines, '\0');
         (*nlines)++;
     }
 }
@@ -277,33 +277,33 @@ static void describe_footers(const PGresult *res, int from, cli_buf_t *lines, in
  * the details as footer lines. */
 static void print_described(cli_t *cli, const PGresult *res, int split, const char *arg)
 {
-    cli_arena_t a = {0};
-    cli_buf_t lines = {0};
+    sl_arena_t *a = sl_arena_new("cli");
+    sl_buf_t lines = {0};
     int nlines = 0;
     const char *kind = "Relation", *name = arg;
     describe_footers(res, split + 1, &lines, &nlines, &kind, &name);
     int ncols = split;
     while (ncols > 0 && !*PQgetvalue(res, ncols - 1, 0)) ncols--;
     cli_table_t t;
-    cli_table_init(&t, 2, ncols, PQclientEncoding(cli->conn), &a);
+    cli_table_init(&t, 2, ncols, PQclientEncoding(cli->conn), a);
     t.headers[0] = "Column";
     t.headers[1] = "Type";
     for (int r = 0; r < ncols; r++) {
         t.cells[r * 2] = PQgetvalue(res, r, 0);
         t.cells[r * 2 + 1] = PQgetvalue(res, r, 1);
     }
-    const char **footers = cli_arena_alloc(&a, (size_t)(nlines + 1) * sizeof *footers);
+    const char **footers = sl_alloc0(a, (size_t)(nlines + 1) * sizeof *footers);
     const char *p = lines.data;
     for (int i = 0; i < nlines; i++, p += strlen(p) + 1) footers[i] = p;
-    char *title = cli_arena_alloc(&a, strlen(kind) + strlen(name) + 8);
+    char *title = sl_alloc0(a, strlen(kind) + strlen(name) + 8);
     sprintf(title, "%c%s \"%s\"", toupper((unsigned char)kind[0]), kind + 1, name);
     t.title = title;
     t.footers = footers;
     t.nfooters = nlines;
     cli_print_table(cli->out, &t, &cli->popt);
     fflush(cli->out);
-    cli_buf_free(&lines);
-    cli_arena_free(&a);
+    sl_buf_free(&lines);
+    sl_arena_free(a);
 }
 
 /* Row of DESCRIBE's "# Detailed Information" marker, or -1. */
@@ -320,10 +320,10 @@ cli_cmd_result_t cli_stream_describe(cli_cmdctx_t *ctx)
     cli_t *cli = ctx->cli;
     char *name = cli_meta_arg(ctx);
     if (!name) return list_relations(ctx);
-    cli_buf_t sql = {0};
-    cli_buf_printf(&sql, "DESCRIBE %s", name);
+    sl_buf_t sql = {0};
+    sl_buf_printf(&sql, "DESCRIBE %s", name);
     PGresult *res = cli_exec_internal(cli, sql.data, "42P01");
-    cli_buf_free(&sql);
+    sl_buf_free(&sql);
     if (!res) {
         const char *state = cli_vars_get(&cli->vars, "LAST_ERROR_SQLSTATE");
         if (!cli_cancel_pressed && state && !strcmp(state, "42P01") &&
@@ -476,13 +476,13 @@ static void progress_sink(FILE *out, const cli_json_t *p)
 /* Prints the summary of one StreamingQueryProgress document. */
 static bool print_progress(FILE *out, const char *json)
 {
-    cli_arena_t a = {0};
+    sl_arena_t *a = sl_arena_new("cli");
     char err[128];
-    cli_json_t *p = cli_json_parse(json, &a, err, sizeof err);
+    cli_json_t *p = cli_json_parse(json, a, err, sizeof err);
     if (!p || p->type != CLI_JSON_OBJECT) {
         cli_log(CLI_LOG_ERROR, "\\progress: could not read the progress report: %s",
                 p ? "not an object" : err);
-        cli_arena_free(&a);
+        sl_arena_free(a);
         return false;
     }
     progress_head(out, p);
@@ -493,7 +493,7 @@ static bool print_progress(FILE *out, const char *json)
     progress_sink(out, p);
     fputc('\n', out);
     fflush(out);
-    cli_arena_free(&a);
+    sl_arena_free(a);
     return true;
 }
 
@@ -504,10 +504,10 @@ cli_cmd_result_t cli_stream_progress(cli_cmdctx_t *ctx)
         cli_log(CLI_LOG_ERROR, "\\progress: missing required argument");
         return CLI_CMD_ERROR;
     }
-    cli_buf_t sql = {0};
-    cli_buf_printf(&sql, "SHOW PROGRESS %s", name);
+    sl_buf_t sql = {0};
+    sl_buf_printf(&sql, "SHOW PROGRESS %s", name);
     PGresult *res = cli_exec_internal(ctx->cli, sql.data, NULL);
-    cli_buf_free(&sql);
+    sl_buf_free(&sql);
     bool ok = res != NULL;
     if (res && (PQntuples(res) == 0 || PQnfields(res) < 1 || PQgetisnull(res, 0, 0)))
         printf("No progress reported for query \"%s\" yet.\n", name);
@@ -576,7 +576,7 @@ cli_cmd_result_t cli_stream_watch(cli_cmdctx_t *ctx)
     double interval = 2;
     long count = 0;
     if (!watch_args(ctx, &interval, &count)) return CLI_CMD_ERROR;
-    char *query = cli_xstrdup(cli_meta_current_query(ctx));
+    char *query = sl_xstrdup(cli_meta_current_query(ctx));
     if (!*query) {
         cli_log(CLI_LOG_ERROR, "\\watch cannot be used with an empty query");
         free(query);
@@ -590,9 +590,9 @@ cli_cmd_result_t cli_stream_watch(cli_cmdctx_t *ctx)
     }
     if (cli_cancel_pressed) ok = true;
     cli_cancel_pressed = 0;
-    cli_buf_reset(&cli->last_query);
-    cli_buf_puts(&cli->last_query, query);
-    cli_buf_reset(ctx->query);
+    sl_buf_clear(&cli->last_query);
+    sl_buf_puts(&cli->last_query, query);
+    sl_buf_clear(ctx->query);
     cli_lex_reset(ctx->lx);
     free(query);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
@@ -635,7 +635,7 @@ static void remember_rows(tail_t *tail, const PGresult *res)
     long n = PQntuples(res);
     if (n > tail->cap) {
         tail->cap = n * 2;
-        tail->hashes = cli_xrealloc(tail->hashes, (size_t)tail->cap * sizeof *tail->hashes);
+        tail->hashes = sl_xrealloc(tail->hashes, (size_t)tail->cap * sizeof *tail->hashes);
     }
     for (long r = tail->printed; r < n; r++) tail->hashes[r] = row_hash(res, (int)r);
     tail->printed = n;
@@ -674,7 +674,7 @@ static void tail_restart(cli_t *cli, tail_t *tail, const char *name, const cli_t
     }
     free(tail->widths);
     tail->ncols = t->ncols;
-    tail->widths = cli_xmalloc((size_t)(t->ncols + 1) * sizeof *tail->widths);
+    tail->widths = sl_xmalloc((size_t)(t->ncols + 1) * sizeof *tail->widths);
     memset(tail->widths, 0, (size_t)(t->ncols + 1) * sizeof *tail->widths);
     tail->printed = 0;
     cli_print_widths(t, tail->widths);
@@ -684,9 +684,9 @@ static void tail_restart(cli_t *cli, tail_t *tail, const char *name, const cli_t
 /* Prints what one poll found. */
 static void tail_show(cli_t *cli, tail_t *tail, const char *name, const PGresult *res)
 {
-    cli_arena_t a = {0};
+    sl_arena_t *a = sl_arena_new("cli");
     cli_table_t t;
-    cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), &a);
+    cli_table_from_result(&t, res, &cli->popt, PQclientEncoding(cli->conn), a);
     if (tail->ncols < 0 || !same_prefix(tail, res)) tail_restart(cli, tail, name, &t);
     long from = tail->printed;
     if (cli->popt.format == CLI_FMT_ALIGNED) {
@@ -700,7 +700,7 @@ static void tail_show(cli_t *cli, tail_t *tail, const char *name, const PGresult
     }
     fflush(cli->out);
     remember_rows(tail, res);
-    cli_arena_free(&a);
+    sl_arena_free(a);
 }
 
 static bool tail_args(cli_cmdctx_t *ctx, char **name, double *interval)
@@ -731,8 +731,8 @@ cli_cmd_result_t cli_stream_tail(cli_cmdctx_t *ctx)
     char *name;
     double interval = 0.5;
     if (!tail_args(ctx, &name, &interval)) return CLI_CMD_ERROR;
-    cli_buf_t sql = {0};
-    cli_buf_printf(&sql, "SELECT * FROM %s", name);
+    sl_buf_t sql = {0};
+    sl_buf_printf(&sql, "SELECT * FROM %s", name);
     tail_t tail = {.ncols = -1};
     bool ok = true;
     for (;;) {
@@ -753,7 +753,7 @@ cli_cmd_result_t cli_stream_tail(cli_cmdctx_t *ctx)
     cli_cancel_pressed = 0;
     free(tail.hashes);
     free(tail.widths);
-    cli_buf_free(&sql);
+    sl_buf_free(&sql);
     free(name);
     return ok ? CLI_CMD_SKIP_LINE : CLI_CMD_ERROR;
 }

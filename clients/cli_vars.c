@@ -68,9 +68,9 @@ static bool valid_name(const char *name)
     return true;
 }
 
-static void list_values(const char *const *values, cli_buf_t *b)
+static void list_values(const char *const *values, sl_buf_t *b)
 {
-    for (int i = 0; values[i]; i++) cli_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
+    for (int i = 0; values[i]; i++) sl_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
 }
 
 /* Logs psql's complaint and returns -1 when value does not suit the special. */
@@ -94,11 +94,11 @@ static int check_special(const special_t *s, const char *value)
     if (s->kind == VAR_ENUM) {
         for (int i = 0; s->values[i]; i++)
             if (!strcasecmp(value, s->values[i])) return 0;
-        cli_buf_t avail = {0};
+        sl_buf_t avail = {0};
         list_values(s->values, &avail);
         cli_log(CLI_LOG_ERROR, "unrecognized value \"%s\" for \"%s\"\nAvailable values are: %s.",
-                value, s->name, cli_buf_str(&avail));
-        cli_buf_free(&avail);
+                value, s->name, sl_buf_str(&avail));
+        sl_buf_free(&avail);
         return -1;
     }
     return 0;
@@ -146,14 +146,14 @@ int cli_vars_set(cli_vars_t *v, const char *name, const char *value)
     cli_var_t **pp = &v->head;
     while (*pp && strcmp((*pp)->name, name) < 0) pp = &(*pp)->next;
     if (*pp && !strcmp((*pp)->name, name)) {
-        char *copy = cli_xstrdup(value);
+        char *copy = sl_xstrdup(value);
         free((*pp)->value);
         (*pp)->value = copy;
         return 0;
     }
-    cli_var_t *n = cli_xmalloc(sizeof *n);
-    n->name = cli_xstrdup(name);
-    n->value = cli_xstrdup(value);
+    cli_var_t *n = sl_xmalloc(sizeof *n);
+    n->name = sl_xstrdup(name);
+    n->value = sl_xstrdup(value);
     n->next = *pp;
     *pp = n;
     return 0;

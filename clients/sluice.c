@@ -74,7 +74,7 @@ static void usage(void)
 
 static void add_action(options_t *o, action_kind_t kind, const char *value)
 {
-    o->actions = cli_xrealloc(o->actions, (size_t)(o->nactions + 1) * sizeof *o->actions);
+    o->actions = sl_xrealloc(o->actions, (size_t)(o->nactions + 1) * sizeof *o->actions);
     o->actions[o->nactions].kind = kind;
     o->actions[o->nactions].value = value;
     o->nactions++;
@@ -83,7 +83,7 @@ static void add_action(options_t *o, action_kind_t kind, const char *value)
 /* -v NAME=VALUE (or -v NAME to unset). */
 static bool set_var_option(cli_t *cli, const char *arg)
 {
-    char *copy = cli_xstrdup(arg);
+    char *copy = sl_xstrdup(arg);
     char *eq = strchr(copy, '=');
     if (eq) *eq = '\0';
     bool ok = cli_vars_set(&cli->vars, copy, eq ? eq + 1 : NULL) == 0;
@@ -93,7 +93,7 @@ static bool set_var_option(cli_t *cli, const char *arg)
 
 static bool pset_option(cli_t *cli, const char *arg)
 {
-    char *copy = cli_xstrdup(arg);
+    char *copy = sl_xstrdup(arg);
     char *eq = strchr(copy, '=');
     if (eq) *eq = '\0';
     bool ok = cli_meta_pset(cli, copy, eq ? eq + 1 : NULL);
@@ -225,11 +225,11 @@ static void init_session(cli_t *cli)
 static void run_rc_file(cli_t *cli)
 {
     const char *env = getenv("SLUICERC"), *home = getenv("HOME");
-    cli_buf_t path = {0};
-    if (env && *env) cli_buf_puts(&path, env);
-    else if (home && *home) cli_buf_printf(&path, "%s/.sluicerc", home);
+    sl_buf_t path = {0};
+    if (env && *env) sl_buf_puts(&path, env);
+    else if (home && *home) sl_buf_printf(&path, "%s/.sluicerc", home);
     if (path.len > 0 && access(path.data, R_OK) == 0) cli_loop_run_file(cli, path.data, NULL);
-    cli_buf_free(&path);
+    sl_buf_free(&path);
 }
 
 /* "sluice (0.1.0)" or "sluice (0.1.0, server X)" and the TLS line. */
@@ -301,7 +301,7 @@ static void session_free(cli_t *cli, options_t *o)
     cli_signal_set_cancel_conn(NULL);
     cli_set_output(cli, NULL);
     cli_vars_free(&cli->vars);
-    cli_buf_free(&cli->last_query);
+    sl_buf_free(&cli->last_query);
     free(cli->popt.null_display);
     free(cli->popt.fieldsep);
     free(cli->popt.recordsep);

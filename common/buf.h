@@ -20,6 +20,11 @@ typedef struct sl_buf {
     }
 
 void sl_buf_free(sl_buf_t *b);
+/* The contents as a C string, "" while nothing was ever added. */
+static inline const char *sl_buf_str(const sl_buf_t *b)
+{
+    return b->data ? b->data : "";
+}
 /* Drops the contents, keeps the memory. */
 void sl_buf_clear(sl_buf_t *b);
 /* Makes room for n more bytes. */
