@@ -123,7 +123,7 @@ static void on_handle_closed(uv_handle_t *h)
 static void on_queries_stopped(srv_t *s)
 {
     (void)s;
-    SL_INFO("server", "every query stopped at a batch boundary");
+    SL_INFO("server", "every query stopped");
     uv_close((uv_handle_t *)&sig_term, on_handle_closed);
     uv_close((uv_handle_t *)&sig_int, on_handle_closed);
 }

@@ -174,6 +174,7 @@ static void stop_and_join(qm_t *qm, qm_query_t *q)
     }
     q->stop = true;
     atomic_store(&q->stopping, 1);
+    atomic_store(&q->cancel, 1);
     qm_wake_locked(q);
     pthread_t t = q->thread;
     pthread_mutex_unlock(&qm->lock);
@@ -182,6 +183,7 @@ static void stop_and_join(qm_t *qm, qm_query_t *q)
     q->thread_live = false;
     q->stop = false;
     atomic_store(&q->stopping, 0);
+    atomic_store(&q->cancel, 0);
     qm_query_unref_locked(q); /* the driver's reference */
     pthread_mutex_unlock(&qm->lock);
 }

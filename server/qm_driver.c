@@ -275,6 +275,11 @@ static void trigger_loop(qm_query_t *q, qrun_t *r)
                                           : runner_trigger(r->runner, &out, &err);
         pthread_mutex_lock(&qm->lock);
         publish_trigger(q, r, index);
+        if (rc < 0 && q->stop && !strcmp(err.sqlstate, SL_ERR_QUERY_CANCELED)) {
+            SL_INFO("qm", "query=%s batch abandoned by the stop; it runs again at the next start",
+                    q->name);
+            return;
+        }
         if (rc < 0) {
             fail_locked(q, &err);
             return;

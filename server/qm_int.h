@@ -47,8 +47,9 @@ struct qm_query {
     pthread_cond_t cond; /* signalled on stop/wake [lock] (qm_wake_locked) */
     int wake_fd;         /* eventfd written with each signal: wakes a driver that
                                      sleeps on its sources' change descriptors */
-    atomic_int cancel;   /* abandons a running batch: never set by STOP, which waits
-                                     for the batch boundary */
+    atomic_int cancel;   /* set with `stop`: abandons a batch that is computing (its
+                                     offsets are logged, its commit is not: the next
+                                     start runs it again, as after a crash) */
     atomic_int stopping; /* mirrors `stop` for code that polls without the lock
                                      (a continuous epoch ends early) */
     bool dropped;        /* [lock] removed from the registry */

@@ -125,12 +125,15 @@ footer=$(pane | sed -n 's/^(\([0-9]*\) rows\{0,1\})$/\1/p' | tail -n 1)
 expect 15 "$PROMPT\$" "prompt after \\tail"
 
 # ---- Ctrl-C cancels a running AWAIT QUERY ---------------------------------------------------------
-# A file source with one row and a 8-second pg_sleep per row: the batch that
-# reads it runs for 8 s, and AWAIT QUERY waits for it.
+# A file source with one row and a 120-second pg_sleep per row: the batch
+# that reads it outlasts the test however slowly the machine types (an
+# 8-second one could end before AWAIT was typed under load, and AWAIT then
+# returned at once); AWAIT QUERY waits for it, and stopping the daemon
+# cancels the sleep.
 mkdir -p "$T/in"
 echo '{"a": 1}' >"$T/in/one.json"
 sql -q -c "CREATE STREAM files (a INT) USING file OPTIONS (path '$T/in', format 'json')" \
-    -c "CREATE QUERY sleepy AS SELECT a, pg_sleep(8) AS z FROM files" || fail "sleepy query setup"
+    -c "CREATE QUERY sleepy AS SELECT a, pg_sleep(120) AS z FROM files" || fail "sleepy query setup"
 fresh
 y0=$(cursor_y)
 type_line "AWAIT QUERY sleepy TIMEOUT '60 seconds';"

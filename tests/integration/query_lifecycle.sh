@@ -2,7 +2,8 @@
 # Query lifecycle: progress in Spark's shape, a query id stable across
 # STOP/START and daemon restarts while the run id changes, ACTIVE queries
 # resuming after SIGTERM and kill -9, STOPPED ones staying stopped, and a
-# query FAILED by a bad sink path leaving the daemon and other queries running.
+# query FAILED by a bad sink path leaving the daemon and other queries
+# running, and STOP abandoning a batch that is computing (run again at START).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -129,6 +130,33 @@ start_daemon "$work" || fail "restart after kill -9"
 wait_for 20 bash -c "$(declare -f sql field); SL_PORT=$SL_PORT; [ \"\$(field win 3)\" = ACTIVE ]" || fail "win not resumed after kill -9"
 [ "$(field win 2)" = "$id0" ] || fail "id changed after kill -9"
 echo "ok   id stable, runId new per start; ACTIVE queries resume after SIGTERM and kill -9"
+
+# STOP abandons a batch that is computing: the batch naps 60 s per row (the
+# nap's length comes from a table, so the rerun can be quick); STOP returns
+# at once, the query is STOPPED (not FAILED), offsets/0 is logged and not
+# committed, and START runs the same batch again: each row exactly once.
+mkdir -p "$work/naps_in"
+for i in 1 2 3; do echo "{\"a\": $i}" >"$work/naps_in/f$i.json"; done
+sql <<SQL || fail "nap setup"
+CREATE TABLE naps (s DOUBLE);
+INSERT INTO naps VALUES (60);
+CREATE STREAM napev (a INT) USING file OPTIONS (path '$work/naps_in', format 'json');
+CREATE QUERY nap SINK memory AS SELECT e.a, pg_sleep(n.s) AS z FROM napev e CROSS JOIN naps n;
+SQL
+napck="$work/data/checkpoints/nap"
+wait_for 20 test -f "$napck/offsets/0" || fail "the nap batch did not start"
+t0=$SECONDS
+sql -c "STOP QUERY nap" >/dev/null || fail "STOP QUERY nap"
+[ $((SECONDS - t0)) -lt 10 ] || fail "STOP waited $((SECONDS - t0)) s for the batch"
+[ "$(field nap 3)" = STOPPED ] || fail "nap is $(field nap 3) after STOP, not STOPPED"
+[ ! -e "$napck/commits/0" ] || fail "the abandoned batch was committed"
+grep -q "query=nap batch abandoned by the stop" "$work/log" || fail "no log line for the abandoned batch"
+sql -c "DELETE FROM naps" -c "INSERT INTO naps VALUES (0)" -c "START QUERY nap" \
+    -c "AWAIT QUERY nap TIMEOUT '30 seconds'" >/dev/null || fail "restart nap"
+[ "$(sql -c "SELECT a FROM nap ORDER BY a" | paste -sd,)" = "1,2,3" ] ||
+    fail "after the rerun: $(sql -c "SELECT a FROM nap ORDER BY a" | tr '\n' ' ')"
+[ -e "$napck/commits/0" ] || fail "the rerun did not commit batch 0"
+echo "ok   STOP abandons a computing batch at once (STOPPED, not committed); START reruns it: 1,2,3 once"
 
 stop_daemon || fail "final stop"
 echo "query lifecycle: all checks passed"
