@@ -95,8 +95,11 @@ int pgsink_create_if_missing(pgsink_t *p, const char *ddl, bool *transient, sl_e
     PGresult *r = pgsink_exec(p, ddl, 0, NULL, PGRES_COMMAND_OK, transient, err);
     PQclear(r);
     if (r) return 0;
-    /* two sinks creating the same table at once: one of them loses the race */
-    if (!strcmp(err->sqlstate, "23505") || !strcmp(err->sqlstate, "42P07")) {
+    /* two sinks creating the same table at once: the loser sees the table
+     * (42P07), its row type (42710 "type ... already exists") or the
+     * catalog's unique index (23505), depending on where the race is lost */
+    if (!strcmp(err->sqlstate, "23505") || !strcmp(err->sqlstate, "42P07") ||
+        !strcmp(err->sqlstate, "42710")) {
         sl_error_clear(err);
         return 0;
     }

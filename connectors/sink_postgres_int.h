@@ -38,7 +38,8 @@ void pgsink_disconnect(pgsink_t *p);
 PGresult *pgsink_exec(pgsink_t *p, const char *sql, int nparams, const char *const *params,
                       ExecStatusType want, bool *transient, sl_error_t *err);
 /* Runs CREATE TABLE IF NOT EXISTS `ddl`; a table created meanwhile by
- * another session (23505 on its type, 42P07) counts as success. */
+ * another session (42P07, 42710 on its row type, 23505 on the catalog's
+ * index) counts as success. */
 int pgsink_create_if_missing(pgsink_t *p, const char *ddl, bool *transient, sl_error_t *err);
 /* Fills err from a failed result or the connection; sets *transient. */
 int pgsink_fail(pgsink_t *p, PGresult *r, bool *transient, sl_error_t *err);

@@ -61,6 +61,22 @@ got=$(pq -c "SELECT k, n FROM counts_c ORDER BY k")
 [ "$got" = "$(pq -c "SELECT k, count(*) FROM src GROUP BY k ORDER BY k")" ] || fail "complete: $got"
 ok "complete: the table replaced by the whole result"
 
+# ---- 1b. eight sinks starting at once create one missing progress table
+# (PostgreSQL's CREATE TABLE IF NOT EXISTS races: the losers see 42P07,
+# 42710 or 23505, none of which may fail the query)
+race=""
+for i in 1 2 3 4 5 6 7 8; do
+    race+="CREATE QUERY race$i SINK postgres OPTIONS (url '$PG_URL', table 'race_$i', createTable 'true',
+  progressTable 'race_progress') TRIGGER AVAILABLE NOW AS SELECT id FROM ev WHERE k = $((i % 7));
+"
+done
+for i in 1 2 3 4 5 6 7 8; do race+="AWAIT QUERY race$i TIMEOUT '30 seconds';
+"; done
+sql <<<"$race" >/dev/null || fail "eight sinks starting at once"
+[ "$(pq -c "SELECT count(*), max(batch_id) FROM race_progress")" = "8|2" ] ||
+    fail "race_progress: $(pq -c "SELECT * FROM race_progress")"
+ok "eight sinks starting at once: one progress table, 8 rows at batch 2"
+
 # ---- 2. replay after a crash between the PostgreSQL commit and sluice's commit log
 stop_daemon || fail "stop"
 SLUICE_FAILPOINT="sink.postgres.after_commit:2" start_daemon "$work" >/dev/null 2>&1 || fail "restart with failpoint"
