@@ -206,16 +206,30 @@ static void skip_interval_qualifier(tparse_t *t)
 
 static int parse_type(tparse_t *t, exec_type_t *out);
 
-/* Reads a field name: a word or a `backquoted` name. */
+/* Reads a name quoted by q (`name` or "name"; a doubled q stands for
+ * itself), the cursor on the opening quote; NULL when unterminated. */
+static char *read_quoted_name(tparse_t *t, char q)
+{
+    char *out = sl_alloc(t->a, (size_t)(t->end - t->p) + 1);
+    size_t n = 0;
+    for (t->p++; t->p < t->end; t->p++) {
+        if (*t->p == q && !(t->p + 1 < t->end && t->p[1] == q)) {
+            t->p++;
+            out[n] = '\0';
+            return out;
+        }
+        if (*t->p == q) t->p++;
+        out[n++] = *t->p;
+    }
+    return NULL;
+}
+
+/* Reads a field name: a word, a `backquoted` (Spark) or a "double-quoted"
+ * (SQL) name — the quoted forms allow reserved words and any character. */
 static char *read_field_name(tparse_t *t)
 {
     skip_ws(t);
-    if (t->p < t->end && *t->p == '`') {
-        const char *s = ++t->p;
-        while (t->p < t->end && *t->p != '`') t->p++;
-        if (t->p >= t->end) return NULL;
-        return sl_strndup(t->a, s, (size_t)(t->p++ - s));
-    }
+    if (t->p < t->end && (*t->p == '`' || *t->p == '"')) return read_quoted_name(t, *t->p);
     const char *s = t->p;
     while (t->p < t->end && (isalnum((unsigned char)*t->p) || *t->p == '_')) t->p++;
     return t->p > s ? sl_strndup(t->a, s, (size_t)(t->p - s)) : NULL;

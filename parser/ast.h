@@ -226,6 +226,8 @@ struct ast_expr {
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
     struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
+    ast_ident_t *alias;       /* an argument of struct(x AS name, ...): the name, or NULL */
+    int alias_at;             /* with alias: the position of its AS */
 
     int height; /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
