@@ -49,3 +49,18 @@ CREATE QUERY span_ends SINK file OPTIONS (path :'spanout', format 'json') TRIGGE
   SELECT id, w."end" AS finish, w FROM spans_in;
 AWAIT QUERY span_ends;
 \! cat $TESTDIR/spanout/*.json
+-- ---------------------------------------------------------------------
+-- 5. current_date() (and current_date): the date of the batch's pinned
+-- time, the same for every row of a batch
+SELECT current_date() = CAST(current_timestamp() AS DATE) AS same_day,
+       current_date = current_date() AS both_spellings;
+CREATE QUERY dated TRIGGER AVAILABLE NOW AS
+  SELECT campaign_id, current_date() AS d, CAST(current_timestamp() AS DATE) AS ts_day FROM clicks;
+AWAIT QUERY dated;
+SELECT count(*) AS n, count(DISTINCT d) AS dates, sum(CASE WHEN d = ts_day THEN 1 ELSE 0 END) AS pinned
+  FROM dated;
+-- 6. continuous processing has no batch time: current_date() is refused
+-- (0A000) like every current time operation, as in Spark
+CREATE STREAM ticks USING rate;
+CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT value, current_date() AS d FROM ticks;
+CREATE QUERY bad TRIGGER CONTINUOUS '1 second' AS SELECT value FROM ticks WHERE current_date() > DATE '2024-01-01';
