@@ -387,6 +387,12 @@ static void dump_from(sl_buf_t *b, const ast_from_t *f)
 
 static void dump_item(sl_buf_t *b, const ast_select_item_t *it)
 {
+    if (it->star && it->expr) {
+        sl_buf_puts(b, "(fields ");
+        ast_dump_expr(b, it->expr);
+        sl_buf_putc(b, ')');
+        return;
+    }
     if (it->star) {
         put_idents(b, &it->qualifier, ".");
         sl_buf_puts(b, it->qualifier.n ? ".*" : "*");

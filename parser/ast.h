@@ -241,9 +241,10 @@ typedef struct ast_watermark {
     int pos, end;       /* from WATERMARK to the end of the delay */
 } ast_watermark_t;
 
-/* One select-list item: an expression with an optional alias, `*`, or `t.*`. */
+/* One select-list item: an expression with an optional alias, `*`, `t.*`
+ * (t a table, or a struct column: the binder decides), or `(expr).*`. */
 typedef struct ast_select_item {
-    ast_expr_t *expr;           /* NULL for a star */
+    ast_expr_t *expr;           /* NULL for a star but (expr).*, whose struct it is */
     ast_ident_t *alias;         /* or NULL */
     int star;                   /* `*` or `qualifier.*` */
     ast_ident_list_t qualifier; /* the parts before `.*` (n == 0 for a bare `*`) */

@@ -732,6 +732,11 @@ selitem(A) ::= dotted(Q) DOT STAR(S). {
     A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->qualifier = Q;
     A->pos = Q.items[0]->pos; A->end = pb_tok_end(&S);
 }
+/* (expr).*: one column per field of a struct (Spark's star over a struct) */
+selitem(A) ::= fieldable(E) DOT STAR(S). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->expr = E;
+    A->pos = E->pos; A->end = pb_tok_end(&S);
+}
 
 %type from_opt {ast_from_list_t}
 from_opt(A) ::= . { memset(&A, 0, sizeof A); }

@@ -50,6 +50,24 @@ CREATE QUERY span_ends SINK file OPTIONS (path :'spanout', format 'json') TRIGGE
 AWAIT QUERY span_ends;
 \! cat $TESTDIR/spanout/*.json
 -- ---------------------------------------------------------------------
+-- 2. struct expansion: (expr).* and s.* (s a struct column, not a table)
+-- give one column per field, named by it
+SELECT (from_json('{"a":1,"b":"x"}', 'a INT, b STRING')).*;
+SELECT e.*, t.k FROM (SELECT struct(1 AS x, 'y' AS "end") AS e, 5 AS k) AS t;
+SELECT t.e.* FROM (SELECT struct(1 AS x) AS e) AS t;
+SELECT t.* FROM (SELECT struct(1 AS x) AS e) AS t;
+SELECT id, w.* FROM spans;
+SELECT (struct(k, count(*) AS n)).* FROM (VALUES (1), (1), (2)) AS v(k) GROUP BY k ORDER BY n;
+-- only a struct expands; a name that is neither a table nor a struct column
+SELECT (1).*;
+SELECT k.* FROM (SELECT 1 AS k) AS t;
+-- in a continuous query, the fields become the sink's columns
+CREATE QUERY span_parts TRIGGER AVAILABLE NOW AS
+  SELECT id, w.*, (from_json('{"n":' || CAST(id * 10 AS STRING) || ',"m":"z"}', 'n INT, m STRING')).*
+  FROM spans_in;
+AWAIT QUERY span_parts;
+SELECT * FROM span_parts;
+-- ---------------------------------------------------------------------
 -- 5. current_date() (and current_date): the date of the batch's pinned
 -- time, the same for every row of a batch
 SELECT current_date() = CAST(current_timestamp() AS DATE) AS same_day,
