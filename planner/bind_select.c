@@ -171,7 +171,7 @@ static int bind_items(binder_t *b, const ast_select_item_list_t *items, out_list
         }
         exec_expr_t *e = bind_expr(b, it->expr, err);
         if (!e) return -1;
-        const char *name = it->alias ? it->alias->name : bind_default_name(b->pc->arena, it->expr);
+        const char *name = it->alias ? it->alias->name : bind_item_name(b, it->expr);
         out_add(b->pc->arena, o, e, name, 0);
     }
     return 0;

@@ -68,6 +68,28 @@ CREATE QUERY span_parts TRIGGER AVAILABLE NOW AS
 AWAIT QUERY span_parts;
 SELECT * FROM span_parts;
 -- ---------------------------------------------------------------------
+-- 4. column names of unaliased aggregate calls: an ad-hoc SELECT keeps
+-- PostgreSQL's (sum, count), as psql users and drivers compare with it ...
+SELECT campaign_id, sum(amount), count(*), max(amount) FROM
+  (VALUES ('c1', 5), ('c1', 7)) AS v(campaign_id, amount) GROUP BY campaign_id;
+-- ... while a continuous query's are Spark's, as they name its sink's columns
+CREATE QUERY totals OUTPUT MODE complete TRIGGER AVAILABLE NOW AS
+  SELECT campaign_id, sum(amount), count(*), count('x'), avg(clicks.amount * 2),
+         max(CAST(amount AS BIGINT)), min(-amount), approx_count_distinct(amount),
+         sum(amount) AS total, sum(amount) + 1
+  FROM clicks GROUP BY campaign_id;
+AWAIT QUERY totals;
+SELECT * FROM totals ORDER BY campaign_id;
+SELECT campaign_id, "sum(amount)", "count(1)" FROM totals ORDER BY campaign_id;
+-- through a file sink: the names are the JSON records' field names
+\set hourdir :testdir/hours
+CREATE QUERY hourly SINK file OPTIONS (path :'hourdir', format 'json') TRIGGER AVAILABLE NOW AS
+  SELECT window.start, sum(amount), count(*)
+  FROM clicks WATERMARK ts DELAY OF INTERVAL '0 seconds'
+  GROUP BY window(ts, '1 hour');
+AWAIT QUERY hourly;
+\! cat $TESTDIR/hours/*.json | sort
+-- ---------------------------------------------------------------------
 -- 5. current_date() (and current_date): the date of the batch's pinned
 -- time, the same for every row of a batch
 SELECT current_date() = CAST(current_timestamp() AS DATE) AS same_day,
