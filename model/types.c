@@ -408,6 +408,17 @@ static bool plain_name(const char *s)
     return true;
 }
 
+/* `name`, a backquote inside doubled, as read_field_name reads it back. */
+static void put_backquoted(sl_buf_t *buf, const char *name)
+{
+    sl_buf_putc(buf, '`');
+    for (; *name; name++) {
+        if (*name == '`') sl_buf_putc(buf, '`');
+        sl_buf_putc(buf, *name);
+    }
+    sl_buf_putc(buf, '`');
+}
+
 void exec_type_format(exec_type_t t, sl_buf_t *buf)
 {
     static const char *names[EXEC_TYPE_COUNT_] = {"NULL",      "BOOLEAN", "INT",      "BIGINT",
@@ -423,7 +434,7 @@ void exec_type_format(exec_type_t t, sl_buf_t *buf)
     for (int i = 0; i < t.nfields; i++) {
         if (i) sl_buf_puts(buf, ", ");
         if (plain_name(t.fields[i].name)) sl_buf_puts(buf, t.fields[i].name);
-        else sl_buf_printf(buf, "`%s`", t.fields[i].name);
+        else put_backquoted(buf, t.fields[i].name);
         sl_buf_puts(buf, ": ");
         exec_type_format(t.fields[i].type, buf);
     }
