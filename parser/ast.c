@@ -186,7 +186,15 @@ static void dump_func(sl_buf_t *b, const ast_expr_t *e)
     put_ident(b, e->name);
     if (e->star) sl_buf_puts(b, " *");
     if (e->distinct) sl_buf_puts(b, " distinct");
-    dump_list(b, &e->args);
+    for (int i = 0; i < e->args.n; i++) { /* struct(x AS name): (as x name) */
+        const ast_expr_t *x = e->args.items[i];
+        sl_buf_puts(b, x->alias ? " (as " : " ");
+        ast_dump_expr(b, x);
+        if (!x->alias) continue;
+        sl_buf_putc(b, ' ');
+        put_ident(b, x->alias);
+        sl_buf_putc(b, ')');
+    }
     if (e->over) dump_over(b, e->over);
     sl_buf_putc(b, ')');
 }
