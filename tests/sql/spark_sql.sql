@@ -57,6 +57,9 @@ SELECT e.*, t.k FROM (SELECT struct(1 AS x, 'y' AS "end") AS e, 5 AS k) AS t;
 SELECT t.e.* FROM (SELECT struct(1 AS x) AS e) AS t;
 SELECT t.* FROM (SELECT struct(1 AS x) AS e) AS t;
 SELECT id, w.* FROM spans;
+SELECT window.*, count(*) AS n
+  FROM (VALUES (TIMESTAMP '2024-01-01 10:03:00'), (TIMESTAMP '2024-01-01 10:59:00')) AS v(ts)
+  GROUP BY window(ts, '1 hour');
 SELECT (struct(k, count(*) AS n)).* FROM (VALUES (1), (1), (2)) AS v(k) GROUP BY k ORDER BY n;
 -- only a struct expands; a name that is neither a table nor a struct column
 SELECT (1).*;
