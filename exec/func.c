@@ -51,6 +51,7 @@ static const exec_func_t catalogue[] = {
            "to_timestamp(string[, string format]); to_timestamp(numeric seconds)", to_timestamp),
     SCALAR(current_timestamp, 0, 0, V, "current_timestamp()", current_timestamp),
     SCALAR(now, 0, 0, V, "now()", current_timestamp),
+    SCALAR(current_date, 0, 0, V, "current_date()", current_date),
     SCALAR(from_json, 2, 3, S, "from_json(string, string schema)", from_json),
     SCALAR(to_json, 1, 1, S, "to_json(struct)", to_json),
     SCALAR(window, 2, 4, S, "window(timestamp, interval size[, interval slide[, interval start]])",

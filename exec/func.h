@@ -7,7 +7,7 @@
  * Scalar functions: lower, upper, substring/substr, concat, length/
  * char_length, position/locate, trim, btrim, ltrim, rtrim, abs, round,
  * coalesce, date_trunc, extract/date_part, to_timestamp,
- * current_timestamp/now, from_json, to_json, struct, named_struct, window
+ * current_timestamp/now, current_date, from_json, to_json, struct, named_struct, window
  * (tumbling, or sliding with slide = size), session_window (a row's
  * initial session [ts, ts + gap)), pg_sleep, version, and those PostgreSQL
  * clients' catalog queries call (func_pg.c: format_type, the privilege and

@@ -83,6 +83,7 @@ DECLARE_FUNC(round);
 DECLARE_FUNC(date_trunc);
 DECLARE_FUNC(to_timestamp);
 DECLARE_FUNC(current_timestamp);
+DECLARE_FUNC(current_date);
 DECLARE_FUNC(window);
 DECLARE_FUNC(session_window);
 DECLARE_FUNC(from_json);

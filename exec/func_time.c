@@ -1,5 +1,5 @@
 /* exec time functions: date_trunc(unit, ts), to_timestamp(s[, fmt]) with
- * Spark datetime patterns, current_timestamp() (the batch's pinned time),
+ * Spark datetime patterns, current_timestamp() and current_date() (the batch's pinned time),
  * window() for tumbling windows, the window helpers the planner's window
  * operator uses, and session_window() (a row's initial session). All times
  * are UTC. */
@@ -298,6 +298,24 @@ int exec_fn_current_timestamp(const exec_fcall_t *c, sl_error_t *err)
     (void)err;
     int64_t now = c->ctx->batch_timestamp_ms * 1000;
     FOR_ROWS(c, OUT(c, int64_t, i) = now);
+    return 0;
+}
+
+/* current_date(): the UTC date of the batch's pinned time, so every row of
+ * a batch (and a replay of it) sees the same date, as in Spark. */
+int exec_bind_current_date(exec_bind_t *b, sl_error_t *err)
+{
+    (void)err;
+    b->type = exec_type_of(EXEC_TYPE_DATE);
+    return 0;
+}
+
+int exec_fn_current_date(const exec_fcall_t *c, sl_error_t *err)
+{
+    (void)err;
+    int64_t ms = c->ctx->batch_timestamp_ms, day_ms = 86400000;
+    int32_t day = (int32_t)(ms >= 0 ? ms / day_ms : -((-ms + day_ms - 1) / day_ms));
+    FOR_ROWS(c, OUT(c, int32_t, i) = day);
     return 0;
 }
 

@@ -206,16 +206,30 @@ static void skip_interval_qualifier(tparse_t *t)
 
 static int parse_type(tparse_t *t, exec_type_t *out);
 
-/* Reads a field name: a word or a `backquoted` name. */
+/* Reads a name quoted by q (`name` or "name"; a doubled q stands for
+ * itself), the cursor on the opening quote; NULL when unterminated. */
+static char *read_quoted_name(tparse_t *t, char q)
+{
+    char *out = sl_alloc(t->a, (size_t)(t->end - t->p) + 1);
+    size_t n = 0;
+    for (t->p++; t->p < t->end; t->p++) {
+        if (*t->p == q && !(t->p + 1 < t->end && t->p[1] == q)) {
+            t->p++;
+            out[n] = '\0';
+            return out;
+        }
+        if (*t->p == q) t->p++;
+        out[n++] = *t->p;
+    }
+    return NULL;
+}
+
+/* Reads a field name: a word, a `backquoted` (Spark) or a "double-quoted"
+ * (SQL) name — the quoted forms allow reserved words and any character. */
 static char *read_field_name(tparse_t *t)
 {
     skip_ws(t);
-    if (t->p < t->end && *t->p == '`') {
-        const char *s = ++t->p;
-        while (t->p < t->end && *t->p != '`') t->p++;
-        if (t->p >= t->end) return NULL;
-        return sl_strndup(t->a, s, (size_t)(t->p++ - s));
-    }
+    if (t->p < t->end && (*t->p == '`' || *t->p == '"')) return read_quoted_name(t, *t->p);
     const char *s = t->p;
     while (t->p < t->end && (isalnum((unsigned char)*t->p) || *t->p == '_')) t->p++;
     return t->p > s ? sl_strndup(t->a, s, (size_t)(t->p - s)) : NULL;
@@ -394,6 +408,17 @@ static bool plain_name(const char *s)
     return true;
 }
 
+/* `name`, a backquote inside doubled, as read_field_name reads it back. */
+static void put_backquoted(sl_buf_t *buf, const char *name)
+{
+    sl_buf_putc(buf, '`');
+    for (; *name; name++) {
+        if (*name == '`') sl_buf_putc(buf, '`');
+        sl_buf_putc(buf, *name);
+    }
+    sl_buf_putc(buf, '`');
+}
+
 void exec_type_format(exec_type_t t, sl_buf_t *buf)
 {
     static const char *names[EXEC_TYPE_COUNT_] = {"NULL",      "BOOLEAN", "INT",      "BIGINT",
@@ -409,7 +434,7 @@ void exec_type_format(exec_type_t t, sl_buf_t *buf)
     for (int i = 0; i < t.nfields; i++) {
         if (i) sl_buf_puts(buf, ", ");
         if (plain_name(t.fields[i].name)) sl_buf_puts(buf, t.fields[i].name);
-        else sl_buf_printf(buf, "`%s`", t.fields[i].name);
+        else put_backquoted(buf, t.fields[i].name);
         sl_buf_puts(buf, ": ");
         exec_type_format(t.fields[i].type, buf);
     }

@@ -186,7 +186,15 @@ static void dump_func(sl_buf_t *b, const ast_expr_t *e)
     put_ident(b, e->name);
     if (e->star) sl_buf_puts(b, " *");
     if (e->distinct) sl_buf_puts(b, " distinct");
-    dump_list(b, &e->args);
+    for (int i = 0; i < e->args.n; i++) { /* struct(x AS name): (as x name) */
+        const ast_expr_t *x = e->args.items[i];
+        sl_buf_puts(b, x->alias ? " (as " : " ");
+        ast_dump_expr(b, x);
+        if (!x->alias) continue;
+        sl_buf_putc(b, ' ');
+        put_ident(b, x->alias);
+        sl_buf_putc(b, ')');
+    }
     if (e->over) dump_over(b, e->over);
     sl_buf_putc(b, ')');
 }
@@ -387,6 +395,12 @@ static void dump_from(sl_buf_t *b, const ast_from_t *f)
 
 static void dump_item(sl_buf_t *b, const ast_select_item_t *it)
 {
+    if (it->star && it->expr) {
+        sl_buf_puts(b, "(fields ");
+        ast_dump_expr(b, it->expr);
+        sl_buf_putc(b, ')');
+        return;
+    }
     if (it->star) {
         put_idents(b, &it->qualifier, ".");
         sl_buf_puts(b, it->qualifier.n ? ".*" : "*");

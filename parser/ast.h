@@ -226,6 +226,8 @@ struct ast_expr {
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
     struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
+    ast_ident_t *alias;       /* an argument of struct(x AS name, ...): the name, or NULL */
+    int alias_at;             /* with alias: the position of its AS */
 
     int height; /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
@@ -239,9 +241,10 @@ typedef struct ast_watermark {
     int pos, end;       /* from WATERMARK to the end of the delay */
 } ast_watermark_t;
 
-/* One select-list item: an expression with an optional alias, `*`, or `t.*`. */
+/* One select-list item: an expression with an optional alias, `*`, `t.*`
+ * (t a table, or a struct column: the binder decides), or `(expr).*`. */
 typedef struct ast_select_item {
-    ast_expr_t *expr;           /* NULL for a star */
+    ast_expr_t *expr;           /* NULL for a star but (expr).*, whose struct it is */
     ast_ident_t *alias;         /* or NULL */
     int star;                   /* `*` or `qualifier.*` */
     ast_ident_list_t qualifier; /* the parts before `.*` (n == 0 for a bare `*`) */

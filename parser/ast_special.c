@@ -12,7 +12,9 @@
  *   trim(TRAILING [chars] FROM s)       rtrim([chars, ]s)
  *   position(sub IN s)                  position(sub, s)
  *
- * Any other name is a syntax error at the keyword, as in PostgreSQL. */
+ * Any other name is a syntax error at the keyword, as in PostgreSQL. Named
+ * arguments, struct(x AS name, ...), are Spark's struct-only form: in any
+ * other call the AS is a syntax error. */
 #include <string.h>
 
 #include "parser/parse_int.h"
@@ -95,4 +97,16 @@ ast_expr_t *pb_func_position(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *
 {
     ast_expr_t *args[2] = {sub, s};
     return call(c, &name, "position", rp, 2, args);
+}
+
+ast_expr_t *pb_func_args(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args,
+                         const parse_token_t *rp)
+{
+    if (strcmp(plain_name(&name), "struct"))
+        for (int i = 0; i < args.n; i++)
+            if (args.items[i]->alias) {
+                pb_error_at(c, args.items[i]->alias_at, "syntax error at or near \"AS\"");
+                break;
+            }
+    return pb_func(c, name, args, 0, 0, rp);
 }

@@ -732,6 +732,11 @@ selitem(A) ::= dotted(Q) DOT STAR(S). {
     A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->qualifier = Q;
     A->pos = Q.items[0]->pos; A->end = pb_tok_end(&S);
 }
+/* (expr).*: one column per field of a struct (Spark's star over a struct) */
+selitem(A) ::= fieldable(E) DOT STAR(S). {
+    A = SL_NEW(ctx->a, ast_select_item_t); A->star = 1; A->expr = E;
+    A->pos = E->pos; A->end = pb_tok_end(&S);
+}
 
 %type from_opt {ast_from_list_t}
 from_opt(A) ::= . { memset(&A, 0, sizeof A); }
@@ -994,7 +999,16 @@ fieldable(A) ::= fieldable(E) DOT ident(F). { A = pb_field(ctx, E, F); }
 %type func {ast_expr_t *}
 func(A) ::= dotted(N) LP RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 0, &R); }
 func(A) ::= dotted(N) LP STAR RP(R). { ast_expr_list_t none = {0, NULL}; A = pb_func(ctx, N, none, 0, 1, &R); }
-func(A) ::= dotted(N) LP exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
+func(A) ::= dotted(N) LP funcargs(L) RP(R). { A = pb_func_args(ctx, N, L, &R); }
+
+/* Arguments that may be named: struct(x AS name, ...), as in Spark's
+ * grammar (pb_func_args refuses a name in any other function). */
+%type funcargs {ast_expr_list_t}
+funcargs(A) ::= funcarg(E). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, E); }
+funcargs(A) ::= funcargs(A) COMMA funcarg(E). { PB_ADD(ctx, A, E); }
+%type funcarg {ast_expr_t *}
+funcarg(A) ::= expr(A).
+funcarg(A) ::= expr(E) AS(K) label(L). { A = E; A->alias = L; A->alias_at = K.pos; }
 func(A) ::= dotted(N) LP ALL exprlist(L) RP(R). { A = pb_func(ctx, N, L, 0, 0, &R); }
 func(A) ::= dotted(N) LP DISTINCT exprlist(L) RP(R). { A = pb_func(ctx, N, L, 1, 0, &R); }
 

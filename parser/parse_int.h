@@ -154,6 +154,10 @@ ast_expr_t *pb_case(parse_ctx_t *c, const parse_token_t *kw, ast_expr_t *arg, as
  * and builds an ordinary AST_EXPR_FUNC --- */
 /* name(s FROM a [FOR b]): substring/substr(s, a[, b]); extract(field FROM x)
  * as extract('field', x); trim(chars FROM s) as btrim(s, chars). */
+/* f(args): a call whose arguments may carry names (struct(x AS name));
+ * a name in any other function is a syntax error at its AS. */
+ast_expr_t *pb_func_args(parse_ctx_t *c, ast_ident_list_t name, ast_expr_list_t args,
+                         const parse_token_t *rp);
 ast_expr_t *pb_func_from(parse_ctx_t *c, ast_ident_list_t name, ast_expr_t *s,
                          const parse_token_t *from, ast_expr_t *a, const parse_token_t *for_kw,
                          ast_expr_t *b, const parse_token_t *rp);

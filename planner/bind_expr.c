@@ -470,8 +470,9 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     for (int i = 0; i < n; i++) {
         const ast_expr_t *x = e->args.items[i];
         if (!(args[i] = bind_expr(b, x, err))) return NULL;
-        /* struct(a, 1): fields a and col2, as Spark names them */
-        names[i] = !is_struct || x->kind == AST_EXPR_COLUMN || x->kind == AST_EXPR_FIELD
+        /* struct(a, 1, x AS b): fields a, col2 and b, as Spark names them */
+        names[i] = x->alias ? x->alias->name
+                   : !is_struct || x->kind == AST_EXPR_COLUMN || x->kind == AST_EXPR_FIELD
                        ? bind_default_name(b->pc->arena, x)
                        : sl_printf(b->pc->arena, "col%d", i + 1);
     }

@@ -101,6 +101,10 @@ int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, s
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e);
+/* A select item's name when it has no alias (bind_names.c): Spark's for an
+ * aggregate call when pc->spark_names (sum(amount), count(1)), else
+ * bind_default_name's. */
+const char *bind_item_name(const binder_t *b, const ast_expr_t *e);
 /* Text of a bound expression (for names and EXPLAIN). */
 const char *bind_expr_text(sl_arena_t *a, const exec_expr_t *e);
 /* Canonical form of a bound expression: equal for trees that compute the

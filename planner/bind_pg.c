@@ -54,10 +54,7 @@ exec_expr_t *bind_pg_value(binder_t *b, const char *name, sl_error_t *err)
     if (!strcmp(name, "current_schema")) return const_text(b, "public");
     if (!strcmp(name, "localtimestamp"))
         return exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
-    if (!strcmp(name, "current_date")) {
-        exec_expr_t *now = exec_expr_call(a, "current_timestamp", NULL, NULL, 0, err);
-        return now ? exec_expr_cast(a, now, exec_type_of(EXEC_TYPE_DATE), err) : NULL;
-    }
+    if (!strcmp(name, "current_date")) return exec_expr_call(a, "current_date", NULL, NULL, 0, err);
     return NULL;
 }
 

@@ -85,11 +85,60 @@ static void out_add(sl_arena_t *a, out_list_t *o, exec_expr_t *e, const char *na
     o->n++;
 }
 
+/* (x).* or s.*: one output column per field of the struct x, named by the
+ * field, as Spark expands a star over a struct. */
+static int expand_struct(binder_t *b, const ast_expr_t *x, out_list_t *o, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    exec_expr_t *s = bind_expr(b, x, err);
+    if (!s) return -1;
+    if (s->type.id != EXEC_TYPE_STRUCT) {
+        sl_buf_t name = SL_BUF_INIT;
+        exec_type_format(s->type, &name);
+        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "type %s is not a struct", name.data);
+        sl_buf_free(&name);
+        sl_error_hint(err, "Only a struct's fields can be expanded with .*.");
+        return bind_at(err, x->pos);
+    }
+    for (int i = 0; i < s->type.nfields; i++) {
+        exec_expr_t *f = exec_expr_field(a, s, i, err);
+        if (!f) return bind_at(err, x->pos);
+        out_add(a, o, f, s->type.fields[i].name, 0);
+    }
+    return 0;
+}
+
+/* Whether some input column belongs to the table (or alias) `qual`. */
+static int has_qualifier(const binder_t *b, const char *qual)
+{
+    for (int i = 0; i < b->ncols; i++)
+        if (b->cols[i].qual && !strcmp(b->cols[i].qual, qual)) return 1;
+    return 0;
+}
+
+/* s.* (or t.s.*) where s is no table but a struct column: its fields. */
+static int expand_struct_column(binder_t *b, const ast_select_item_t *it, out_list_t *o,
+                                sl_error_t *err)
+{
+    ast_expr_t *col = SL_NEW(b->pc->arena, ast_expr_t);
+    col->kind = AST_EXPR_COLUMN;
+    col->names = it->qualifier;
+    col->pos = it->pos;
+    col->end = it->qualifier.items[it->qualifier.n - 1]->end;
+    col->height = 1;
+    return expand_struct(b, col, o, err);
+}
+
 /* `*` or `t.*` over the binder's input columns. */
 static int expand_star(binder_t *b, const ast_select_item_t *it, out_list_t *o, sl_error_t *err)
 {
     const char *qual = it->qualifier.n ? it->qualifier.items[it->qualifier.n - 1]->name : NULL;
     int added = 0;
+    if (it->expr) return expand_struct(b, it->expr, o, err);
+    if (qual && (it->qualifier.n > 1 || !has_qualifier(b, qual))) {
+        if (expand_struct_column(b, it, o, err) == 0) return 0;
+        sl_error_clear(err); /* no struct column either: the table's error below */
+    }
     if (b->agg) {
         sl_error_set(err, SL_ERR_GROUPING_ERROR,
                      "SELECT * is not allowed with GROUP BY or aggregates");
@@ -122,7 +171,7 @@ static int bind_items(binder_t *b, const ast_select_item_list_t *items, out_list
         }
         exec_expr_t *e = bind_expr(b, it->expr, err);
         if (!e) return -1;
-        const char *name = it->alias ? it->alias->name : bind_default_name(b->pc->arena, it->expr);
+        const char *name = it->alias ? it->alias->name : bind_item_name(b, it->expr);
         out_add(b->pc->arena, o, e, name, 0);
     }
     return 0;

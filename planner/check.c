@@ -161,13 +161,13 @@ static int check_join(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
     return 0;
 }
 
-/* Whether `e` reads the clock: current_timestamp(), now() (and what binds
- * to them: localtimestamp, current_date). */
+/* Whether `e` reads the clock: current_timestamp(), now(), current_date()
+ * (and what binds to them: localtimestamp, current_date). */
 static int reads_clock(const exec_expr_t *e)
 {
     if (!e) return 0;
-    if (e->kind == EXEC_EXPR_CALL &&
-        (!strcmp(e->name, "current_timestamp") || !strcmp(e->name, "now")))
+    if (e->kind == EXEC_EXPR_CALL && (!strcmp(e->name, "current_timestamp") ||
+                                      !strcmp(e->name, "now") || !strcmp(e->name, "current_date")))
         return 1;
     for (int i = 0; i < e->nargs; i++)
         if (reads_clock(e->args[i])) return 1;

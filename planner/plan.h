@@ -177,6 +177,10 @@ typedef struct plan_ctx {
      * for ParameterDescription; id EXEC_TYPE_NULL = nothing inferred. */
     exec_type_t *param_inferred; /* describing a statement before Bind: $n are untyped NULLs */
     int allow_streams;           /* 0 for an ad-hoc SELECT: reading a stream is refused */
+    /* A continuous query's: unaliased aggregate calls are named as Spark
+     * names them (sum(amount), count(1)), as the names reach its sink;
+     * 0 keeps PostgreSQL's (sum, count) for an ad-hoc SELECT. */
+    int spark_names;
     /* The session's role and database (current_user, current_database());
      * NULL outside a session (they are then "sluice"). */
     const char *user;

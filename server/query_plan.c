@@ -80,7 +80,7 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
     obj_plan_catalog(srv, &cat);
     pgcat_session_t sys = {.srv = srv}; /* catalog relations are known, to be refused */
     pgcat_plan_catalog(&sys, &cat);
-    plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = sql, .allow_streams = 1};
+    plan_ctx_t pc = {.arena = a, .cat = &cat, .sql = sql, .allow_streams = 1, .spark_names = 1};
     if (!(out->logical = plan_bind(&pc, cq->select, err))) return -1;
     record_deps(out, &pc, a);
     out->mode = out->def.mode;

@@ -79,6 +79,14 @@ TEST(type_names_parse_and_print)
     CHECK_STR(type_text("STRUCT<a: INT, b: STRING>"), "STRUCT<a: INT, b: STRING>");
     CHECK_STR(type_text("struct<a int,`odd name`:struct<x: decimal(5,1)>>"),
               "STRUCT<a: INT, `odd name`: STRUCT<x: DECIMAL(5,1)>>");
+    /* quoted field names: "SQL" or `Spark`, a doubled quote standing for itself */
+    exec_type_t q = ty("STRUCT<\"end\": INT, `a``b`: STRING, \"x\"\"y\" DATE>");
+    CHECK_INT(q.nfields, 3);
+    CHECK_STR(q.fields[0].name, "end");
+    CHECK_STR(q.fields[1].name, "a`b");
+    CHECK_STR(q.fields[2].name, "x\"y");
+    CHECK_STR(exec_type_text(q, A), "STRUCT<end: INT, `a``b`: STRING, `x\"y`: DATE>");
+    CHECK(exec_type_equal(ty(exec_type_text(q, A)), q));
     /* the canonical text reads back to an equal type */
     exec_type_t t = ty("STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
     CHECK(exec_type_equal(t, exec_type_window()));
@@ -99,6 +107,8 @@ TEST(type_parse_errors)
     CHECK_INT(exec_type_parse("DECIMAL(5,6)", 12, A, &t, &err), -1);
     CHECK_STR(err.sqlstate, "22023");
     CHECK_INT(exec_type_parse("STRUCT<a INT", 12, A, &t, &err), -1);
+    CHECK_STR(err.sqlstate, "42601");
+    CHECK_INT(exec_type_parse("STRUCT<\"a INT>", 14, A, &t, &err), -1);
     CHECK_STR(err.sqlstate, "42601");
     CHECK_INT(exec_schema_parse("a INT, A STRING", 15, A, &t, &err), -1);
     CHECK_STR(err.sqlstate, "42701");

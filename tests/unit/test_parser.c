@@ -233,6 +233,8 @@ static const dump_case_t select_cases[] = {
     {"SELECT 1 AS select, 2 AS from, 3 AS \"X\", 4 y, 5 AS end, 6 \"Z\"",
      "(select (items (as (int 1) select) (as (int 2) from) (as (int 3) \"X\") (as (int 4) y) (as (int 5) end) (as (int 6) \"Z\")))"},
     {"SELECT *, t.*, s.t.* FROM t", "(select (items * t.* s.t.*) (from (table t)))"},
+    {"SELECT struct(a AS x, b, 1 AS \"end\"), (f(y)).*, (s).t.* FROM t",
+     "(select (items (func struct (as (col a) x) (col b) (as (int 1) \"end\")) (fields (func f (col y))) (fields (field (col s) t))) (from (table t)))"},
     {"SELECT * FROM a NATURAL JOIN b NATURAL LEFT OUTER JOIN c NATURAL FULL JOIN d",
      "(select (items *) (from (join natural-full (join natural-left (join natural-inner (table a) (table b)) (table c)) (table d))))"},
     {"SELECT * FROM (VALUES (1, 'a')) AS v(x, y), t u (p), (SELECT 1) s (\"Q\") WATERMARK \"Q\" DELAY OF '1 second'",
@@ -331,6 +333,7 @@ static const dump_case_t
 static const error_case_t error_cases[] = {
     {"SELECT foo FROM", "syntax error at end of input", 16},
     {"SELEC 1", "syntax error at or near \"SELEC\"", 1},
+    {"SELECT lower(a AS x)", "syntax error at or near \"AS\"", 16},
     {"PREPARE p AS BEGIN", "syntax error at or near \"BEGIN\"", 14},
     {"SELECT 1; SELEC 2", "syntax error at or near \"SELEC\"", 11},
     {"SELECT 1 +", "syntax error at end of input", 11},
