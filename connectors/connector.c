@@ -155,8 +155,10 @@ static const conn_desc_t desc_console = {.name = "console",
                                          .caps = CONTINUOUS,
                                          .sink_modes = CONN_ALL_MODES,
                                          .doc = "Prints each batch to the daemon's log."};
+static const char *const file_sink_pinned[] = {"path", NULL};
 static const conn_desc_t desc_file_sink = {
     .name = "file",
+    .pinned = file_sink_pinned,
     .roles = CONN_SINK,
     .options = file_sink_opts,
     .sink_modes = CONN_MODE_BIT(OUTPUT_APPEND),
@@ -358,4 +360,20 @@ const char *conn_names_with(conn_role_t role, unsigned cap, sl_arena_t *a)
     const char *out = sl_strdup(a, b.len ? b.data : "");
     sl_buf_free(&b);
     return out;
+}
+
+int conn_pinned_options(const conn_desc_t *d, const conn_kv_t *opts, int n, sl_arena_t *a,
+                        conn_kv_t **out)
+{
+    int k = 0;
+    while (d->pinned && d->pinned[k]) k++;
+    conn_kv_t *v = SL_NEW_ARRAY(a, conn_kv_t, k + 1);
+    for (int i = 0; i < k; i++) {
+        v[i].key = d->pinned[i];
+        v[i].value = NULL;
+        for (int j = 0; j < n; j++)
+            if (!strcasecmp(opts[j].key, d->pinned[i])) v[i].value = opts[j].value;
+    }
+    *out = v;
+    return k;
 }
