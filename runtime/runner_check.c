@@ -39,8 +39,9 @@ static int check_source_count(const runner_spec_t *spec, sl_arena_t *a, sl_error
                  "query \"%s\" does not fit its checkpoint: the number of sources changed: "
                  "checkpoint %d, query now %d",
                  spec->name, o.nsources, spec->nsources);
-    sl_error_detail(err, "The newest offsets file of checkpoint \"%s\" has the offsets of %d "
-                         "sources; a query must keep its sources on one checkpoint.",
+    sl_error_detail(err,
+                    "The newest offsets file of checkpoint \"%s\" has the offsets of %d "
+                    "sources; a query must keep its sources on one checkpoint.",
                     spec->checkpoint, o.nsources);
     return not_fit(err);
 }
@@ -103,8 +104,9 @@ static int compare_sink_options(const runner_spec_t *spec, json_t *rec, sl_error
                      "query \"%s\" does not fit its checkpoint: option \"%s\" of the %s sink "
                      "changed: checkpoint %s, query now %s",
                      spec->name, kv->key, sink, shown(was), shown(kv->value));
-        sl_error_detail(err, "The %s sink's \"%s\" cannot change on one checkpoint: its output "
-                             "log would no longer match the checkpoint's batches.",
+        sl_error_detail(err,
+                        "The %s sink's \"%s\" cannot change on one checkpoint: its output "
+                        "log would no longer match the checkpoint's batches.",
                         sink, kv->key);
         return not_fit(err);
     }
