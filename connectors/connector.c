@@ -109,7 +109,10 @@ static int kafka_columns(const conn_kv_t *opts, int nopts, int has_columns, cons
 
 #define CONTINUOUS CONN_CAP_CONTINUOUS
 
+static const char *const kafka_source_alterable[] = {"maxOffsetsPerTrigger", "minOffsetsPerTrigger",
+                                                     "maxTriggerDelay", "failOnDataLoss", NULL};
 static const conn_desc_t desc_kafka_source = {
+    .alterable = kafka_source_alterable,
     .name = "kafka",
     .roles = CONN_SOURCE,
     .options = kafka_source_opts,
@@ -117,7 +120,9 @@ static const conn_desc_t desc_kafka_source = {
     .fixed_columns = kafka_columns,
     .caps = CONTINUOUS,
     .doc = "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
-static const conn_desc_t desc_file_source = {.name = "file",
+static const char *const file_source_alterable[] = {"maxFilesPerTrigger", "latestFirst", NULL};
+static const conn_desc_t desc_file_source = {.alterable = file_source_alterable,
+                                             .name = "file",
                                              .roles = CONN_SOURCE,
                                              .options = file_source_opts,
                                              .doc =
@@ -149,7 +154,9 @@ static const conn_desc_t desc_memory = {.name = "memory",
                                         .sink_modes = CONN_ALL_MODES,
                                         .doc =
                                             "A table named after the query, readable with SELECT."};
-static const conn_desc_t desc_console = {.name = "console",
+static const char *const console_alterable[] = {"numRows", "truncate", NULL};
+static const conn_desc_t desc_console = {.alterable = console_alterable,
+                                         .name = "console",
                                          .roles = CONN_SINK,
                                          .options = console_opts,
                                          .caps = CONTINUOUS,
@@ -165,7 +172,9 @@ static const conn_desc_t desc_file_sink = {
     .modes_hint = "Files are written once per batch; use a memory or kafka sink for update or "
                   "complete.",
     .doc = "Exactly-once files per batch plus a _sluice_metadata manifest."};
+static const char *const kafka_sink_alterable[] = {"topic", NULL};
 static const conn_desc_t desc_kafka_sink = {
+    .alterable = kafka_sink_alterable,
     .name = "kafka",
     .roles = CONN_SINK,
     .options = kafka_sink_opts,
@@ -173,7 +182,9 @@ static const conn_desc_t desc_kafka_sink = {
     .caps = CONTINUOUS,
     .sink_modes = CONN_ALL_MODES,
     .doc = "Writes rows (value, optional key) to a Kafka topic."};
+static const char *const postgres_sink_alterable[] = {"retries", "retryBackoff", NULL};
 static const conn_desc_t desc_postgres_sink = {
+    .alterable = postgres_sink_alterable,
     .name = "postgres",
     .roles = CONN_SINK,
     .options = postgres_sink_opts,
@@ -376,4 +387,27 @@ int conn_pinned_options(const conn_desc_t *d, const conn_kv_t *opts, int n, sl_a
     }
     *out = v;
     return k;
+}
+
+int conn_option_alterable(const conn_desc_t *d, const char *key)
+{
+    for (int i = 0; d->alterable && d->alterable[i]; i++)
+        if (!strcasecmp(d->alterable[i], key)) return 1;
+    return 0;
+}
+
+const char *conn_alterable_list(const conn_desc_t *d, sl_arena_t *a)
+{
+    sl_buf_t b = {0};
+    for (int i = 0; d->alterable && d->alterable[i]; i++)
+        sl_buf_printf(&b, "%s%s", i ? ", " : "", d->alterable[i]);
+    const char *out = sl_strdup(a, b.len ? b.data : "none");
+    sl_buf_free(&b);
+    return out;
+}
+
+int conn_option_known(const conn_desc_t *d, const char *key)
+{
+    size_t n = d->passthrough_prefix ? strlen(d->passthrough_prefix) : 0;
+    return option_find(d, key) != NULL || (n && !strncasecmp(key, d->passthrough_prefix, n));
 }

@@ -57,6 +57,10 @@ typedef struct conn_desc {
      * to output directory of a file sink are not allowed"), NULL-terminated;
      * a start that changes one is refused. NULL: none. */
     const char *const *pinned;
+    /* The options ALTER STREAM / ALTER QUERY may change on a running
+     * checkpoint (read limits, a Kafka sink's topic), NULL-terminated; the
+     * others are refused. NULL: none. */
+    const char *const *alterable;
 } conn_desc_t;
 
 /* What a connector is told about the stream or table it serves: its name,
@@ -84,6 +88,12 @@ int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *
  * (NULL when not given), into `a`; returns their count. */
 int conn_pinned_options(const conn_desc_t *d, const conn_kv_t *opts, int n, sl_arena_t *a,
                         conn_kv_t **out);
+/* Whether ALTER may change option `key` of `d` (conn_desc_t.alterable). */
+int conn_option_alterable(const conn_desc_t *d, const char *key);
+/* The alterable options of `d` as "a, b" (or "none"), in `a`. */
+const char *conn_alterable_list(const conn_desc_t *d, sl_arena_t *a);
+/* Whether `key` is one of `d`'s options (or under its passthrough prefix). */
+int conn_option_known(const conn_desc_t *d, const char *key);
 /* The descriptor's spelling of an option key ("maxOffsetsPerTrigger" for
  * "maxoffsetspertrigger"), or `key` itself when the descriptor has no such option. */
 const char *conn_canonical_key(const conn_desc_t *d, const char *key);

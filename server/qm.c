@@ -267,6 +267,38 @@ int qm_start(qm_t *qm, const char *name, sl_error_t *err)
     return rc;
 }
 
+int qm_set_sql(qm_t *qm, const char *name, const char *sql, sl_error_t *err)
+{
+    pthread_mutex_lock(&qm->lock);
+    qm_query_t *q = qm_find_locked(qm, name);
+    if (q) {
+        free(q->sql);
+        q->sql = sl_xstrdup(sql);
+    }
+    pthread_mutex_unlock(&qm->lock);
+    if (!q) return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "query \"%s\" does not exist", name);
+    return 0;
+}
+
+int qm_restart(qm_t *qm, const char *name, sl_error_t *err)
+{
+    qm_query_t *q = find_ref(qm, name, err);
+    if (!q) return -1;
+    pthread_mutex_lock(&qm->lock);
+    bool active = q->thread_live && !q->exited;
+    pthread_mutex_unlock(&qm->lock);
+    int rc = 0;
+    if (active) {
+        stop_and_join(qm, q);
+        rc = check_startable(qm, q, err);
+        pthread_mutex_lock(&qm->lock);
+        if (rc == 0 && !q->thread_live) rc = qm_driver_start_locked(q, err);
+        pthread_mutex_unlock(&qm->lock);
+    }
+    unref(qm, q);
+    return rc < 0 ? -1 : active;
+}
+
 int qm_drop(qm_t *qm, const char *name, sl_error_t *err)
 {
     qm_query_t *q = find_ref(qm, name, err);

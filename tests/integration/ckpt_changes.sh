@@ -95,4 +95,60 @@ refused_sql "number of sources changed: checkpoint 1, query now 2" "START QUERY 
 await_q fs
 [ "$(cat "$work"/o1/*.json 2>/dev/null | wc -l)" -ge 6 ] || fail "fs did not go on: $(ls "$work/o1")"
 echo "ok   after a daemon restart: a changed state schema FAILED at start, nothing written, the others run"
+
+# 5. ALTER STREAM SET OPTIONS: maxFilesPerTrigger 1 -> 2 sizes the next batches
+H="http://127.0.0.1:$SL_HTTP_PORT"
+mkdir -p "$work/f"
+# batches Q AFTER: "rows rows ..." of Q's batches with an id > AFTER.
+batches() {
+    curl -s -H "Authorization: Bearer $TOKEN" "$H/api/v1/queries/$1/progress/recent?limit=100" \
+        | grep -o '"batchId":[0-9]*,"batchDuration":[0-9]*,"numInputRows":[0-9]*' \
+        | awk -F'[:,]' -v after="$2" '$2 > after && $6 > 0 { printf "%s ", $6 }'
+}
+sql <<SQL >/dev/null || fail "create sf, qa"
+CREATE STREAM sf (id INT, r INT) USING file OPTIONS (path '$work/f', format 'csv', maxFilesPerTrigger '1');
+CREATE QUERY qa CHECKPOINT '$work/c6' AS SELECT id FROM sf;
+SQL
+sql -c "STOP QUERY qa" >/dev/null || fail "stop qa"
+for n in 10 11 12 13; do feed "$work/f" $n; done
+sql -c "START QUERY qa" >/dev/null || fail "start qa"
+await_q qa
+[ "$(batches qa -1)" = "2 2 2 2 " ] || fail "maxFilesPerTrigger 1: batches of $(batches qa -1), want 2 2 2 2"
+last=$(field qa 4)
+sql -c "STOP QUERY qa" >/dev/null || fail "stop qa"
+for n in 14 15 16 17; do feed "$work/f" $n; done
+sql -c "ALTER STREAM sf SET OPTIONS (maxFilesPerTrigger '2')" >/dev/null || fail "ALTER STREAM sf"
+sql -c "START QUERY qa" >/dev/null || fail "start qa after ALTER"
+await_q qa
+[ "$(batches qa "$last")" = "4 4 " ] || fail "maxFilesPerTrigger 2: batches of $(batches qa "$last"), want 4 4"
+sql -c "DESCRIBE sf" | grep -qx "Option|maxFilesPerTrigger|2" || fail "DESCRIBE sf: $(sql -c 'DESCRIBE sf')"
+echo "ok   ALTER STREAM sf SET OPTIONS (maxFilesPerTrigger '2'): the next batches take 2 files (4 rows), not 1"
+
+# 6. ALTER QUERY SET TRIGGER on a running query: restarted with it, same id
+id=$(field qa 2)
+sql -c "ALTER QUERY qa SET TRIGGER PROCESSING TIME '1 second'" >/dev/null || fail "ALTER QUERY qa SET TRIGGER"
+[ "$(field qa 3)" = ACTIVE ] && [ "$(field qa 2)" = "$id" ] || fail "qa after ALTER: $(field qa 2) $(field qa 3)"
+sql -c "DESCRIBE qa" | grep -qx "Trigger|processing time '1 second'|" || fail "DESCRIBE qa: $(sql -c 'DESCRIBE qa' | grep Trigger)"
+wait_for 20 bash -c "curl -s -H 'Authorization: Bearer $TOKEN' $H/api/v1/queries/qa | grep -qF '\"trigger\":\"processing time '\''1 second'\''\"'" \
+    || fail "HTTP qa trigger: $(curl -s -H "Authorization: Bearer $TOKEN" "$H/api/v1/queries/qa")"
+feed "$work/f" 18
+await_q qa
+echo "ok   ALTER QUERY qa SET TRIGGER PROCESSING TIME '1 second': ACTIVE with the same id, DESCRIBE and the HTTP API show it"
+
+# 7. a refused ALTER changes nothing
+sdef=$(sql -c "DESCRIBE sf"); qdef=$(sql -c "DESCRIBE fs" | grep Definition)
+refused_sql 'option "path" of stream "sf" cannot be changed' "ALTER STREAM sf SET OPTIONS (maxFilesPerTrigger '3', path '/elsewhere')"
+refused_sql 'option "path" of query "fs" cannot be changed' "ALTER QUERY fs SET OPTIONS (path '/elsewhere')"
+refused_sql 'cannot change to TRIGGER CONTINUOUS' "ALTER QUERY qa SET TRIGGER CONTINUOUS '1 second'"
+[ "$(sql -c 'DESCRIBE sf')" = "$sdef" ] || fail "a refused ALTER STREAM changed sf: $(sql -c 'DESCRIBE sf')"
+[ "$(sql -c 'DESCRIBE fs' | grep Definition)" = "$qdef" ] || fail "a refused ALTER QUERY changed fs"
+echo "ok   refused ALTERs (a file path, CONTINUOUS) leave the stream and the queries as they were"
+
+# 8. kept across a daemon restart
+stop_daemon || fail "stop before the last restart"
+start_daemon "$work/d" -c "http_token=$TOKEN" || fail "last restart"
+sql -c "DESCRIBE sf" | grep -qx "Option|maxFilesPerTrigger|2" || fail "sf after restart: $(sql -c 'DESCRIBE sf')"
+sql -c "DESCRIBE qa" | grep -qx "Trigger|processing time '1 second'|" || fail "qa after restart: $(sql -c 'DESCRIBE qa' | grep Trigger)"
+wait_for 20 bash -c "$(declare -f sql field); SL_PORT=$SL_PORT; [ \"\$(field qa 3)\" = ACTIVE ]" || fail "qa not resumed"
+echo "ok   after a daemon restart: the altered options and trigger are kept"
 stop_daemon || fail "stop"
