@@ -101,13 +101,14 @@ static int check_alterable(const conn_desc_t *d, const char *what, const char *n
         if (conn_option_alterable(d, o->key)) continue;
         stmt_error_at(err, o->pos, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
                       "option \"%s\" of %s \"%s\" cannot be changed: the checkpoints of its "
-                      "queries recorded what it read or wrote with it",
+                      "queries depend on it",
                       conn_canonical_key(d, o->key), !strcmp(what, "source") ? "stream" : "query",
                       name);
         sl_error_detail(err, "The %s %s can change only: %s.", d->name, what,
                         conn_alterable_list(d, a));
-        return sl_error_hint(err, "Create a new %s (and run its queries on new checkpoints) to "
-                                  "change it.",
+        return sl_error_hint(err,
+                             "Create a new %s (and run its queries on new checkpoints) to "
+                             "change it.",
                              !strcmp(what, "source") ? "stream" : "query");
     }
     return 0;
@@ -124,8 +125,8 @@ static const ast_stmt_t *stored_stmt(stmt_ctx_t *ctx, const ast_ident_t *id, cat
         return NULL;
     }
     if (e.kind != want) {
-        stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is a %s, not a %s",
-                      id->name, cat_kind_name(e.kind), cat_kind_name(want));
+        stmt_error_at(err, id->pos, SL_ERR_WRONG_OBJECT_TYPE, "\"%s\" is a %s, not a %s", id->name,
+                      cat_kind_name(e.kind), cat_kind_name(want));
         return NULL;
     }
     ast_stmt_list_t l;
@@ -190,8 +191,8 @@ static int check_trigger_change(const ast_create_query_t *cq, const ast_alter_t 
     int was = cq->trigger == AST_TRIGGER_CONTINUOUS, now = al->trigger == AST_TRIGGER_CONTINUOUS;
     if (was == now) return 0;
     stmt_error_at(err, al->trigger_pos, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                  "the trigger of query \"%s\" cannot change %s TRIGGER CONTINUOUS",
-                  al->name->name, was ? "from" : "to");
+                  "the trigger of query \"%s\" cannot change %s TRIGGER CONTINUOUS", al->name->name,
+                  was ? "from" : "to");
     return sl_error_hint(err, "Create the query again on a new checkpoint to change between "
                               "micro-batches and continuous processing.");
 }
