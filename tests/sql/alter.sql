@@ -43,6 +43,12 @@ DESCRIBE plain \g :testdir/d2
 \! grep -hE '^(Trigger|Definition)' $TESTDIR/d1 $TESTDIR/d2
 \pset format aligned
 \pset tuples_only off
+-- secret options stay redacted in what an ALTER stores and refuses
+CREATE STREAM sec USING kafka OPTIONS ('kafka.bootstrap.servers' 'localhost:9092', subscribe 't', 'kafka.sasl.password' 'hunter2');
+ALTER STREAM sec SET OPTIONS (maxOffsetsPerTrigger '5');
+ALTER STREAM sec SET OPTIONS ('kafka.sasl.password' 'hunter3');
+DESCRIBE sec;
+DROP STREAM sec;
 -- not inside a transaction block
 BEGIN;
 ALTER STREAM files SET OPTIONS (maxFilesPerTrigger '2');
