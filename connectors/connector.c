@@ -109,7 +109,10 @@ static int kafka_columns(const conn_kv_t *opts, int nopts, int has_columns, cons
 
 #define CONTINUOUS CONN_CAP_CONTINUOUS
 
+static const char *const kafka_source_alterable[] = {"maxOffsetsPerTrigger", "minOffsetsPerTrigger",
+                                                     "maxTriggerDelay", "failOnDataLoss", NULL};
 static const conn_desc_t desc_kafka_source = {
+    .alterable = kafka_source_alterable,
     .name = "kafka",
     .roles = CONN_SOURCE,
     .options = kafka_source_opts,
@@ -117,7 +120,9 @@ static const conn_desc_t desc_kafka_source = {
     .fixed_columns = kafka_columns,
     .caps = CONTINUOUS,
     .doc = "Reads Kafka topics; offsets per topic-partition are kept in the checkpoint."};
-static const conn_desc_t desc_file_source = {.name = "file",
+static const char *const file_source_alterable[] = {"maxFilesPerTrigger", "latestFirst", NULL};
+static const conn_desc_t desc_file_source = {.alterable = file_source_alterable,
+                                             .name = "file",
                                              .roles = CONN_SOURCE,
                                              .options = file_source_opts,
                                              .doc =
@@ -149,21 +154,27 @@ static const conn_desc_t desc_memory = {.name = "memory",
                                         .sink_modes = CONN_ALL_MODES,
                                         .doc =
                                             "A table named after the query, readable with SELECT."};
-static const conn_desc_t desc_console = {.name = "console",
+static const char *const console_alterable[] = {"numRows", "truncate", NULL};
+static const conn_desc_t desc_console = {.alterable = console_alterable,
+                                         .name = "console",
                                          .roles = CONN_SINK,
                                          .options = console_opts,
                                          .caps = CONTINUOUS,
                                          .sink_modes = CONN_ALL_MODES,
                                          .doc = "Prints each batch to the daemon's log."};
+static const char *const file_sink_pinned[] = {"path", NULL};
 static const conn_desc_t desc_file_sink = {
     .name = "file",
+    .pinned = file_sink_pinned,
     .roles = CONN_SINK,
     .options = file_sink_opts,
     .sink_modes = CONN_MODE_BIT(OUTPUT_APPEND),
     .modes_hint = "Files are written once per batch; use a memory or kafka sink for update or "
                   "complete.",
     .doc = "Exactly-once files per batch plus a _sluice_metadata manifest."};
+static const char *const kafka_sink_alterable[] = {"topic", NULL};
 static const conn_desc_t desc_kafka_sink = {
+    .alterable = kafka_sink_alterable,
     .name = "kafka",
     .roles = CONN_SINK,
     .options = kafka_sink_opts,
@@ -171,7 +182,9 @@ static const conn_desc_t desc_kafka_sink = {
     .caps = CONTINUOUS,
     .sink_modes = CONN_ALL_MODES,
     .doc = "Writes rows (value, optional key) to a Kafka topic."};
+static const char *const postgres_sink_alterable[] = {"retries", "retryBackoff", NULL};
 static const conn_desc_t desc_postgres_sink = {
+    .alterable = postgres_sink_alterable,
     .name = "postgres",
     .roles = CONN_SINK,
     .options = postgres_sink_opts,
@@ -358,4 +371,43 @@ const char *conn_names_with(conn_role_t role, unsigned cap, sl_arena_t *a)
     const char *out = sl_strdup(a, b.len ? b.data : "");
     sl_buf_free(&b);
     return out;
+}
+
+int conn_pinned_options(const conn_desc_t *d, const conn_kv_t *opts, int n, sl_arena_t *a,
+                        conn_kv_t **out)
+{
+    int k = 0;
+    while (d->pinned && d->pinned[k]) k++;
+    conn_kv_t *v = SL_NEW_ARRAY(a, conn_kv_t, k + 1);
+    for (int i = 0; i < k; i++) {
+        v[i].key = d->pinned[i];
+        v[i].value = NULL;
+        for (int j = 0; j < n; j++)
+            if (!strcasecmp(opts[j].key, d->pinned[i])) v[i].value = opts[j].value;
+    }
+    *out = v;
+    return k;
+}
+
+int conn_option_alterable(const conn_desc_t *d, const char *key)
+{
+    for (int i = 0; d->alterable && d->alterable[i]; i++)
+        if (!strcasecmp(d->alterable[i], key)) return 1;
+    return 0;
+}
+
+const char *conn_alterable_list(const conn_desc_t *d, sl_arena_t *a)
+{
+    sl_buf_t b = {0};
+    for (int i = 0; d->alterable && d->alterable[i]; i++)
+        sl_buf_printf(&b, "%s%s", i ? ", " : "", d->alterable[i]);
+    const char *out = sl_strdup(a, b.len ? b.data : "none");
+    sl_buf_free(&b);
+    return out;
+}
+
+int conn_option_known(const conn_desc_t *d, const char *key)
+{
+    size_t n = d->passthrough_prefix ? strlen(d->passthrough_prefix) : 0;
+    return option_find(d, key) != NULL || (n && !strncasecmp(key, d->passthrough_prefix, n));
 }

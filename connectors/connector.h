@@ -7,6 +7,7 @@
 #ifndef SL_CONNECTOR_H
 #define SL_CONNECTOR_H
 
+#include "common/arena.h"
 #include "common/sl_error.h"
 #include "model/output_mode.h"
 #include "model/types.h"
@@ -52,6 +53,14 @@ typedef struct conn_desc {
     unsigned sink_modes;    /* sinks: CONN_MODE_BIT of each output mode accepted */
     const char *modes_hint; /* sinks with fewer modes: the hint of the refusal */
     const char *doc;
+    /* Sinks: the options fixed for the life of a checkpoint (Spark: "changes
+     * to output directory of a file sink are not allowed"), NULL-terminated;
+     * a start that changes one is refused. NULL: none. */
+    const char *const *pinned;
+    /* The options ALTER STREAM / ALTER QUERY may change on a running
+     * checkpoint (read limits, a Kafka sink's topic), NULL-terminated; the
+     * others are refused. NULL: none. */
+    const char *const *alterable;
 } conn_desc_t;
 
 /* What a connector is told about the stream or table it serves: its name,
@@ -75,6 +84,16 @@ const conn_desc_t *conn_lookup(const char *name, conn_role_t role, sl_error_t *e
  * offending option (or -1). */
 int conn_check_options(const conn_desc_t *d, const conn_kv_t *opts, int n, int *bad_index,
                        sl_error_t *err);
+/* The options `d` pins (conn_desc_t.pinned) with their values in `opts`
+ * (NULL when not given), into `a`; returns their count. */
+int conn_pinned_options(const conn_desc_t *d, const conn_kv_t *opts, int n, sl_arena_t *a,
+                        conn_kv_t **out);
+/* Whether ALTER may change option `key` of `d` (conn_desc_t.alterable). */
+int conn_option_alterable(const conn_desc_t *d, const char *key);
+/* The alterable options of `d` as "a, b" (or "none"), in `a`. */
+const char *conn_alterable_list(const conn_desc_t *d, sl_arena_t *a);
+/* Whether `key` is one of `d`'s options (or under its passthrough prefix). */
+int conn_option_known(const conn_desc_t *d, const char *key);
 /* The descriptor's spelling of an option key ("maxOffsetsPerTrigger" for
  * "maxoffsetspertrigger"), or `key` itself when the descriptor has no such option. */
 const char *conn_canonical_key(const conn_desc_t *d, const char *key);

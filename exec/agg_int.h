@@ -75,6 +75,9 @@ void agg_stream_close(op_t *op);
 /* Append and update mode run no-data batches (Spark runs them even without
  * an event-time key); complete mode never. */
 int agg_stream_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode);
+/* op_ops_t.state_schema: the one store of a streaming aggregation. */
+int agg_stream_state_schema(const exec_pnode_t *node, int i, const char **name, const char **key,
+                            const char **value);
 /* b without its rows whose event time (or window end) is at or before
  * op->wm.late_ms, counted in numRowsDroppedByWatermark. */
 exec_batch_t *agg_stream_drop_late(op_t *op, exec_batch_t *b);

@@ -115,6 +115,17 @@ int agg_stream_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
     return mode != OUTPUT_COMPLETE;
 }
 
+int agg_stream_state_schema(const exec_pnode_t *node, int i, const char **name, const char **key,
+                            const char **value)
+{
+    const agg_config_t *cfg = node->config;
+    if (i > 0) return 0;
+    *name = NULL;
+    *key = cfg->key_schema;
+    *value = cfg->value_schema;
+    return 1;
+}
+
 /* ---- open ---- */
 
 /* Records or compares the state schema. Tasks of several partitions may

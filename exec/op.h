@@ -122,6 +122,14 @@ typedef struct op_ops {
      * watermark of their output given their input watermark (ms). NULL:
      * the input watermark. */
     int64_t (*output_watermark)(const exec_pnode_t *node, int64_t input_ms);
+    /* Stateful nodes: the schema record of their store number `i` (0, 1,
+     * ...), the texts open() records in or compares with
+     * <state>/<op_id>/_metadata (state/store.h store_schema_check), so that
+     * a start can compare them before any batch runs. Returns 1 with *name
+     * (NULL: the default store), *key and *value set, 0 past the last
+     * store. NULL: the node records none. */
+    int (*state_schema)(const exec_pnode_t *node, int i, const char **name, const char **key,
+                        const char **value);
 } op_ops_t;
 
 /* A physical plan node. */

@@ -213,6 +213,7 @@ const op_ops_t op_agg_streaming_ops = {
     .close = agg_stream_close,
     .explain = agg_explain,
     .wants_nodata_batch = agg_stream_wants_nodata_batch,
+    .state_schema = agg_stream_state_schema,
 };
 
 /* ---- planning ---- */

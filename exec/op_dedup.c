@@ -215,6 +215,17 @@ static int dd_wants_nodata_batch(const exec_pnode_t *node, output_mode_t mode)
     return 1;
 }
 
+static int dd_state_schema(const exec_pnode_t *node, int i, const char **name, const char **key,
+                           const char **value)
+{
+    const dd_config_t *cfg = node->config;
+    if (i > 0) return 0;
+    *name = NULL;
+    *key = cfg->key_schema;
+    *value = cfg->value_schema;
+    return 1;
+}
+
 const op_ops_t op_dedup_ops = {
     .name = "dedupe",
     .stateful = 1,
@@ -224,6 +235,7 @@ const op_ops_t op_dedup_ops = {
     .close = dd_close,
     .explain = dd_explain,
     .wants_nodata_batch = dd_wants_nodata_batch,
+    .state_schema = dd_state_schema,
 };
 
 const op_ops_t op_dedup_within_wm_ops = {
@@ -235,6 +247,7 @@ const op_ops_t op_dedup_within_wm_ops = {
     .close = dd_close,
     .explain = dd_explain,
     .wants_nodata_batch = dd_wants_nodata_batch,
+    .state_schema = dd_state_schema,
 };
 
 static int dd_check(const exec_pnode_t *child, const op_dedup_spec_t *sp, dd_config_t *cfg,

@@ -492,6 +492,29 @@ static int64_t sj_output_watermark(const exec_pnode_t *node, int64_t input_ms)
     return out;
 }
 
+/* The stores sj_open_stores opens: both sides' rows, then the time
+ * indexes of the sides that have them. */
+static int sj_state_schema(const exec_pnode_t *node, int i, const char **name, const char **key,
+                           const char **value)
+{
+    const sj_config_t *cfg = node->config;
+    if (i < 2) {
+        *name = SIDE_NAME[i];
+        *key = cfg->key_schema[i];
+        *value = cfg->value_schema[i];
+        return 1;
+    }
+    int k = 2;
+    for (int s = 0; s < 2; s++) {
+        if (!cfg->has_bound[s] || cfg->evict_key >= 0 || k++ != i) continue;
+        *name = TIME_NAME[s];
+        *key = cfg->time_schema[s];
+        *value = "";
+        return 1;
+    }
+    return 0;
+}
+
 const op_ops_t op_stream_join_ops = {
     .name = "symmetricHashJoin",
     .stateful = 1,
@@ -502,6 +525,7 @@ const op_ops_t op_stream_join_ops = {
     .explain = sj_explain,
     .wants_nodata_batch = sj_wants_nodata_batch,
     .output_watermark = sj_output_watermark,
+    .state_schema = sj_state_schema,
 };
 
 /* Key columns with the evict key moved first. */

@@ -94,12 +94,27 @@ const op_ops_t op_limit_ops = {
 
 /* ---- GLOBAL LIMIT ---- */
 
+/* Its one state row: no key, the count of rows emitted so far. */
+#define GLIMIT_KEY_SCHEMA ""
+#define GLIMIT_VALUE_SCHEMA "count BIGINT"
+
+static int glimit_state_schema(const exec_pnode_t *node, int i, const char **name, const char **key,
+                               const char **value)
+{
+    (void)node;
+    if (i > 0) return 0;
+    *name = NULL;
+    *key = GLIMIT_KEY_SCHEMA;
+    *value = GLIMIT_VALUE_SCHEMA;
+    return 1;
+}
+
 static int glimit_open(op_t *op, sl_error_t *err)
 {
     limit_state_t *st = SL_NEW(op->ctx->arena, limit_state_t);
     op->state = st;
     if (!op->ctx->state_dir) return 0;
-    st->store = op_join_store_open(op, NULL, "", "count BIGINT", err);
+    st->store = op_join_store_open(op, NULL, GLIMIT_KEY_SCHEMA, GLIMIT_VALUE_SCHEMA, err);
     if (!st->store) return -1;
     const void *v;
     size_t vlen;
@@ -132,6 +147,7 @@ const op_ops_t op_global_limit_ops = {
     .finish = glimit_finish,
     .close = limit_close,
     .explain = limit_explain,
+    .state_schema = glimit_state_schema,
 };
 
 static exec_pnode_t *limit_node(sl_arena_t *a, const op_ops_t *ops, exec_pnode_t *child,

@@ -701,6 +701,25 @@ static void dump_drop(sl_buf_t *b, const ast_drop_t *s)
     put_ident(b, s->name);
 }
 
+/* (alter stream|query name (options ...)|(trigger kind [interval])) */
+static void dump_alter(sl_buf_t *b, const ast_alter_t *s)
+{
+    static const char *const objs[] = {"", "stream", "table", "query"};
+    static const char *const triggers[] = {"", "processing-time", "available-now", "once",
+                                           "continuous"};
+    sl_buf_printf(b, "(alter %s ", objs[s->object]);
+    put_ident(b, s->name);
+    dump_options(b, &s->options);
+    if (s->trigger) {
+        sl_buf_printf(b, " (trigger %s", triggers[s->trigger]);
+        if (s->trigger_interval) {
+            sl_buf_putc(b, ' ');
+            ast_dump_expr(b, s->trigger_interval);
+        }
+        sl_buf_putc(b, ')');
+    }
+}
+
 /* (copy from|to t|(select) (columns a b) client|(file 'x')|(program 'x') (opt name value|*|(a b))...) */
 static void dump_copy(sl_buf_t *b, const ast_copy_t *s)
 {
@@ -762,6 +781,7 @@ void ast_dump_stmt(sl_buf_t *b, const ast_stmt_t *s)
     case AST_STMT_CREATE_TABLE: dump_create_table(b, &s->create_table); break;
     case AST_STMT_CREATE_QUERY: dump_create_query(b, &s->create_query); break;
     case AST_STMT_DROP: dump_drop(b, &s->drop); break;
+    case AST_STMT_ALTER: dump_alter(b, &s->alter); break;
     case AST_STMT_INSERT: dump_insert(b, &s->insert); break;
     case AST_STMT_SHOW: dump_show(b, &s->show); break;
     case AST_STMT_EXPLAIN:

@@ -406,6 +406,7 @@ struct ast_select {
     X(CREATE_TABLE, "CREATE TABLE")       \
     X(CREATE_QUERY, "CREATE QUERY")       \
     X(DROP, "DROP")                       \
+    X(ALTER, "ALTER")                     \
     X(INSERT, "INSERT")                   \
     X(DELETE, "DELETE")                   \
     X(SHOW, "SHOW")                       \
@@ -487,10 +488,23 @@ typedef struct {
     output_mode_t output_mode;      /* 0: no OUTPUT MODE clause */
     ast_trigger_t trigger;
     ast_expr_t *trigger_interval; /* PROCESSING TIME / CONTINUOUS: a string or interval literal */
+    int trigger_pos, trigger_end; /* the TRIGGER clause's text; 0, 0 without one */
     char *checkpoint;             /* CHECKPOINT 'path', or NULL */
     ast_option_list_t options;    /* the query's own OPTIONS clause */
     ast_select_t *select;         /* select->pos/end give the query text */
 } ast_create_query_t;
+
+/* ALTER STREAM name SET OPTIONS (...)
+ * ALTER QUERY name SET OPTIONS (...)        -- the sink's options
+ * ALTER QUERY name SET TRIGGER trigger */
+typedef struct {
+    ast_object_t object; /* AST_OBJ_STREAM or AST_OBJ_QUERY */
+    ast_ident_t *name;
+    ast_option_list_t options;    /* SET OPTIONS */
+    ast_trigger_t trigger;        /* SET TRIGGER; AST_TRIGGER_DEFAULT with OPTIONS */
+    ast_expr_t *trigger_interval; /* PROCESSING TIME / CONTINUOUS */
+    int trigger_pos, trigger_end; /* the `TRIGGER ...` text */
+} ast_alter_t;
 
 /* DROP {QUERY|STREAM|TABLE} [IF EXISTS] name */
 typedef struct {
@@ -609,6 +623,7 @@ struct ast_stmt {
         ast_create_table_t create_table;   /* CREATE_TABLE */
         ast_create_query_t create_query;   /* CREATE_QUERY */
         ast_drop_t drop;                   /* DROP */
+        ast_alter_t alter;                 /* ALTER */
         ast_insert_t insert;               /* INSERT */
         ast_delete_t del;                  /* DELETE */
         ast_show_stmt_t show;              /* SHOW */

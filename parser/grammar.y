@@ -39,7 +39,7 @@
        TYPECAST COLON ID STRING INTEGER FLOAT PARAM NOT_LA POS_IN REGEX LBRACKET RBRACKET.
 
 /* Every U keyword of keywords.def (checked by a unit test). */
-%fallback ID ABORT ASC AVAILABLE AWAIT BEGIN CHARACTERISTICS CHECKPOINT COMMIT COMMITTED
+%fallback ID ABORT ALTER ASC AVAILABLE AWAIT BEGIN CHARACTERISTICS CHECKPOINT COMMIT COMMITTED
     CONTINUOUS DEALLOCATE DEFAULT DEFERRABLE DELAY
     DELETE DESC DESCRIBE DISCARD DOUBLE DROP END ESCAPE EXECUTE EXPLAIN FIRST FOR IF INSERT ISOLATION
     LAST LEVEL LOCAL MODE NOW NULLS OF ONCE ONLY OPERATOR OPTIONS OUTPUT OVER PARTITION
@@ -313,6 +313,8 @@ qclauses(A) ::= qclauses(A) TRIGGER(K) trigger(T). {
     if (!pb_qclause_dup(ctx, q->trigger != AST_TRIGGER_DEFAULT, "TRIGGER", &K)) {
         q->trigger = T.kind;
         q->trigger_interval = T.interval;
+        q->trigger_pos = K.pos;
+        q->trigger_end = ctx->prev_end;
     }
     A.after_sink = 0;
 }
@@ -327,6 +329,30 @@ trigger(A) ::= PROCESSING TIME ival(I). { A.kind = AST_TRIGGER_PROCESSING_TIME; 
 trigger(A) ::= AVAILABLE NOW. { A.kind = AST_TRIGGER_AVAILABLE_NOW; A.interval = NULL; }
 trigger(A) ::= ONCE. { A.kind = AST_TRIGGER_ONCE; A.interval = NULL; }
 trigger(A) ::= CONTINUOUS ival(I). { A.kind = AST_TRIGGER_CONTINUOUS; A.interval = I; }
+
+/* ---- ALTER ------------------------------------------------------------------ */
+
+cmd(A) ::= ALTER(K) STREAM ident(N) SET options(O). {
+    A = pb_stmt(ctx, AST_STMT_ALTER, K.pos);
+    A->alter.object = AST_OBJ_STREAM;
+    A->alter.name = N;
+    A->alter.options = O;
+}
+cmd(A) ::= ALTER(K) QUERY ident(N) SET options(O). {
+    A = pb_stmt(ctx, AST_STMT_ALTER, K.pos);
+    A->alter.object = AST_OBJ_QUERY;
+    A->alter.name = N;
+    A->alter.options = O;
+}
+cmd(A) ::= ALTER(K) QUERY ident(N) SET TRIGGER(R) trigger(T). {
+    A = pb_stmt(ctx, AST_STMT_ALTER, K.pos);
+    A->alter.object = AST_OBJ_QUERY;
+    A->alter.name = N;
+    A->alter.trigger = T.kind;
+    A->alter.trigger_interval = T.interval;
+    A->alter.trigger_pos = R.pos;
+    A->alter.trigger_end = ctx->prev_end;
+}
 
 /* ---- DROP / INSERT / DELETE ------------------------------------------------ */
 

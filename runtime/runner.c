@@ -104,8 +104,9 @@ runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err)
     r->node_wm = SL_NEW_ARRAY(r->arena, int64_t, spec->nwatermarks + 1);
     r->growth = SL_NEW_ARRAY(r->arena, runner_growth_t, spec->nstateful + 1);
     r->stores = exec_store_cache_new();
-    if (sl_uuid_v4(r->run_id, err) < 0 || !(r->ckpt = ckpt_open(spec->checkpoint, err)) ||
-        recover(r, err) < 0) {
+    if (sl_uuid_v4(r->run_id, err) < 0 || runner_check_checkpoint(spec, err) < 0 ||
+        !(r->ckpt = ckpt_open(spec->checkpoint, err)) || recover(r, err) < 0 ||
+        runner_record_sink_options(spec, err) < 0) {
         runner_close(r);
         return NULL;
     }

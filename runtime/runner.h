@@ -52,7 +52,10 @@ typedef struct runner_spec {
     int nsources;
     source_t **sources;
     sink_t *sink;
-    int nwatermarks; /* WATERMARK nodes and their delays */
+    const char *sink_name;        /* the sink connector ("file"), NULL: none pinned */
+    int nsink_pinned;             /* the sink's options pinned by the checkpoint, */
+    const conn_kv_t *sink_pinned; /* value NULL when not given (conn_desc_t.pinned) */
+    int nwatermarks;              /* WATERMARK nodes and their delays */
     exec_pnode_t *const *watermarks;
     const int64_t *wm_delays;
     int nstateful; /* stateful nodes by op id */
@@ -80,7 +83,14 @@ typedef enum {
  * no batch yet. Only reads: safe while the query runs (EXPLAIN, DESCRIBE). */
 int runner_read_pinned(const char *dir, sl_arena_t *a, int *npartitions, const char **state_store,
                        const char **watermark_policy, sl_error_t *err);
-/* Opens the checkpoint, checks the pinned settings against the spec, and
+/* Compares the spec with what its checkpoint recorded, reading only (the
+ * query need not run, nor its sources and sink exist: name, checkpoint,
+ * nsources, stateful and the sink fields are read): the number of sources,
+ * the state schemas and the sink's pinned options. 0, or -1 with a 55000
+ * error showing the recorded and the new value (runner_check.c). */
+int runner_check_checkpoint(const runner_spec_t *spec, sl_error_t *err);
+/* Opens the checkpoint, checks it (runner_check_checkpoint, the pinned
+ * settings) against the spec before any batch runs, and
  * recovers the position (the first trigger re-runs an uncommitted batch). */
 runner_t *runner_open(const runner_spec_t *spec, sl_error_t *err);
 void runner_close(runner_t *r);

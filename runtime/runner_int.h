@@ -110,6 +110,9 @@ void runner_watch_state_growth(runner_t *r, const op_metrics_t *m, const op_wm_t
  * warns about, or nothing. */
 void runner_growth_warnings(const runner_t *r, sl_json_t *j);
 
+/* Records sink/options (runner_check.c) when the checkpoint has none yet. */
+int runner_record_sink_options(const runner_spec_t *spec, sl_error_t *err);
+
 /* Builds the trigger's StreamingQueryProgress into r->progress. */
 void runner_progress_build(runner_t *r, const runner_trigger_info_t *t);
 

@@ -321,6 +321,20 @@ int cat_set_state(cat_t *c, const char *name, const char *state, sl_error_t *err
     return update_one(c, "UPDATE objects SET state = ? WHERE name = ?", 2, vals, err);
 }
 
+int cat_set_sql(cat_t *c, const char *name, const char *sql, sl_error_t *err)
+{
+    const char *vals[2] = {sql, name};
+    return update_one(c, "UPDATE objects SET sql = ? WHERE name = ?", 2, vals, err);
+}
+
+int cat_dependents(cat_t *c, const char *name, sl_arena_t *a, const char ***out)
+{
+    pthread_mutex_lock(&c->lock);
+    int n = dependents_locked(c, name, a, out);
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
 int cat_touch(cat_t *c, const char *name, sl_error_t *err)
 {
     const char *vals[1] = {name};

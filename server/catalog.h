@@ -52,5 +52,11 @@ int cat_list(cat_t *c, cat_kind_t kind, sl_arena_t *a, cat_entry_t **out);
 int cat_set_state(cat_t *c, const char *name, const char *state, sl_error_t *err);
 /* Bumps an object's version (a static table's rows changed). */
 int cat_touch(cat_t *c, const char *name, sl_error_t *err);
+/* Replaces an object's statement text (ALTER: the CREATE statement with the
+ * change applied). */
+int cat_set_sql(cat_t *c, const char *name, const char *sql, sl_error_t *err);
+/* The names of the objects that depend on `name` (queries reading a
+ * stream), sorted, into `a`; returns their count. */
+int cat_dependents(cat_t *c, const char *name, sl_arena_t *a, const char ***out);
 
 #endif

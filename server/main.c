@@ -1,7 +1,8 @@
 /* sluiced: parses the command line and configuration, opens the data
  * directory and catalog, starts the SQL and HTTP endpoints and the query
  * manager on one libuv loop, and shuts everything down cleanly on SIGTERM or
- * SIGINT (queries stop at a batch boundary, exit status 0). */
+ * SIGINT (queries stop, a computing batch abandoned to rerun at the next
+ * start; exit status 0). */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>

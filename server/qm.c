@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "server/catalog.h"
+#include "server/query_plan.h"
 
 static const char *const status_names[] = {"", "ACTIVE", "STOPPED", "FAILED", "FINISHED"};
 
@@ -218,6 +219,31 @@ int qm_stop(qm_t *qm, const char *name, sl_error_t *err)
     return was_active;
 }
 
+/* Plans a stopped query's definition and compares it with its checkpoint,
+ * so that START refuses what the driver would fail on before any batch. */
+static int check_startable(qm_t *qm, qm_query_t *q, sl_error_t *err)
+{
+    pthread_mutex_lock(&qm->lock);
+    char *sql = sl_xstrdup(q->sql);
+    pthread_mutex_unlock(&qm->lock);
+    sl_arena_t *a = sl_arena_new("qm-start");
+    qplan_t plan;
+    int rc = qplan_from_text(qm->srv, sql, a, &plan, err) < 0 ||
+                     qplan_check_checkpoint(&plan, a, err) < 0
+                 ? -1
+                 : 0;
+    sl_arena_free(a);
+    free(sql);
+    if (rc < 0) {
+        pthread_mutex_lock(&qm->lock);
+        if (!q->thread_live) qm_fail_locked(q, err);
+        pthread_mutex_unlock(&qm->lock);
+        sl_error_t ignored;
+        cat_set_state(qm->srv->cat, q->name, "FAILED", &ignored);
+    }
+    return rc;
+}
+
 int qm_start(qm_t *qm, const char *name, sl_error_t *err)
 {
     qm_query_t *q = find_ref(qm, name, err);
@@ -227,6 +253,13 @@ int qm_start(qm_t *qm, const char *name, sl_error_t *err)
     pthread_mutex_unlock(&qm->lock);
     if (reap) stop_and_join(qm, q); /* a finished or failed run: collect its thread */
     pthread_mutex_lock(&qm->lock);
+    bool live = q->thread_live;
+    pthread_mutex_unlock(&qm->lock);
+    if (!live && check_startable(qm, q, err) < 0) {
+        unref(qm, q);
+        return -1;
+    }
+    pthread_mutex_lock(&qm->lock);
     int rc = 1;
     if (q->thread_live) rc = 0;
     else if (qm_driver_start_locked(q, err) < 0) rc = -1;
@@ -234,6 +267,38 @@ int qm_start(qm_t *qm, const char *name, sl_error_t *err)
     pthread_mutex_unlock(&qm->lock);
     if (rc == 1 && cat_set_state(qm->srv->cat, name, "ACTIVE", err) < 0) return -1;
     return rc;
+}
+
+int qm_set_sql(qm_t *qm, const char *name, const char *sql, sl_error_t *err)
+{
+    pthread_mutex_lock(&qm->lock);
+    qm_query_t *q = qm_find_locked(qm, name);
+    if (q) {
+        free(q->sql);
+        q->sql = sl_xstrdup(sql);
+    }
+    pthread_mutex_unlock(&qm->lock);
+    if (!q) return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, "query \"%s\" does not exist", name);
+    return 0;
+}
+
+int qm_restart(qm_t *qm, const char *name, sl_error_t *err)
+{
+    qm_query_t *q = find_ref(qm, name, err);
+    if (!q) return -1;
+    pthread_mutex_lock(&qm->lock);
+    bool active = q->thread_live && !q->exited;
+    pthread_mutex_unlock(&qm->lock);
+    int rc = 0;
+    if (active) {
+        stop_and_join(qm, q);
+        rc = check_startable(qm, q, err);
+        pthread_mutex_lock(&qm->lock);
+        if (rc == 0 && !q->thread_live) rc = qm_driver_start_locked(q, err);
+        pthread_mutex_unlock(&qm->lock);
+    }
+    unref(qm, q);
+    return rc < 0 ? -1 : active;
 }
 
 int qm_drop(qm_t *qm, const char *name, sl_error_t *err)

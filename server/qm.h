@@ -89,4 +89,13 @@ int qm_stop(qm_t *qm, const char *name, sl_error_t *err);
  * checkpoint. 1 when started, 0 when it was already active. */
 int qm_start(qm_t *qm, const char *name, sl_error_t *err);
 
+/* ALTER QUERY: the query's CREATE text becomes `sql` (the catalog's is
+ * the caller's), used from its next start. 0, or -1 (42P01). */
+int qm_set_sql(qm_t *qm, const char *name, const char *sql, sl_error_t *err);
+/* ALTER: restarts an ACTIVE query at its batch boundary so that its next
+ * batch runs the changed definition (a stopped one just starts with it
+ * later). 1 restarted, 0 not active, -1 when it could not start again (the
+ * query is FAILED with the reason). */
+int qm_restart(qm_t *qm, const char *name, sl_error_t *err);
+
 #endif

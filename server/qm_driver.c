@@ -79,7 +79,9 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
 {
     srv_t *srv = q->qm->srv;
     r->arena = sl_arena_new("query");
-    if (qplan_from_text(srv, sql, r->arena, &r->plan, err) < 0) return -1;
+    if (qplan_from_text(srv, sql, r->arena, &r->plan, err) < 0 ||
+        qplan_check_checkpoint(&r->plan, r->arena, err) < 0) /* before sources and sink exist */
+        return -1;
     const qdef_t *d = &r->plan.def;
     if (sl_fs_mkdirs(d->checkpoint, SL_PRIVATE_DIR_MODE, err) < 0) return -1;
     if (create_sources(q, r, err) < 0) return -1;
@@ -88,29 +90,25 @@ static int qrun_setup(qm_query_t *q, const char *sql, qrun_t *r, sl_error_t *err
     if (sink_create(d->sink, q->name, srv->conf->data_directory, d->mode, &r->plan.schema,
                     d->sink_opts, d->nsink_opts, &env, r->arena, &r->sink, err) < 0)
         return -1;
-    runner_spec_t spec = {
-        .name = q->name,
-        .checkpoint = d->checkpoint,
-        .root = r->plan.phys->root,
-        .nsources = r->nsources,
-        .sources = r->sources,
-        .sink = r->sink,
-        .nwatermarks = r->plan.phys->nwatermarks,
-        .watermarks = r->plan.phys->watermarks,
-        .wm_delays = r->plan.phys->wm_delays,
-        .nstateful = r->plan.phys->nstateful,
-        .stateful = r->plan.phys->stateful,
-        .mode = r->plan.mode,
-        .npartitions = d->shuffle_partitions,
-        .state_provider = d->state_store,
-        .watermark_policy = d->watermark_policy,
-        .limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT,
-        .min_batches_to_retain = d->min_batches_to_retain,
-        .state_max_memory = d->state_max_memory,
-        .pool = srv->pool,
-        .io_pool = srv->io_pool,
-        .cancel = &q->cancel,
-    };
+    runner_spec_t spec;
+    qplan_checkpoint_spec(&r->plan, r->arena, &spec);
+    spec.name = q->name;
+    spec.root = r->plan.phys->root;
+    spec.sources = r->sources;
+    spec.sink = r->sink;
+    spec.nwatermarks = r->plan.phys->nwatermarks;
+    spec.watermarks = r->plan.phys->watermarks;
+    spec.wm_delays = r->plan.phys->wm_delays;
+    spec.mode = r->plan.mode;
+    spec.npartitions = d->shuffle_partitions;
+    spec.state_provider = d->state_store;
+    spec.watermark_policy = d->watermark_policy;
+    spec.limit = d->trigger == QTRIG_ONCE ? SOURCE_LIMIT_ALL : SOURCE_LIMIT_DEFAULT;
+    spec.min_batches_to_retain = d->min_batches_to_retain;
+    spec.state_max_memory = d->state_max_memory;
+    spec.pool = srv->pool;
+    spec.io_pool = srv->io_pool;
+    spec.cancel = &q->cancel;
     spec.inputs = runner_inputs(srv, r, &spec.ninputs);
     if (!(r->runner = runner_open(&spec, err))) return -1;
     if (d->trigger == QTRIG_AVAILABLE_NOW && runner_prepare_available_now(r->runner, err) < 0)
@@ -175,7 +173,7 @@ static void publish_trigger(qm_query_t *q, qrun_t *r, int64_t index)
     qm_waits_on_trigger_locked(q);
 }
 
-static void fail_locked(qm_query_t *q, const sl_error_t *err)
+void qm_fail_locked(qm_query_t *q, const sl_error_t *err)
 {
     q->status = QM_FAILED;
     set_str(&q->last_error, err->message);
@@ -281,7 +279,7 @@ static void trigger_loop(qm_query_t *q, qrun_t *r)
             return;
         }
         if (rc < 0) {
-            fail_locked(q, &err);
+            qm_fail_locked(q, &err);
             return;
         }
         if (kind == QTRIG_ONCE || (kind == QTRIG_AVAILABLE_NOW && out == RUNNER_IDLE)) {
@@ -307,7 +305,7 @@ static void *driver_main(void *arg)
     sl_error_clear(&err);
     if (qrun_setup(q, sql, &r, &err) < 0) {
         pthread_mutex_lock(&qm->lock);
-        fail_locked(q, &err);
+        qm_fail_locked(q, &err);
     } else {
         pthread_mutex_lock(&qm->lock);
         publish_definition(q, &r);

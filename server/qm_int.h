@@ -84,6 +84,9 @@ qm_query_t *qm_find_locked(qm_t *qm, const char *name);
 void qm_query_unref_locked(qm_query_t *q);
 /* Wakes the query's driver from its wait between triggers (stop, await). */
 void qm_wake_locked(qm_query_t *q);
+/* Marks the query FAILED by `err`: status, last error, its SQLSTATE and the
+ * status message (lock held). */
+void qm_fail_locked(qm_query_t *q, const sl_error_t *err);
 /* Starts the driver thread of a query (lock held, no thread live). */
 int qm_driver_start_locked(qm_query_t *q, sl_error_t *err);
 /* Waits (lock held): settle after a trigger or when the query ends. */

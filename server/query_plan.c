@@ -128,3 +128,25 @@ void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out)
     if (p->phys->nwatermarks > 1) sl_buf_printf(out, " (combined by %s)", d->watermark_policy);
     sl_buf_printf(out, "\nOutput mode %s: supported\n", output_mode_name(d->mode));
 }
+
+void qplan_checkpoint_spec(const qplan_t *p, sl_arena_t *a, runner_spec_t *spec)
+{
+    const qdef_t *d = &p->def;
+    memset(spec, 0, sizeof *spec);
+    spec->name = d->name;
+    spec->checkpoint = d->checkpoint;
+    spec->nsources = p->phys->nsources;
+    spec->nstateful = p->phys->nstateful;
+    spec->stateful = p->phys->stateful;
+    spec->sink_name = d->sink->name;
+    conn_kv_t *pinned;
+    spec->nsink_pinned = conn_pinned_options(d->sink, d->sink_opts, d->nsink_opts, a, &pinned);
+    spec->sink_pinned = pinned;
+}
+
+int qplan_check_checkpoint(const qplan_t *p, sl_arena_t *a, sl_error_t *err)
+{
+    runner_spec_t spec;
+    qplan_checkpoint_spec(p, a, &spec);
+    return runner_check_checkpoint(&spec, err);
+}

@@ -6,6 +6,7 @@
 #define SL_QUERY_PLAN_H
 
 #include "planner/physical.h"
+#include "runtime/runner.h"
 #include "server/query_def.h"
 
 typedef struct qplan {
@@ -25,6 +26,13 @@ int qplan_build(srv_t *srv, const ast_create_query_t *cq, const char *sql, sl_ar
                 qplan_t *out, sl_error_t *err);
 /* Parses a stored CREATE QUERY text and plans it. */
 int qplan_from_text(srv_t *srv, const char *sql, sl_arena_t *a, qplan_t *out, sl_error_t *err);
+/* The part of the query's runner spec that describes its checkpoint's
+ * contents (name, checkpoint, sources, stateful operators, the sink's
+ * pinned options), in `a`. */
+void qplan_checkpoint_spec(const qplan_t *p, sl_arena_t *a, runner_spec_t *spec);
+/* Refuses (55000) a plan that no longer fits its existing checkpoint
+ * (runner_check_checkpoint): before CREATE QUERY and START QUERY. */
+int qplan_check_checkpoint(const qplan_t *p, sl_arena_t *a, sl_error_t *err);
 /* EXPLAIN output: the logical plan, the operators, the state and watermark use,
  * and the output-mode verdict. */
 void qplan_explain(const qplan_t *p, sl_arena_t *a, sl_buf_t *out);

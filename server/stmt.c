@@ -18,6 +18,7 @@ static const stmt_handler_fn handlers[AST_STMT__COUNT] = {
     [AST_STMT_INSERT] = stmt_insert,
     [AST_STMT_DELETE] = stmt_delete,
     [AST_STMT_DROP] = stmt_drop,
+    [AST_STMT_ALTER] = stmt_alter,
     [AST_STMT_CREATE_QUERY] = stmt_create_query,
     [AST_STMT_EXPLAIN] = stmt_explain,
     [AST_STMT_START_QUERY] = stmt_start_query,

@@ -13,6 +13,7 @@ STMT_HANDLER(stmt_create_stream);
 STMT_HANDLER(stmt_create_table);
 STMT_HANDLER(stmt_create_query);
 STMT_HANDLER(stmt_drop);
+STMT_HANDLER(stmt_alter);
 STMT_HANDLER(stmt_insert);
 STMT_HANDLER(stmt_delete);
 STMT_HANDLER(stmt_show);

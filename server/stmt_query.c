@@ -33,6 +33,7 @@ STMT_HANDLER(stmt_create_query)
     qplan_t plan;
     if (qplan_build(ctx->srv, cq, ctx->sql, ctx->arena, &plan, err) < 0) return -1;
     if (ctx->describe_only) return 0;
+    if (qplan_check_checkpoint(&plan, ctx->arena, err) < 0) return -1;
     if (cat_create(ctx->srv->cat, CAT_QUERY, cq->name->name, stmt_text(ctx, stmt), "ACTIVE",
                    plan.deps, plan.ndeps, err) < 0)
         return bind_error_at(err, cq->name->pos);

@@ -38,6 +38,8 @@ static const char *not_in_block(const ast_stmt_t *stmt)
     case AST_STMT_START_QUERY: return "START QUERY";
     case AST_STMT_STOP_QUERY: return "STOP QUERY";
     case AST_STMT_DISCARD: return "DISCARD ALL";
+    case AST_STMT_ALTER:
+        return stmt->alter.object == AST_OBJ_STREAM ? "ALTER STREAM" : "ALTER QUERY";
     case AST_STMT_DROP:
         return stmt->drop.object == AST_OBJ_STREAM  ? "DROP STREAM"
                : stmt->drop.object == AST_OBJ_QUERY ? "DROP QUERY"

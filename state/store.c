@@ -407,9 +407,18 @@ static int schema_mismatch(int op, const char *name, const char *old_key, const 
 {
     int key = strcmp(old_key, new_key) != 0, value = strcmp(old_value, new_value) != 0;
     const char *what = key && value ? "key and value schemas" : key ? "key schema" : "value schema";
-    sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                 "query does not fit its checkpoint: the %s of stateful operator %d%s%s changed",
-                 what, op, name ? " store " : "", name ? name : "");
+    char store[300] = "";
+    if (name) snprintf(store, sizeof store, " store %s", name);
+    if (key && value)
+        sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                     "query does not fit its checkpoint: the %s of stateful operator %d%s changed: "
+                     "checkpoint key (%s) value (%s), query now key (%s) value (%s)",
+                     what, op, store, old_key, old_value, new_key, new_value);
+    else
+        sl_error_set(err, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                     "query does not fit its checkpoint: the %s of stateful operator %d%s changed: "
+                     "checkpoint (%s), query now (%s)",
+                     what, op, store, key ? old_key : old_value, key ? new_key : new_value);
     if (key && value)
         sl_error_detail(err,
                         "The checkpoint has key schema \"%s\" and value schema \"%s\"; the "
@@ -420,6 +429,21 @@ static int schema_mismatch(int op, const char *name, const char *old_key, const 
                         key ? old_key : old_value, key ? new_key : new_value);
     return sl_error_hint(err, "Restore the query text that created the checkpoint, or start the "
                               "query with a new checkpoint location.");
+}
+
+int store_schema_compare(const char *state_root, int op, const char *name, const char *key_schema,
+                         const char *value_schema, sl_error_t *err)
+{
+    sl_arena_t *a = sl_arena_new("schema");
+    char *old_key, *old_value;
+    int rc = store_schema_read(state_root, op, name, a, &old_key, &old_value, err);
+    if (rc > 0) {
+        rc = 0;
+        if (strcmp(old_key, key_schema) || strcmp(old_value, value_schema))
+            rc = schema_mismatch(op, name, old_key, key_schema, old_value, value_schema, err);
+    }
+    sl_arena_free(a);
+    return rc;
 }
 
 int store_schema_check(const char *state_root, int op, const char *name, const char *key_schema,

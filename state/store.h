@@ -210,6 +210,11 @@ void store_iter_close(store_iter_t *it);
  * one writes, the others compare with what it wrote. */
 int store_schema_check(const char *state_root, int op, const char *name, const char *key_schema,
                        const char *value_schema, sl_error_t *err);
+/* Compares with the record without writing one (a start, before any
+ * batch): 0 when there is none or it matches, -1 with store_schema_check's
+ * 55000 error when it differs (or a read error). */
+int store_schema_compare(const char *state_root, int op, const char *name, const char *key_schema,
+                         const char *value_schema, sl_error_t *err);
 /* Writes the record, refusing to replace an existing one (55000). */
 int store_schema_write(const char *state_root, int op, const char *name, const char *key_schema,
                        const char *value_schema, sl_error_t *err);

@@ -5,7 +5,8 @@
 # broker outage (a failed delivery fails the batch; the re-run delivers it),
 # and exactlyOnce: one transaction per batch whose messages carry the batch
 # id, read with isolation.level=read_committed, no batch committed twice
-# across crashes at sink.kafka.before_commit and sink.kafka.after_commit.
+# across crashes at sink.kafka.before_commit and sink.kafka.after_commit;
+# ALTER QUERY SET OPTIONS (topic) sends the next batches to another topic.
 # (The mock does not hide aborted messages from read_committed readers, so
 # it cannot show an aborted batch disappearing: see sink_kafka.c.)
 set -u
@@ -131,5 +132,19 @@ for fp in sink.kafka.before_commit sink.kafka.after_commit; do
     grep -q '"status":"committed"' "$work/data/checkpoints/q_eo/sink/batch" || fail "record not committed after $fp"
     ok "exactlyOnce: crash at $fp, replayed batch found committed and skipped ($nbatches batches, rows 1..$last once)"
 done
+
+# ---- 5. ALTER QUERY SET OPTIONS (topic ...): the batches after it go to the new topic
+mock_cmd create out_t1 1 && mock_cmd create out_t2 1 || fail "create out_t1, out_t2"
+sql <<SQL >/dev/null || fail "create q_topic"
+CREATE QUERY q_topic SINK kafka OPTIONS ('kafka.bootstrap.servers' '$BOOT', topic 'out_t1')
+  AS SELECT CAST(id AS STRING) AS value FROM ins;
+AWAIT QUERY q_topic TIMEOUT '60 seconds';
+ALTER QUERY q_topic SET OPTIONS (topic 'out_t2');
+SQL
+produce_json in 0 $((last + 1)) $((last + 100))
+sql -c "AWAIT QUERY q_topic TIMEOUT '60 seconds'" >/dev/null || fail "await q_topic after ALTER"
+consume out_t1 | exactly 1 $last || fail "out_t1 before the ALTER"
+consume out_t2 | exactly $((last + 1)) $((last + 100)) || fail "out_t2 after the ALTER"
+ok "ALTER QUERY SET OPTIONS (topic 'out_t2'): rows 1..$last in out_t1, the next 100 in out_t2, none twice"
 stop_daemon || fail "final stop"
 echo "kafka sink: all checks passed"

@@ -7,8 +7,9 @@
 # protocol (failpoints) and at random moments, and restarted each time; the
 # two outputs, read back through the sinks' manifests, must be identical
 # (every row exactly once), and agree with batch queries over the input.
-# Then a query changed to a different aggregate, started on the same
-# CHECKPOINT, is refused with a clear error, and the original runs again.
+# Then a query changed to a different aggregate, created on the same
+# CHECKPOINT, is refused with a clear error (both schemas), and the original
+# runs again.
 #
 # The input is built so that results do not depend on how rounds are split
 # into batches: no row is ever late, a click comes at most one round after
@@ -242,23 +243,19 @@ echo "ok   every output identical to the uninterrupted run"
 # 3. the same CHECKPOINT with a different aggregate is refused; the original runs on it again
 sql -c "DROP QUERY win_mem" >/dev/null || fail "drop win_mem"
 [ -d "$run/chk/win_mem/state" ] || fail "DROP QUERY removed a checkpoint it did not own"
-sql <<SQL >/dev/null || fail "create the changed query"
-CREATE QUERY win_changed SINK file OPTIONS (path '$run/out/win_changed', format 'json')
+changed="CREATE QUERY win_changed SINK file OPTIONS (path '$run/out/win_changed', format 'json')
   CHECKPOINT '$run/chk/win_mem' OPTIONS ('sluice.stateStore' 'memory') AS
   SELECT window.start AS ws, k, count(*) AS n, sum(v) AS s, min(v) AS lo, avg(v) AS hi
-  FROM ev GROUP BY window(ts, '5 minutes'), k;
-SQL
-printf 'id,k,v,ts\n10000,late_k,1,%s\n' "$(ts 35 0)" > "$run/in/ev/.more.csv"; put "$run/in/ev" more.csv
-out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY win_changed TIMEOUT '60 seconds'" 2>&1) && fail "the changed query ran: $out"
+  FROM ev GROUP BY window(ts, '5 minutes'), k"
+out=$(sql -v VERBOSITY=verbose -c "$changed" 2>&1) && fail "the changed query was created: $out"
 case "$out" in
-    *55000*"does not fit its checkpoint"*"stateful operator 0"*) ;;
+    *55000*"does not fit its checkpoint"*"stateful operator 0"*"checkpoint ("*"max(v)"*"query now ("*"avg(v)"*) ;;
     *) fail "unclear error for a changed aggregate: $out" ;;
 esac
-status=$(sql -c "SHOW QUERIES" | awk -F'|' '$1 == "win_changed" { print $3 "|" $8 }')
-case "$status" in FAILED*"does not fit its checkpoint"*) ;; *) fail "win_changed: $status" ;; esac
+[ -z "$(sql -c "SHOW QUERIES" | awk -F'|' '$1 == "win_changed"')" ] || fail "a refused CREATE left win_changed"
+printf 'id,k,v,ts\n10000,late_k,1,%s\n' "$(ts 35 0)" > "$run/in/ev/.more.csv"; put "$run/in/ev" more.csv
 [ ! -d "$run/out/win_changed/_sluice_metadata" ] || [ -z "$(ls "$run/out/win_changed/_sluice_metadata")" ] \
     || fail "the refused query wrote output"
-sql -c "DROP QUERY win_changed" >/dev/null || fail "drop win_changed"
 sql <<SQL >/dev/null || fail "create win_mem again"
 CREATE QUERY win_mem SINK file OPTIONS (path '$run/out/win_mem', format 'json')
   CHECKPOINT '$run/chk/win_mem' OPTIONS ('sluice.stateStore' 'memory') AS

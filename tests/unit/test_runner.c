@@ -118,3 +118,29 @@ TEST(a_crash_anywhere_in_a_stateful_batch_loses_and_duplicates_nothing)
                           "SELECT v % 3 AS k, count(*) AS n FROM s GROUP BY v % 3",
                           "0|2\n1|3\n2|2");
 }
+
+/* A start over the checkpoint of another aggregation is refused before any
+ * batch, with both value schemas; the original query resumes on it. */
+TEST(a_changed_state_schema_is_refused_at_open)
+{
+    rh_t *h = rh_new("SELECT v % 3 AS k, count(*) AS n FROM s GROUP BY v % 3", OUTPUT_COMPLETE);
+    rh_start(h);
+    RH_ADD(h, 1, 2, 3);
+    rh_process(h);
+    rh_stop(h);
+    rh_t *changed = rh_new("SELECT v % 3 AS k, sum(v) AS n FROM s GROUP BY v % 3", OUTPUT_COMPLETE);
+    changed->ckpt = h->ckpt;
+    sl_error_t err;
+    CHECK_INT(rh_start_err(changed, &err), -1);
+    CHECK_STR(err.sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    CHECK(strstr(err.message, "value schema of stateful operator 0 changed") != NULL);
+    CHECK(strstr(err.message, "checkpoint (count(*)") && strstr(err.message, "query now (sum(v)"));
+    rh_stop(changed);
+    RH_ADD(h, 4);
+    rh_start(h);
+    CHECK_INT(rh_process(h), 1); /* batch 1: nothing of the refused start is in the checkpoint */
+    CHECK_INT(runner_next_batch(h->runner), 2);
+    CHECK_STR(rh_answer(h), "0|1\n1|2\n2|1");
+    rh_free(changed);
+    rh_free(h);
+}

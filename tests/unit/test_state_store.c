@@ -778,6 +778,26 @@ STORE_TEST(key_count_follows_get_then_change)
 
 /* ---- schema and options ---- */
 
+/* A start compares without recording: nothing is written before a batch. */
+TEST(schema_compare_reads_only)
+{
+    const char *root = tmpdir();
+    sl_error_t err;
+    sl_arena_t *a = sl_arena_new("test");
+    char *k, *v;
+    CHECK_INT(store_schema_compare(root, 0, NULL, "k BIGINT", "n BIGINT", &err), 0);
+    CHECK_INT(store_schema_read(root, 0, NULL, a, &k, &v, &err), 0);
+    CHECK_INT(store_schema_check(root, 0, NULL, "k BIGINT", "n BIGINT", &err), 1);
+    CHECK_INT(store_schema_compare(root, 0, NULL, "k BIGINT", "n BIGINT", &err), 0);
+    CHECK_INT(store_schema_compare(root, 0, NULL, "k BIGINT, j TEXT", "n BIGINT", &err), -1);
+    CHECK_STR(err.sqlstate, SL_ERR_OBJECT_NOT_IN_PREREQUISITE_STATE);
+    CHECK(strstr(err.message, "checkpoint (k BIGINT), query now (k BIGINT, j TEXT)") != NULL);
+    CHECK_INT(store_schema_read(root, 0, NULL, a, &k, &v, &err), 1);
+    CHECK_STR(k, "k BIGINT");
+    sl_arena_free(a);
+    rm_tmp();
+}
+
 TEST(schema_records)
 {
     const char *root = tmpdir();
