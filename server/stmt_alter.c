@@ -149,8 +149,7 @@ static int validate_stream_text(stmt_ctx_t *ctx, const char *sql, sl_error_t *er
     if (parse_sql(sql, strlen(sql), ctx->arena, &l, err) < 0 ||
         obj_stream_define(&l.items[0]->create_stream, sql, ctx->arena, &rel, err) < 0)
         return -1;
-    conn_stream_t st = plan_relation_stream(&rel);
-    return source_validate(&st, err);
+    return source_validate(&rel.stream, err);
 }
 
 /* Restarts the ACTIVE queries reading stream `name`. */
