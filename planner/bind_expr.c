@@ -667,7 +667,7 @@ exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 int bind_has_aggregate(const ast_expr_t *e)
 {
     if (!e) return 0;
-    if (e->kind == AST_EXPR_FUNC && exec_func_is_aggregate(e->name->name)) return 1;
+    if (e->kind == AST_EXPR_FUNC && !e->over && exec_func_is_aggregate(e->name->name)) return 1;
     for (int i = 0; i < e->args.n; i++)
         if (bind_has_aggregate(e->args.items[i])) return 1;
     for (int i = 0; i < e->list.n; i++)

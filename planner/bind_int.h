@@ -97,7 +97,8 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
 /* Every row of b->input as a STRUCT of its columns (run now, at most
  * `max`: 0A000 beyond). */
 int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err);
-/* True when the AST contains an aggregate call (outside nested selects). */
+/* True when the AST contains an aggregate call (outside nested selects;
+ * an aggregate OVER (...) is a window function, not one). */
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e);
@@ -132,7 +133,9 @@ typedef struct bind_window_part {
 int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, exec_value_t *out,
                       sl_error_t *err);
 /* A window's frame offsets, checked: 0, or -1 with 42P20 (a start of
- * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING), 0A000 (RANGE with
+ * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING, an end before the
+ * start: CURRENT ROW or n FOLLOWING to n PRECEDING, n FOLLOWING to
+ * CURRENT ROW), 0A000 (RANGE with
  * an offset) or 22013 (a negative or NULL offset) (bind_window.c). */
 int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2],
                               sl_error_t *err);
@@ -140,6 +143,16 @@ int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[
  * is rows gfirst..glast: rows *first..*last, clamped to the partition. */
 void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
                             int64_t glast, int64_t n, int64_t *first, int64_t *last);
+/* True for the aggregate window functions: sum, count, avg, min, max of
+ * one argument, and count(*) (bind_window_agg.c). */
+int bind_window_is_aggregate(const char *name, int nargs, int star);
+struct exec_agg;
+/* out[r] = aggregate f over rows first[r]..last[r] of p (argument 0 of
+ * each), for every row r of p; 0, or -1 with 22003 on overflow
+ * (bind_window_agg.c). */
+int bind_window_agg_values(sl_arena_t *a, const struct exec_agg *f, const bind_window_part_t *p,
+                           const int64_t *first, const int64_t *last, exec_value_t *out,
+                           sl_error_t *err);
 /* Sets err's hint to the list of the window functions sluice computes. */
 void bind_window_hint_computed(sl_error_t *err);
 /* 0, or -1 with 0A000 when q's select list has a window function call and

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/agg.h"
 #include "model/text_io.h"
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
@@ -150,9 +151,10 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
  *   generate_series(start, stop)   as in FROM
  *   information_schema._pg_expandarray(array)
  *                                  (x, n): each element with its 1-based index
- * and the ranking window functions row_number(), rank(), dense_rank() OVER
- * ([PARTITION BY ...] [ORDER BY ...]) (one row per input row; not beside the
- * set-returning ones). */
+ * and the window functions f(...) OVER ([PARTITION BY ...] [ORDER BY ...]
+ * [frame]): ranking, offset and value ones (bind_window_values.c) and the
+ * aggregates sum/count/avg/min/max (bind_window_agg.c), one row per input
+ * row; not beside the set-returning ones. */
 
 typedef enum {
     SRF_NONE,
@@ -271,6 +273,7 @@ typedef struct srf_select {
     exec_type_t *types;
     srf_rows_t out;
     srf_rows_t *wkeys; /* per window item: per output row, a STRUCT-less key array (as a row) */
+    exec_agg_t *aggs;  /* per aggregate window item: the aggregate it computes */
 } srf_select_t;
 
 /* The type argument j of window item i is evaluated as: a count or an
@@ -421,17 +424,48 @@ static int64_t run_end(const window_sort_t *ws, const int64_t *idx, int64_t from
     return e;
 }
 
+/* The sorted rows [start, end) of a partition of window item i. */
+static bind_window_part_t partition_rows(srf_select_t *s, int i, const window_sort_t *ws,
+                                         const int64_t *idx, int64_t start, int64_t end)
+{
+    exec_value_t **rows = SL_NEW_ARRAY(s->pc->arena, exec_value_t *, end - start);
+    for (int64_t r = start; r < end; r++) rows[r - start] = ws->keys[idx[r]];
+    return (bind_window_part_t){rows, end - start, ws->w->partition.n + ws->w->order.n,
+                                s->calls[i]->args.n};
+}
+
+/* Aggregates the frames of the sorted rows of one partition [start, end)
+ * for aggregate window item i. */
+static int aggregate_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
+                               int64_t start, int64_t end, const int64_t off[2], sl_error_t *err)
+{
+    sl_arena_t *a = s->pc->arena;
+    bind_window_part_t part = partition_rows(s, i, ws, idx, start, end);
+    int64_t n = end - start, *first = SL_NEW_ARRAY(a, int64_t, n),
+            *last = SL_NEW_ARRAY(a, int64_t, n);
+    for (int64_t g = start; g < end;) {
+        int64_t gend = run_end(ws, idx, g, end, order_peers);
+        for (int64_t r = g; r < gend; r++)
+            bind_window_frame_rows(&ws->w->frame, off, r - start, g - start, gend - start - 1, n,
+                                   &first[r - start], &last[r - start]);
+        g = gend;
+    }
+    exec_value_t *v = SL_NEW_ARRAY(a, exec_value_t, n);
+    if (bind_window_agg_values(a, &s->aggs[i], &part, first, last, v, err) < 0)
+        return bind_at(err, s->calls[i]->pos);
+    for (int64_t r = start; r < end; r++) s->out.rows[idx[r]][i] = v[r - start];
+    return 0;
+}
+
 /* Numbers the sorted rows of one partition [start, end) for window item i. */
 static int number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
                             int64_t start, int64_t end, const int64_t off[2], sl_error_t *err)
 {
     const ast_expr_t *call = s->calls[i];
     const char *name = call->name->name;
+    if (s->aggs[i].kind) return aggregate_partition(s, i, ws, idx, start, end, off, err);
     int ranking = bind_window_is_ranking(name);
-    exec_value_t **rows = SL_NEW_ARRAY(s->pc->arena, exec_value_t *, end - start);
-    for (int64_t r = start; r < end; r++) rows[r - start] = ws->keys[idx[r]];
-    bind_window_part_t part = {rows, end - start, ws->w->partition.n + ws->w->order.n,
-                               call->args.n};
+    bind_window_part_t part = partition_rows(s, i, ws, idx, start, end);
     rank_pos_t p = {.n = end - start};
     for (int64_t g = start; g < end;) {
         int64_t gend = run_end(ws, idx, g, end, order_peers);
@@ -472,11 +506,32 @@ static int number_rows(srf_select_t *s, int i, sl_error_t *err)
     return 0;
 }
 
-/* percent_rank() and cume_dist() are double precision, ntile and the
- * other ranking ones bigint, the others the type of their argument x. */
-static int ranking_type(srf_select_t *s, const ast_expr_t *call, exec_type_t *out, sl_error_t *err)
+/* An aggregate window item's aggregate (s->aggs[i]) and result type, as
+ * the same aggregate's in GROUP BY. */
+static int aggregate_type(srf_select_t *s, int i, exec_type_t *out, sl_error_t *err)
 {
+    const ast_expr_t *call = s->calls[i];
+    exec_type_t arg = exec_type_of(EXEC_TYPE_NULL);
+    if (!call->star) {
+        exec_expr_t *x = plan_bind_constant(s->pc, call->args.items[0], err);
+        if (!x) return -1;
+        arg = x->type;
+    }
+    if (exec_agg_lookup(call->name->name, false, call->star, arg, NULL, &s->aggs[i], err) < 0)
+        return bind_at(err, call->pos);
+    *out = s->aggs[i].result_type;
+    return 0;
+}
+
+/* percent_rank() and cume_dist() are double precision, ntile and the
+ * other ranking ones bigint, aggregates as in GROUP BY, the others the
+ * type of their argument x. */
+static int ranking_type(srf_select_t *s, int i, exec_type_t *out, sl_error_t *err)
+{
+    const ast_expr_t *call = s->calls[i];
     const char *n = call->name->name;
+    if (bind_window_is_aggregate(n, call->args.n, call->star))
+        return aggregate_type(s, i, out, err);
     if (!bind_window_is_ranking(n) && strcmp(n, "ntile")) {
         exec_expr_t *x = plan_bind_constant(s->pc, call->args.items[0], err);
         if (!x) return -1;
@@ -488,11 +543,21 @@ static int ranking_type(srf_select_t *s, const ast_expr_t *call, exec_type_t *ou
     return 0;
 }
 
-/* The window functions computed here: ranking ones without arguments. */
+/* The window functions computed here: ranking, offset and value ones and
+ * the aggregates. */
 static int is_ranking_call(const ast_expr_t *call)
 {
     const char *n = call->name->name;
-    return bind_window_is_computed(n, call->args.n);
+    if (call->star) return bind_window_is_aggregate(n, 0, 1);
+    return bind_window_is_computed(n, call->args.n) || bind_window_is_aggregate(n, call->args.n, 0);
+}
+
+/* f(DISTINCT x) OVER (...): 0A000, as PostgreSQL. */
+static int refuse_distinct_window(const ast_expr_t *call, sl_error_t *err)
+{
+    sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                 "DISTINCT is not implemented for window functions");
+    return bind_at(err, call->pos);
 }
 
 /* Item types and names, from binding the items once with NULL outer values. */
@@ -507,6 +572,8 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             return bind_at(err, it->pos);
         }
         s->kinds[i] = item_srf(it->expr, &s->calls[i]);
+        if (s->kinds[i] == SRF_RANKING && s->calls[i]->distinct)
+            return refuse_distinct_window(s->calls[i], err);
         if (s->kinds[i] == SRF_RANKING &&
             (!is_ranking_call(s->calls[i]) || it->expr->kind != AST_EXPR_FUNC)) {
             sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
@@ -520,7 +587,7 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             s->types[i] = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
         } else {
             exec_type_t t = srf_type(a, s->kinds[i]);
-            if (s->kinds[i] == SRF_RANKING && ranking_type(s, s->calls[i], &t, err) < 0) return -1;
+            if (s->kinds[i] == SRF_RANKING && ranking_type(s, i, &t, err) < 0) return -1;
             int f = item_field(it->expr, t);
             s->types[i] = f >= 0 ? t.fields[f].type : t;
             if (it->expr->kind == AST_EXPR_FIELD && f < 0) {
@@ -555,6 +622,7 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     s.calls = SL_NEW_ARRAY(pc->arena, const ast_expr_t *, s.nitems);
     s.types = SL_NEW_ARRAY(pc->arena, exec_type_t, s.nitems);
     s.wkeys = SL_NEW_ARRAY(pc->arena, srf_rows_t, s.nitems);
+    s.aggs = SL_NEW_ARRAY(pc->arena, exec_agg_t, s.nitems);
     plan_node_t *v = plan_node_new(pc->arena, LP_VALUES, s.nitems, q->pos);
     plan_scope_t scope = {n->ncols, n->cols, pc->outer, NULL,
                           SL_NEW_ARRAY(pc->arena, uint8_t, n->ncols + 1)};

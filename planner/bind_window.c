@@ -5,8 +5,8 @@
  *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
  *     not supported on streaming DataFrames/Datasets", with the fix (a time
  *     window in GROUP BY, or dedup / a top-N per key).
- * The window functions sluice computes (bind_srf.c) are listed here and
- * bound only after these checks pass. */
+ * The window functions sluice computes (bind_srf.c) are listed here (the
+ * aggregates in bind_window_agg.c) and bound only after these checks pass. */
 #include <string.h>
 
 #include "planner/bind_from.h"
@@ -41,7 +41,8 @@ void bind_window_hint_computed(sl_error_t *err)
 {
     sl_error_hint(err, "The window functions sluice computes are row_number(), rank(), "
                        "dense_rank(), percent_rank(), cume_dist(), ntile(n), lag(x [, off [, "
-                       "default]]), lead(...), first_value(x), last_value(x) and nth_value(x, n).");
+                       "default]]), lead(...), first_value(x), last_value(x), nth_value(x, n) "
+                       "and the aggregates sum, count, avg, min and max.");
 }
 
 /* The clauses in which PostgreSQL refuses window functions. */
@@ -131,14 +132,26 @@ static int bound_offset(plan_ctx_t *pc, const ast_frame_t *f, const ast_frame_bo
     return 0;
 }
 
+/* PostgreSQL's message for bounds that cannot make a frame, or NULL. */
+static const char *bad_bounds(const ast_frame_t *f)
+{
+    ast_bound_kind_t s = f->start.kind, e = f->end.kind;
+    if (s == AST_BOUND_UNBOUNDED_FOLLOWING) return "frame start cannot be UNBOUNDED FOLLOWING";
+    if (e == AST_BOUND_UNBOUNDED_PRECEDING) return "frame end cannot be UNBOUNDED PRECEDING";
+    if (s == AST_BOUND_CURRENT_ROW && e == AST_BOUND_PRECEDING)
+        return "frame starting from current row cannot have preceding rows";
+    if (s == AST_BOUND_FOLLOWING && e == AST_BOUND_PRECEDING)
+        return "frame starting from following row cannot have preceding rows";
+    if (s == AST_BOUND_FOLLOWING && e == AST_BOUND_CURRENT_ROW)
+        return "frame starting from following row cannot end with current row";
+    return NULL;
+}
+
 int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2], sl_error_t *err)
 {
     off[0] = off[1] = 0;
     if (f->unit == AST_FRAME_NONE) return 0;
-    const char *bad =
-        f->start.kind == AST_BOUND_UNBOUNDED_FOLLOWING ? "frame start cannot be UNBOUNDED FOLLOWING"
-        : f->end.kind == AST_BOUND_UNBOUNDED_PRECEDING ? "frame end cannot be UNBOUNDED PRECEDING"
-                                                       : NULL;
+    const char *bad = bad_bounds(f);
     if (bad) {
         sl_error_set(err, SL_ERR_WINDOWING_ERROR, "%s", bad);
         return bind_at(err, f->pos);

@@ -37,8 +37,24 @@ SELECT first_value(v) OVER (ORDER BY v ROWS BETWEEN UNBOUNDED FOLLOWING AND CURR
 CREATE TABLE ranked (k INT, v INT, r BIGINT);
 INSERT INTO ranked SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) FROM t;
 SELECT k, v FROM ranked WHERE r = 1 ORDER BY k NULLS FIRST;
+-- aggregates over the frame: by default to the last peer with ORDER BY, the
+-- whole partition without; sum(int) is bigint, count over no row 0, sum NULL
+SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v) AS s, count(*) OVER (PARTITION BY k ORDER BY v) AS c,
+       count(v) OVER (PARTITION BY k) AS cv, min(v) OVER (PARTITION BY k) AS lo, max(v) OVER () AS hi
+FROM t ORDER BY k, v;
+SELECT v, sum(v) OVER (ORDER BY v NULLS FIRST ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s,
+       count(*) OVER (ORDER BY v NULLS FIRST ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS c,
+       avg(v) OVER (ORDER BY v NULLS FIRST ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS a
+FROM t ORDER BY v NULLS FIRST, s;
+SELECT v, sum(v) OVER (ORDER BY v ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) AS next2,
+       count(v) OVER (ORDER BY v ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING) AS before
+FROM t ORDER BY v, next2;
+SELECT sum(v) OVER () AS s, count(*) OVER () AS c, avg(v) OVER () AS a, min(k) OVER () AS m FROM t LIMIT 1 \gdesc
+SELECT sum(DISTINCT v) OVER () FROM t;
+SELECT sum(CAST(v AS TEXT)) OVER () FROM t;
+SELECT sum(v) OVER (ORDER BY v ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t;
+SELECT sum(v) OVER (ORDER BY v ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM t;
 -- not computed yet: a clear 0A000, not a syntax error
-SELECT v, sum(v) OVER (ORDER BY v) FROM t;
 SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
 -- refused in clauses, as PostgreSQL
 SELECT k FROM t WHERE row_number() OVER () > 1;
