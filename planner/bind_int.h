@@ -35,8 +35,9 @@ typedef struct binder {
     bind_agg_t *agg;        /* set while binding over an aggregate's output */
     const char *clause;     /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
     int allow_aggs;
-    plan_node_t *input; /* the node whose rows `cols` describe (WHERE and the select
+    plan_node_t *input;                 /* the node whose rows `cols` describe (WHERE and the select
                                  list of a simple select), for correlated subqueries; or NULL */
+    const struct bind_windows *windows; /* window calls computed into cols, or NULL */
 } binder_t;
 
 /* A WITH query in scope; `prev` is the scope its own body sees (the WITH
@@ -113,7 +114,7 @@ int bind_at(sl_error_t *err, int pos);
  * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
  * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
-/* True for the window functions bind_srf.c computes called with n
+/* True for the window functions bind_window_rows.c computes called with n
  * arguments (bind_window.c). */
 int bind_window_is_computed(const char *name, int nargs);
 /* True for the ranking ones (no arguments, from row positions only). */
@@ -153,11 +154,26 @@ struct exec_agg;
 int bind_window_agg_values(sl_arena_t *a, const struct exec_agg *f, const bind_window_part_t *p,
                            const int64_t *first, const int64_t *last, exec_value_t *out,
                            sl_error_t *err);
+/* The window function calls of a select list and its ORDER BY, and the
+ * first of the columns their values are computed into. */
+typedef struct bind_windows {
+    int n;
+    const ast_expr_t **calls;
+    int base;
+} bind_windows_t;
+/* Collects q's window calls into *w; their number (bind_window_rows.c). */
+int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w);
+/* The rows of input with one hidden column more per call of w, its value
+ * (w->base set); NULL with the call's error (42803 nested, 0A000 on a
+ * stream or not computed, 42P20 / 22013 frames, 2201G / 22016 bad
+ * arguments, 0A000 over more than 1,000,000 rows). */
+plan_node_t *bind_windows_compute(plan_ctx_t *pc, plan_node_t *input, bind_windows_t *w, int pos,
+                                  sl_error_t *err);
+/* 1 and *out = the column of b's input holding call's value, when b's
+ * input has computed it; else 0. */
+int bind_window_column(const binder_t *b, const ast_expr_t *call, exec_expr_t **out);
 /* Sets err's hint to the list of the window functions sluice computes. */
 void bind_window_hint_computed(sl_error_t *err);
-/* 0, or -1 with 0A000 when q's select list has a window function call and
- * input reads a stream (bind_window.c). */
-int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
 int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
                   sl_error_t *err);

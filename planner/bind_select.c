@@ -545,7 +545,11 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
         n = plan_bind_srf_select(pc, q, n, err);
         return n ? bind_tail(pc, q, n, err) : NULL;
     }
-    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
+    bind_windows_t windows = {0};
+    if (!query_has_aggregates(q) && bind_windows_collect(pc->arena, q, &windows) &&
+        !(n = bind_windows_compute(pc, n, &windows, q->pos, err))) /* bind_window_rows.c */
+        return NULL;
+    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n, .windows = &windows};
     bind_agg_t ag = {0};
     exec_expr_t *having = NULL;
     if (query_has_aggregates(q)) {

@@ -5,8 +5,8 @@
  *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
  *     not supported on streaming DataFrames/Datasets", with the fix (a time
  *     window in GROUP BY, or dedup / a top-N per key).
- * The window functions sluice computes (bind_srf.c) are listed here (the
- * aggregates in bind_window_agg.c) and bound only after these checks pass. */
+ * The window functions sluice computes (bind_window_rows.c) are listed here
+ * (the aggregates in bind_window_agg.c) and bound only after these checks pass. */
 #include <string.h>
 
 #include "planner/bind_from.h"
@@ -71,6 +71,10 @@ static int refuse_on_stream(const ast_expr_t *call, sl_error_t *err)
 
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err)
 {
+    if (b->clause && !strcmp(b->clause, "window")) {
+        sl_error_set(err, SL_ERR_GROUPING_ERROR, "window function calls cannot be nested");
+        return bind_at(err, call->pos);
+    }
     if (b->clause && !strcmp(b->clause, "aggregate")) {
         sl_error_set(err, SL_ERR_GROUPING_ERROR,
                      "aggregate function calls cannot contain window function calls");
@@ -82,25 +86,6 @@ int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t
         return bind_at(err, call->pos);
     }
     if (b->input && b->input->streaming) return refuse_on_stream(call, err);
-    return 0;
-}
-
-/* The first window function call of a select list (possibly under one
- * field access), or NULL. */
-static const ast_expr_t *first_window_call(const ast_select_t *q)
-{
-    for (int i = 0; i < q->items.n; i++) {
-        const ast_expr_t *e = q->items.items[i]->expr;
-        if (e && e->kind == AST_EXPR_FIELD) e = e->arg;
-        if (e && e->kind == AST_EXPR_FUNC && e->over) return e;
-    }
-    return NULL;
-}
-
-int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err)
-{
-    const ast_expr_t *call = first_window_call(q);
-    if (call && input->streaming) return refuse_on_stream(call, err);
     return 0;
 }
 

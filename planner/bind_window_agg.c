@@ -1,5 +1,5 @@
 /* The aggregate window functions, sum/count/avg/min/max(x) and count(*)
- * OVER (...), over one sorted partition (bind_srf.c sorts and splits the
+ * OVER (...), over one sorted partition (bind_window_rows.c sorts and splits the
  * rows and gives every row its frame, bind_window.c): each row's value is
  * the aggregate of x over the rows of its frame, with exec/agg.h's kernels,
  * so result types and semantics are those of the same aggregate in GROUP BY

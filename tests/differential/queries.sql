@@ -598,3 +598,19 @@ SELECT id, w, n, max(w) OVER (PARTITION BY n), min(w) OVER (ORDER BY id ROWS BET
 SELECT cid, tier, sum(credit) OVER (PARTITION BY tier), count(*) OVER (PARTITION BY tier ORDER BY credit NULLS FIRST) FROM customers ORDER BY cid NULLS FIRST, tier NULLS FIRST, 3, 4;
 SELECT id, qty, row_number() OVER (ORDER BY id), sum(qty) OVER (ORDER BY id), rank() OVER (ORDER BY qty NULLS FIRST), count(*) OVER (ORDER BY qty NULLS FIRST) FROM orders WHERE id <= 30 ORDER BY id;
 SELECT id, s FROM (SELECT id, sum(qty) OVER (ORDER BY id ROWS BETWEEN 4 PRECEDING AND CURRENT ROW) AS s FROM orders) x WHERE id <= 400 AND id % 37 = 0 ORDER BY id;
+-- ==== window functions in expressions and ORDER BY ====
+SELECT id, CAST(avg(qty) OVER (ORDER BY id) AS numeric(12,4)), CAST(avg(amount) OVER (PARTITION BY cust % 3) AS numeric(12,4)) FROM orders WHERE id <= 40 ORDER BY id;
+SELECT status, total, sum(total) OVER (ORDER BY status NULLS FIRST), CAST(avg(total) OVER () AS numeric(12,3)) FROM (SELECT status, sum(qty) AS total FROM orders GROUP BY status) g ORDER BY status NULLS FIRST;
+SELECT id, qty, qty - lag(qty) OVER (ORDER BY id), lead(qty) OVER (ORDER BY id) - qty FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, rank() OVER (ORDER BY qty NULLS FIRST) + 1, row_number() OVER (ORDER BY id) * 10 FROM orders WHERE id <= 30 ORDER BY id;
+SELECT id, CAST(CAST(sum(qty) OVER () AS numeric(12,4)) / count(*) OVER () AS numeric(12,4)) FROM orders WHERE id <= 20 ORDER BY id;
+SELECT id, qty, CAST(CAST(100 * qty AS numeric(12,2)) / sum(qty) OVER (PARTITION BY cust) AS numeric(12,4)) FROM orders WHERE id <= 40 AND qty IS NOT NULL ORDER BY id;
+SELECT id, CASE WHEN row_number() OVER (PARTITION BY cust ORDER BY id) = 1 THEN 'first' ELSE 'next' END FROM orders WHERE id <= 40 ORDER BY id;
+SELECT id, coalesce(lag(qty) OVER (ORDER BY id), -1) + coalesce(lead(qty) OVER (ORDER BY id), -1) FROM orders WHERE id <= 20 ORDER BY id;
+SELECT id, qty FROM orders WHERE id <= 40 ORDER BY rank() OVER (ORDER BY qty DESC NULLS LAST), id;
+SELECT id, sum(qty) OVER (ORDER BY id) AS s FROM orders WHERE id <= 30 ORDER BY s DESC NULLS LAST, id;
+SELECT id, count(*) OVER (PARTITION BY cust) AS c FROM orders WHERE id <= 60 ORDER BY c DESC, id;
+SELECT id, max(qty) OVER (PARTITION BY cust) - min(qty) OVER (PARTITION BY cust) FROM orders WHERE id <= 60 ORDER BY id;
+SELECT id, t.cust, row_number() OVER (PARTITION BY t.cust ORDER BY t.id) FROM orders t WHERE id <= 40 ORDER BY t.id;
+SELECT *, sum(qty) OVER (ORDER BY id) FROM orders WHERE id <= 10 ORDER BY id;
+SELECT o.id, c.name, sum(o.qty) OVER (PARTITION BY c.city ORDER BY o.id) FROM orders o JOIN customers c ON o.cust = c.cid WHERE o.id <= 60 ORDER BY o.id, c.name;

@@ -54,6 +54,14 @@ SELECT sum(DISTINCT v) OVER () FROM t;
 SELECT sum(CAST(v AS TEXT)) OVER () FROM t;
 SELECT sum(v) OVER (ORDER BY v ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t;
 SELECT sum(v) OVER (ORDER BY v ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM t;
+-- window calls inside expressions and in ORDER BY; a nested call is 42803
+SELECT k, v, v - lag(v) OVER (PARTITION BY k ORDER BY v) AS delta,
+       rank() OVER (ORDER BY v DESC NULLS LAST) + 100 AS r,
+       sum(v) OVER () / count(*) OVER () AS mean
+FROM t WHERE v IS NOT NULL ORDER BY rank() OVER (ORDER BY v DESC NULLS LAST), k, delta;
+SELECT k, count(*) OVER (PARTITION BY k) AS c FROM t ORDER BY c DESC, k NULLS FIRST LIMIT 3;
+SELECT sum(rank() OVER (ORDER BY v)) OVER () FROM t;
+SELECT unnest('{1,2}'::int[]), row_number() OVER () FROM t;
 -- not computed yet: a clear 0A000, not a syntax error
 SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
 -- refused in clauses, as PostgreSQL
