@@ -166,7 +166,7 @@ int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w
 /* The rows of input with one hidden column more per call of w, its value
  * (w->base set); NULL with the call's error (42803 nested, 0A000 on a
  * stream or not computed, 42P20 / 22013 frames, 2201G / 22016 bad
- * arguments, 0A000 over more than 1,000,000 rows). */
+ * arguments, 0A000 over more than 2,000,000 rows). */
 plan_node_t *bind_windows_compute(plan_ctx_t *pc, plan_node_t *input, bind_windows_t *w, int pos,
                                   sl_error_t *err);
 /* 1 and *out = the column of b's input holding call's value, when b's

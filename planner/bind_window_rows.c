@@ -22,7 +22,7 @@
 #include "planner/bind_from.h"
 #include "planner/bind_int.h"
 
-#define BIND_WINDOW_MAX_ROWS 1000000 /* input rows a window is computed over */
+#define BIND_WINDOW_MAX_ROWS 2000000 /* input rows a window is computed over */
 
 /* ---- 1. the calls ---- */
 
