@@ -226,6 +226,7 @@ struct ast_expr {
     int icase;                /* LIKE: ILIKE */
     ast_ident_t *field;       /* FIELD */
     struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
+    ast_expr_t *filter;       /* FUNC: f(...) FILTER (WHERE filter), or NULL */
 
     int height; /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
@@ -325,8 +326,11 @@ typedef struct {
     int pos; /* of ROWS / RANGE */
 } ast_frame_t;
 
-/* OVER ([PARTITION BY partition] [ORDER BY order] [frame]) of a window function call. */
+/* OVER ([ref] [PARTITION BY partition] [ORDER BY order] [frame]) of a
+ * window function call, OVER ref, or a WINDOW clause's definition. */
 typedef struct ast_window {
+    ast_ident_t *ref; /* the named window it starts from (OVER w, OVER (w ...)), or NULL */
+    int ref_only;     /* OVER w: the named window as it is, frame included */
     ast_expr_list_t partition;
     ast_sort_list_t order;
     ast_frame_t frame;
@@ -340,6 +344,16 @@ typedef struct {
     int n;
     ast_select_t **items;
 } ast_select_list_t;
+
+/* One `name AS (window)` of a WINDOW clause. */
+typedef struct ast_window_def {
+    ast_ident_t *name;
+    struct ast_window *window;
+} ast_window_def_t;
+typedef struct {
+    int n;
+    ast_window_def_t **items;
+} ast_window_def_list_t;
 
 /* One `name [(cols)] AS (query)` of a WITH clause. */
 typedef struct ast_cte {
@@ -382,6 +396,7 @@ struct ast_select {
     ast_expr_t *where;
     ast_expr_list_t group_by;
     ast_expr_t *having;
+    ast_window_def_list_t windows; /* WINDOW name AS (...), ... */
 
     /* VALUES */
     ast_row_list_t rows;

@@ -98,6 +98,10 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
 /* Every row of b->input as a STRUCT of its columns (run now, at most
  * `max`: 0A000 beyond). */
 int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err);
+/* The argument of aggregate call e with a FILTER (WHERE c): CASE WHEN c
+ * THEN arg END, or CASE WHEN c THEN 1 END for count(*) (arg NULL); NULL
+ * with 42804 when c is not boolean (bind_expr.c). */
+exec_expr_t *bind_filter_arg(binder_t *b, const ast_expr_t *e, exec_expr_t *arg, sl_error_t *err);
 /* True when the AST contains an aggregate call (outside nested selects;
  * an aggregate OVER (...) is a window function, not one). */
 int bind_has_aggregate(const ast_expr_t *e);
@@ -165,10 +169,17 @@ typedef struct bind_windows {
 int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w);
 /* The rows of input with one hidden column more per call of w, its value
  * (w->base set); NULL with the call's error (42803 nested, 0A000 on a
- * stream or not computed, 42P20 / 22013 frames, 2201G / 22016 bad
+ * stream or not computed, 42704 / 42P20 named windows, 42P20 / 22013
+ * frames, 2201G / 22016 bad
  * arguments, 0A000 over more than 2,000,000 rows). */
-plan_node_t *bind_windows_compute(plan_ctx_t *pc, plan_node_t *input, bind_windows_t *w, int pos,
-                                  sl_error_t *err);
+plan_node_t *bind_windows_compute(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *input,
+                                  bind_windows_t *w, sl_error_t *err);
+/* *out = window w with the WINDOW clause's named window it starts from
+ * (OVER w, OVER (w ORDER BY ...)) resolved; 0, or -1 with 42704 (no such
+ * window) or 42P20 (PARTITION BY or ORDER BY overridden, a frame copied),
+ * PostgreSQL's messages (bind_window.c). */
+int bind_window_resolve(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w,
+                        const ast_window_t **out, sl_error_t *err);
 /* 1 and *out = the column of b's input holding call's value, when b's
  * input has computed it; else 0. */
 int bind_window_column(const binder_t *b, const ast_expr_t *call, exec_expr_t **out);

@@ -547,7 +547,7 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
     }
     bind_windows_t windows = {0};
     if (!query_has_aggregates(q) && bind_windows_collect(pc->arena, q, &windows) &&
-        !(n = bind_windows_compute(pc, n, &windows, q->pos, err))) /* bind_window_rows.c */
+        !(n = bind_windows_compute(pc, q, n, &windows, err))) /* bind_window_rows.c */
         return NULL;
     binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n, .windows = &windows};
     bind_agg_t ag = {0};

@@ -48,7 +48,7 @@ void bind_window_hint_computed(sl_error_t *err)
 /* The clauses in which PostgreSQL refuses window functions. */
 static int clause_refuses_windows(const char *clause)
 {
-    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON"};
+    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON", "FILTER"};
     for (size_t i = 0; clause && i < sizeof refused / sizeof *refused; i++)
         if (!strcmp(clause, refused[i])) return 1;
     return 0;
@@ -87,6 +87,77 @@ int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t
     }
     if (b->input && b->input->streaming) return refuse_on_stream(call, err);
     return 0;
+}
+
+/* ---- WINDOW name AS (...) ---- */
+
+/* The definition of window `name` among q's first `before` ones, or -1. */
+static int named_window(const ast_select_t *q, const char *name, int before)
+{
+    for (int i = 0; i < before && i < q->windows.n; i++)
+        if (!strcmp(q->windows.items[i]->name->name, name)) return i;
+    return -1;
+}
+
+static int window_error(sl_error_t *err, int pos, const char *fmt, const char *name)
+{
+    sl_error_set(err, SL_ERR_WINDOWING_ERROR, fmt, name);
+    return bind_at(err, pos);
+}
+
+/* w over the resolved window `base` it names, as PostgreSQL copies it:
+ * base's PARTITION BY, base's ORDER BY unless w has its own (not both),
+ * w's frame (base must have none). */
+static int copy_window(sl_arena_t *a, const ast_window_t *w, const ast_window_t *base,
+                       const ast_window_t **out, sl_error_t *err)
+{
+    const char *name = w->ref->name;
+    if (w->partition.n)
+        return window_error(err, w->ref->pos,
+                            "cannot override PARTITION BY clause of window \"%s\"", name);
+    if (w->order.n && base->order.n)
+        return window_error(err, w->ref->pos, "cannot override ORDER BY clause of window \"%s\"",
+                            name);
+    if (base->frame.unit != AST_FRAME_NONE) {
+        window_error(err, w->ref->pos, "cannot copy window \"%s\" because it has a frame clause",
+                     name);
+        sl_error_hint(err, "Omit the parentheses in this OVER clause.");
+        return -1;
+    }
+    ast_window_t *m = SL_NEW(a, ast_window_t);
+    *m = *w;
+    m->ref = NULL;
+    m->partition = base->partition;
+    if (!w->order.n) m->order = base->order;
+    *out = m;
+    return 0;
+}
+
+/* w with the named window it starts from (one of q's first `before`
+ * definitions) resolved. */
+static int resolve_window(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w, int before,
+                          const ast_window_t **out, sl_error_t *err)
+{
+    *out = w;
+    if (!w->ref) return 0;
+    int i = named_window(q, w->ref->name, before);
+    if (i < 0) {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "window \"%s\" does not exist", w->ref->name);
+        return bind_at(err, w->ref->pos);
+    }
+    const ast_window_t *base;
+    if (resolve_window(a, q, q->windows.items[i]->window, i, &base, err) < 0) return -1;
+    if (w->ref_only) {
+        *out = base;
+        return 0;
+    }
+    return copy_window(a, w, base, out, err);
+}
+
+int bind_window_resolve(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w,
+                        const ast_window_t **out, sl_error_t *err)
+{
+    return resolve_window(a, q, w, q->windows.n, out, err);
 }
 
 /* Offset of one frame bound: a constant, not negative (22013). */

@@ -112,10 +112,13 @@ static int check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err
                      "DISTINCT is not implemented for window functions");
         return bind_at(err, call->pos);
     }
-    int known = call->star ? bind_window_is_aggregate(n, 0, 1)
-                           : bind_window_is_computed(n, call->args.n) ||
-                                 bind_window_is_aggregate(n, call->args.n, 0);
-    if (known) return 0;
+    int aggregate = bind_window_is_aggregate(n, call->args.n, call->star);
+    if (call->filter && !aggregate) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "FILTER is not implemented for non-aggregate window functions");
+        return bind_at(err, call->pos);
+    }
+    if (aggregate || (!call->star && bind_window_is_computed(n, call->args.n))) return 0;
     sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported", n);
     bind_window_hint_computed(err);
     return bind_at(err, call->pos);
@@ -142,7 +145,8 @@ static int call_type(window_call_t *c, exec_type_t x0, sl_error_t *err)
 {
     const char *n = c->call->name->name;
     if (c->call->star || bind_window_is_aggregate(n, c->call->args.n, 0)) {
-        if (exec_agg_lookup(n, false, c->call->star, x0, NULL, &c->agg, err) < 0)
+        int star = c->call->star && !c->call->filter; /* count(*) FILTER counts its 1s */
+        if (exec_agg_lookup(n, false, star, x0, NULL, &c->agg, err) < 0)
             return bind_at(err, c->call->pos);
         c->type = c->agg.result_type;
     } else if (bind_window_is_ranking(n) || !strcmp(n, "ntile")) {
@@ -173,7 +177,15 @@ static int bind_call(window_rows_t *s, binder_t *b, window_call_t *c, sl_error_t
         if (!x) return -1;
         if (!(x = coerce_arg(s->pc->arena, c, j, x, x0, err)))
             return bind_at(err, c->call->args.items[j]->pos);
+        if (j == 0 && c->call->filter && !(x = bind_filter_arg(b, c->call, x, err))) return -1;
         if (j == 0) x0 = x->type;
+        add_expr(s, x);
+    }
+    if (c->call->star &&
+        c->call->filter) { /* count(*) FILTER (WHERE c): count(CASE WHEN c THEN 1 END) */
+        exec_expr_t *x = bind_filter_arg(b, c->call, NULL, err);
+        if (!x) return -1;
+        x0 = x->type;
         add_expr(s, x);
     }
     return call_type(c, x0, err);
@@ -380,8 +392,8 @@ static plan_node_t *values_node(const window_rows_t *s, const plan_node_t *input
     return v;
 }
 
-plan_node_t *bind_windows_compute(plan_ctx_t *pc, plan_node_t *input, bind_windows_t *w, int pos,
-                                  sl_error_t *err)
+plan_node_t *bind_windows_compute(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *input,
+                                  bind_windows_t *w, sl_error_t *err)
 {
     sl_arena_t *a = pc->arena;
     window_rows_t s = {.pc = pc, .ninput = input->ncols, .ncalls = w->n};
@@ -393,12 +405,14 @@ plan_node_t *bind_windows_compute(plan_ctx_t *pc, plan_node_t *input, bind_windo
     for (int c = 0; c < input->ncols; c++)
         add_expr(&s, exec_expr_column(a, c, input->cols[c].type, input->cols[c].name));
     for (int i = 0; i < w->n; i++) {
-        s.calls[i] = (window_call_t){.call = w->calls[i], .w = w->calls[i]->over};
-        if (bind_call(&s, &b, &s.calls[i], err) < 0) return NULL;
+        s.calls[i] = (window_call_t){.call = w->calls[i]};
+        if (bind_window_resolve(a, q, w->calls[i]->over, &s.calls[i].w, err) < 0 ||
+            bind_call(&s, &b, &s.calls[i], err) < 0)
+            return NULL;
     }
     if (project_rows(&s, input, err) < 0) return NULL;
     for (int i = 0; i < w->n; i++)
         if (compute_call(&s, i, err) < 0) return NULL;
     w->base = input->ncols;
-    return values_node(&s, input, pos);
+    return values_node(&s, input, q->pos);
 }

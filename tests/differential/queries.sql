@@ -614,3 +614,16 @@ SELECT id, max(qty) OVER (PARTITION BY cust) - min(qty) OVER (PARTITION BY cust)
 SELECT id, t.cust, row_number() OVER (PARTITION BY t.cust ORDER BY t.id) FROM orders t WHERE id <= 40 ORDER BY t.id;
 SELECT *, sum(qty) OVER (ORDER BY id) FROM orders WHERE id <= 10 ORDER BY id;
 SELECT o.id, c.name, sum(o.qty) OVER (PARTITION BY c.city ORDER BY o.id) FROM orders o JOIN customers c ON o.cust = c.cid WHERE o.id <= 60 ORDER BY o.id, c.name;
+-- ==== WINDOW clause and FILTER ====
+SELECT id, cust, sum(qty) OVER w, count(*) OVER w, row_number() OVER w FROM orders WHERE id <= 60 WINDOW w AS (PARTITION BY cust ORDER BY id) ORDER BY id;
+SELECT id, cust, rank() OVER (w ORDER BY qty NULLS FIRST), sum(qty) OVER w FROM orders WHERE id <= 60 WINDOW w AS (PARTITION BY cust) ORDER BY id;
+SELECT id, sum(qty) OVER (w ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), lag(qty) OVER w FROM orders WHERE id <= 30 WINDOW w AS (ORDER BY id) ORDER BY id;
+SELECT id, sum(qty) OVER w2, max(qty) OVER w1 FROM orders WHERE id <= 50 WINDOW w1 AS (PARTITION BY express), w2 AS (w1 ORDER BY id) ORDER BY id;
+SELECT id, min(id) OVER w FROM orders WHERE id <= 20 WINDOW w AS (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), unused AS (PARTITION BY cust) ORDER BY id;
+SELECT id, count(*) FILTER (WHERE qty > 20) OVER (ORDER BY id), sum(qty) FILTER (WHERE express) OVER (PARTITION BY cust) FROM orders WHERE id <= 60 ORDER BY id;
+SELECT id, count(qty) FILTER (WHERE status = 'paid') OVER w, max(amount) FILTER (WHERE qty < 10) OVER w FROM orders WHERE id <= 60 WINDOW w AS (ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) ORDER BY id;
+SELECT cust, count(*) FILTER (WHERE qty > 20), sum(qty) FILTER (WHERE express), min(status) FILTER (WHERE qty IS NULL) FROM orders GROUP BY cust ORDER BY cust NULLS FIRST;
+SELECT count(*) FILTER (WHERE express), count(*) FILTER (WHERE NOT express), count(*) FILTER (WHERE express IS NULL), count(*) FROM orders;
+SELECT status, sum(big) FILTER (WHERE big > 0), max(price) FILTER (WHERE cust % 2 = 0), count(DISTINCT cust) FILTER (WHERE qty > 0) FROM orders GROUP BY status ORDER BY status NULLS FIRST;
+SELECT express, CAST(avg(qty) FILTER (WHERE qty > 0) AS numeric(12,3)), count(qty) FILTER (WHERE qty > 0) FROM orders GROUP BY express HAVING count(*) FILTER (WHERE qty > 40) > 1 ORDER BY express NULLS FIRST;
+SELECT cust, sum(qty) FILTER (WHERE id % 2 = 0) AS even, sum(qty) FILTER (WHERE id % 2 = 1) AS odd FROM orders GROUP BY cust ORDER BY even DESC NULLS LAST, cust NULLS FIRST;

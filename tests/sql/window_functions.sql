@@ -62,6 +62,28 @@ FROM t WHERE v IS NOT NULL ORDER BY rank() OVER (ORDER BY v DESC NULLS LAST), k,
 SELECT k, count(*) OVER (PARTITION BY k) AS c FROM t ORDER BY c DESC, k NULLS FIRST LIMIT 3;
 SELECT sum(rank() OVER (ORDER BY v)) OVER () FROM t;
 SELECT unnest('{1,2}'::int[]), row_number() OVER () FROM t;
+-- WINDOW clause: OVER w, OVER (w ORDER BY ...) and a window built on another;
+-- PostgreSQL's errors for a missing window and what may not be overridden
+SELECT k, v, sum(v) OVER w AS s, rank() OVER (w ORDER BY v) AS r, count(*) OVER w2 AS c
+FROM t WINDOW w AS (PARTITION BY k), w2 AS (w ORDER BY v ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+ORDER BY k, v, c;
+SELECT sum(v) OVER nope FROM t;
+SELECT sum(v) OVER (w PARTITION BY v) FROM t WINDOW w AS (ORDER BY k);
+SELECT sum(v) OVER (w ORDER BY v) FROM t WINDOW w AS (ORDER BY k);
+SELECT sum(v) OVER (w) FROM t WINDOW w AS (ORDER BY k ROWS CURRENT ROW);
+SELECT sum(v) OVER w2 FROM t WINDOW w2 AS (w1), w1 AS (PARTITION BY k);
+-- FILTER (WHERE ...) on aggregates, over a window and in GROUP BY; window and
+-- filter stay ordinary names elsewhere
+SELECT k, v, count(*) FILTER (WHERE v > 15) OVER (PARTITION BY k) AS big,
+       sum(v) FILTER (WHERE k = 1) OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) AS ones
+FROM t ORDER BY k, v, ones;
+SELECT k, count(*) FILTER (WHERE v > 15) AS big, sum(v) FILTER (WHERE v < 25) AS small, count(*)
+FROM t GROUP BY k ORDER BY k;
+SELECT rank() FILTER (WHERE v > 1) OVER () FROM t;
+SELECT lower('A') FILTER (WHERE true) FROM t;
+SELECT sum(v) FILTER (WHERE v) FROM t;
+SELECT sum(v) FILTER (WHERE rank() OVER () > 1) FROM t;
+SELECT window, filter FROM (SELECT 1 AS window, 2 AS filter) x;
 -- not computed yet: a clear 0A000, not a syntax error
 SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
 -- refused in clauses, as PostgreSQL
