@@ -164,16 +164,20 @@ typedef struct bind_windows {
     int n;
     const ast_expr_t **calls;
     int base;
+    struct window_rows *rows; /* what bind_windows_bind bound (bind_window_rows.c) */
 } bind_windows_t;
 /* Collects q's window calls into *w; their number (bind_window_rows.c). */
 int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w);
-/* The rows of input with one hidden column more per call of w, its value
- * (w->base set); NULL with the call's error (42803 nested, 0A000 on a
- * stream or not computed, 42704 / 42P20 named windows, 42P20 / 22013
- * frames, 2201G / 22016 bad
- * arguments, 0A000 over more than 2,000,000 rows). */
-plan_node_t *bind_windows_compute(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *input,
-                                  bind_windows_t *w, sl_error_t *err);
+/* Binds every call of w, its partition and order keys and its arguments,
+ * with b (over the rows the windows will see: the FROM's, or the groups'
+ * when b->agg is set); 0, or -1 with the call's error (42803 nested, 0A000
+ * on a stream or not computed, 42704 / 42P20 named windows, 42P20 / 22013
+ * frames). */
+int bind_windows_bind(const binder_t *b, const ast_select_t *q, bind_windows_t *w, sl_error_t *err);
+/* The rows of input (those w was bound over) with one hidden column more
+ * per call of w, its value (w->base = input->ncols); NULL with 2201G /
+ * 22016 for bad arguments, 0A000 over more than 2,000,000 rows. */
+plan_node_t *bind_windows_run(plan_node_t *input, bind_windows_t *w, int pos, sl_error_t *err);
 /* *out = window w with the WINDOW clause's named window it starts from
  * (OVER w, OVER (w ORDER BY ...)) resolved; 0, or -1 with 42704 (no such
  * window) or 42P20 (PARTITION BY or ORDER BY overridden, a frame copied),

@@ -146,9 +146,8 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         return -1;
     }
     if (e->over) {
-        sl_error_set(
-            err, SL_ERR_FEATURE_NOT_SUPPORTED,
-            "%s() OVER (...) is supported only as an item of a select list without GROUP BY", name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "%s() OVER (...) is supported only in a select list and its ORDER BY", name);
         return -1;
     }
     if (!strcmp(name, "current_database") && n == 0) {

@@ -60,18 +60,6 @@ int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w
     return w->n;
 }
 
-int bind_window_column(const binder_t *b, const ast_expr_t *call, exec_expr_t **out)
-{
-    const bind_windows_t *w = b->windows;
-    for (int i = 0; w && i < w->n; i++)
-        if (w->calls[i] == call) {
-            const plan_col_t *c = &b->cols[w->base + i];
-            *out = exec_expr_column(b->pc->arena, w->base + i, c->type, c->name);
-            return 1;
-        }
-    return 0;
-}
-
 /* ---- 2. the projection of keys and arguments ---- */
 
 /* What one call computes: its type, its aggregate, its values per row. */
@@ -80,19 +68,32 @@ typedef struct window_call {
     const ast_window_t *w;
     exec_type_t type;
     exec_agg_t agg; /* kind 0 unless an aggregate */
-    int first;      /* column of its first key in the projected rows */
+    int first;      /* column of its first key in the projected rows, after the input's */
 } window_call_t;
 
-typedef struct window_rows {
+struct window_rows {
     plan_ctx_t *pc;
     int ninput, ncalls;
     window_call_t *calls;
-    exec_expr_t **exprs; /* the projection: input columns, then every call's keys and args */
+    exec_expr_t **exprs; /* every call's keys and args, over the input */
     int nexprs;
     exec_value_t **out;  /* per input row: input values, then one value per call */
     exec_value_t **keys; /* per input row: the projected values */
     int64_t n;
-} window_rows_t;
+};
+typedef struct window_rows window_rows_t;
+
+int bind_window_column(const binder_t *b, const ast_expr_t *call, exec_expr_t **out)
+{
+    const bind_windows_t *w = b->windows;
+    for (int i = 0; w && i < w->n; i++)
+        if (w->calls[i] == call) {
+            *out = exec_expr_column(b->pc->arena, w->base + i, w->rows->calls[i].type,
+                                    call->name->name);
+            return 1;
+        }
+    return 0;
+}
 
 static void add_expr(window_rows_t *s, exec_expr_t *x)
 {
@@ -195,9 +196,16 @@ static int bind_call(window_rows_t *s, binder_t *b, window_call_t *c, sl_error_t
 static int project_rows(window_rows_t *s, plan_node_t *input, sl_error_t *err)
 {
     sl_arena_t *a = s->pc->arena;
-    const char **names = SL_NEW_ARRAY(a, const char *, s->nexprs);
-    for (int i = 0; i < s->nexprs; i++) names[i] = sl_printf(a, "w%d", i);
-    plan_node_t *p = plan_project(a, input, s->exprs, names, s->nexprs);
+    int n = s->ninput + s->nexprs;
+    exec_expr_t **exprs = SL_NEW_ARRAY(a, exec_expr_t *, n);
+    const char **names = SL_NEW_ARRAY(a, const char *, n);
+    for (int i = 0; i < n; i++) {
+        names[i] = sl_printf(a, "w%d", i);
+        exprs[i] = i >= s->ninput
+                       ? s->exprs[i - s->ninput]
+                       : exec_expr_column(a, i, input->cols[i].type, input->cols[i].name);
+    }
+    plan_node_t *p = plan_project(a, input, exprs, names, n);
     binder_t pb = {.pc = s->pc, .ncols = p->ncols, .cols = p->cols, .input = p};
     exec_value_t *rows = NULL;
     if (bind_input_rows(&pb, BIND_WINDOW_MAX_ROWS, &rows, &s->n, err) < 0) return -1;
@@ -216,6 +224,7 @@ static int project_rows(window_rows_t *s, plan_node_t *input, sl_error_t *err)
 typedef struct window_sort {
     const window_call_t *c;
     exec_value_t **keys;
+    int ninput; /* the input's columns before the keys in each row */
 } window_sort_t;
 
 static int compare_key(const exec_value_t *x, const exec_value_t *y, int desc, ast_nulls_t nulls)
@@ -231,7 +240,7 @@ static int compare_key(const exec_value_t *x, const exec_value_t *y, int desc, a
 
 static exec_value_t *row_keys(const window_sort_t *ws, int64_t r)
 {
-    return ws->keys[r] + ws->c->first;
+    return ws->keys[r] + ws->ninput + ws->c->first;
 }
 
 static int compare_rows(const void *pa, const void *pb, void *arg)
@@ -364,7 +373,7 @@ static int compute_call(window_rows_t *s, int i, sl_error_t *err)
 {
     int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, s->n > 0 ? s->n : 1);
     for (int64_t r = 0; r < s->n; r++) idx[r] = r;
-    window_sort_t ws = {&s->calls[i], s->keys};
+    window_sort_t ws = {&s->calls[i], s->keys, s->ninput};
     int64_t off[2];
     if (bind_window_frame_offsets(s->pc, &ws.c->w->frame, off, err) < 0) return -1;
     qsort_r(idx, (size_t)s->n, sizeof *idx, compare_rows, &ws);
@@ -392,27 +401,33 @@ static plan_node_t *values_node(const window_rows_t *s, const plan_node_t *input
     return v;
 }
 
-plan_node_t *bind_windows_compute(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *input,
-                                  bind_windows_t *w, sl_error_t *err)
+int bind_windows_bind(const binder_t *b, const ast_select_t *q, bind_windows_t *w, sl_error_t *err)
 {
-    sl_arena_t *a = pc->arena;
-    window_rows_t s = {.pc = pc, .ninput = input->ncols, .ncalls = w->n};
-    s.calls = SL_NEW_ARRAY(a, window_call_t, w->n);
-    binder_t b = {.pc = pc, .ncols = input->ncols, .cols = input->cols, .input = input};
-    b.clause = "SELECT";
+    sl_arena_t *a = b->pc->arena;
+    window_rows_t *s = SL_NEW(a, window_rows_t);
+    *s = (window_rows_t){.pc = b->pc, .ncalls = w->n};
+    s->calls = SL_NEW_ARRAY(a, window_call_t, w->n);
+    binder_t kb = *b;
+    kb.clause = "SELECT";
     for (int i = 0; i < w->n; i++)
-        if (check_call(&b, w->calls[i], err) < 0) return NULL;
-    for (int c = 0; c < input->ncols; c++)
-        add_expr(&s, exec_expr_column(a, c, input->cols[c].type, input->cols[c].name));
+        if (check_call(&kb, w->calls[i], err) < 0) return -1;
     for (int i = 0; i < w->n; i++) {
-        s.calls[i] = (window_call_t){.call = w->calls[i]};
-        if (bind_window_resolve(a, q, w->calls[i]->over, &s.calls[i].w, err) < 0 ||
-            bind_call(&s, &b, &s.calls[i], err) < 0)
-            return NULL;
+        s->calls[i] = (window_call_t){.call = w->calls[i]};
+        if (bind_window_resolve(a, q, w->calls[i]->over, &s->calls[i].w, err) < 0 ||
+            bind_call(s, &kb, &s->calls[i], err) < 0)
+            return -1;
     }
-    if (project_rows(&s, input, err) < 0) return NULL;
+    w->rows = s;
+    return 0;
+}
+
+plan_node_t *bind_windows_run(plan_node_t *input, bind_windows_t *w, int pos, sl_error_t *err)
+{
+    window_rows_t *s = w->rows;
+    s->ninput = input->ncols;
+    if (project_rows(s, input, err) < 0) return NULL;
     for (int i = 0; i < w->n; i++)
-        if (compute_call(&s, i, err) < 0) return NULL;
+        if (compute_call(s, i, err) < 0) return NULL;
     w->base = input->ncols;
-    return values_node(&s, input, q->pos);
+    return values_node(s, input, pos);
 }

@@ -627,3 +627,13 @@ SELECT count(*) FILTER (WHERE express), count(*) FILTER (WHERE NOT express), cou
 SELECT status, sum(big) FILTER (WHERE big > 0), max(price) FILTER (WHERE cust % 2 = 0), count(DISTINCT cust) FILTER (WHERE qty > 0) FROM orders GROUP BY status ORDER BY status NULLS FIRST;
 SELECT express, CAST(avg(qty) FILTER (WHERE qty > 0) AS numeric(12,3)), count(qty) FILTER (WHERE qty > 0) FROM orders GROUP BY express HAVING count(*) FILTER (WHERE qty > 40) > 1 ORDER BY express NULLS FIRST;
 SELECT cust, sum(qty) FILTER (WHERE id % 2 = 0) AS even, sum(qty) FILTER (WHERE id % 2 = 1) AS odd FROM orders GROUP BY cust ORDER BY even DESC NULLS LAST, cust NULLS FIRST;
+-- ==== window functions over grouped rows ====
+SELECT cust, sum(qty), rank() OVER (ORDER BY sum(qty) DESC NULLS LAST, cust NULLS FIRST) FROM orders GROUP BY cust ORDER BY cust NULLS FIRST;
+SELECT status, count(*), sum(count(*)) OVER (), dense_rank() OVER (ORDER BY count(*) DESC) FROM orders GROUP BY status ORDER BY status NULLS FIRST;
+SELECT express, status, count(*), row_number() OVER (PARTITION BY express ORDER BY count(*) DESC, status NULLS FIRST) FROM orders GROUP BY express, status ORDER BY express NULLS FIRST, status NULLS FIRST;
+SELECT cust % 5 AS b, max(qty), lag(max(qty)) OVER (ORDER BY cust % 5 NULLS FIRST), sum(max(qty)) OVER (ORDER BY cust % 5 NULLS FIRST) FROM orders GROUP BY cust % 5 ORDER BY b NULLS FIRST;
+SELECT status, count(*) FROM orders GROUP BY status ORDER BY rank() OVER (ORDER BY count(*) DESC, status NULLS FIRST);
+SELECT cust, count(*) FROM orders GROUP BY cust HAVING count(*) > 3 ORDER BY row_number() OVER (ORDER BY count(*), cust NULLS FIRST);
+SELECT express, CAST(CAST(count(*) AS numeric(12,4)) / sum(count(*)) OVER () AS numeric(12,4)) FROM orders GROUP BY express ORDER BY express NULLS FIRST;
+SELECT status, count(*) FILTER (WHERE express), sum(count(*) FILTER (WHERE express)) OVER w FROM orders GROUP BY status WINDOW w AS (ORDER BY status NULLS FIRST) ORDER BY status NULLS FIRST;
+SELECT count(*), rank() OVER (ORDER BY count(*)) FROM orders;

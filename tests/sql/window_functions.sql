@@ -84,8 +84,12 @@ SELECT lower('A') FILTER (WHERE true) FROM t;
 SELECT sum(v) FILTER (WHERE v) FROM t;
 SELECT sum(v) FILTER (WHERE rank() OVER () > 1) FROM t;
 SELECT window, filter FROM (SELECT 1 AS window, 2 AS filter) x;
--- not computed yet: a clear 0A000, not a syntax error
-SELECT k, rank() OVER (ORDER BY k) FROM t GROUP BY k;
+-- with GROUP BY the windows see the groups: ranks of aggregates, a share of
+-- the total; a column that is not grouped is 42803, as elsewhere
+SELECT k, sum(v) AS s, rank() OVER (ORDER BY sum(v) DESC NULLS LAST) AS r,
+       sum(sum(v)) OVER () AS total, lag(k) OVER (ORDER BY k NULLS FIRST) AS prev
+FROM t GROUP BY k ORDER BY r, k;
+SELECT k, rank() OVER (ORDER BY v) FROM t GROUP BY k;
 -- refused in clauses, as PostgreSQL
 SELECT k FROM t WHERE row_number() OVER () > 1;
 SELECT k FROM t GROUP BY row_number() OVER ();
