@@ -1,13 +1,16 @@
 /* Window function calls anywhere in a select list or its ORDER BY
  * (`x - lag(x) OVER (...)`, `rank() OVER w + 1`), computed over the rows
- * of the FROM (after WHERE) when the statement is bound, as bind_srf.c
- * computes set-returning functions:
+ * of the FROM (after WHERE), or with GROUP BY over the groups (after
+ * HAVING), when the statement is bound, as bind_srf.c computes
+ * set-returning functions:
  *   1. every call is collected from the AST (not inside subqueries, not
  *      inside another call's arguments: binding those refuses a nested
  *      call, 42803);
- *   2. one projection of the input computes, per row, the input columns
- *      and, per call, its partition keys, order keys and arguments; it runs
- *      once (bind_input_rows, at most BIND_WINDOW_MAX_ROWS rows);
+ *   2. every call's partition keys, order keys and arguments are bound
+ *      (bind_windows_bind: over the FROM's columns, or the aggregate's
+ *      output), then one projection of the input computes them beside the
+ *      input columns; it runs once (bind_windows_run, bind_input_rows, at
+ *      most BIND_WINDOW_MAX_ROWS rows);
  *   3. per call, the rows are sorted by partition then order keys and each
  *      partition is numbered (ranking), read (bind_window_values.c) or
  *      aggregated over its frames (bind_window_agg.c);
