@@ -11,7 +11,8 @@
  *                (not-ilike e p [esc]) (field e name) (subquery q) (exists q)
  *   selects      [(with (cte name [(cols c..)] q)..) ](select [distinct|(distinct-on e.. [within-watermark])]
  *                  (items e (as e name) * t.*) [(from f..)] [(where e)]
- *                  [(group e..)] [(having e)] [(order (sort e [desc] [nulls-first])..)]
+ *                  [(group e..)] [(having e)] [(windows (name (over ..))..)]
+ *                  [(order (sort e [desc] [nulls-first])..)]
  *                  [(limit e)] [(offset e)])
  *                (values (e..)..) (union-all q q..) (union q q..)
  *   FROM items   (table [schema.]name [(alias a [c..])] [(watermark col delay)])
@@ -164,10 +165,15 @@ static void dump_frame(sl_buf_t *b, const ast_frame_t *f)
     sl_buf_putc(b, ')');
 }
 
-/* (over [(partition e..)] [(order ..)] [(rows|range ..)]) of a window function call. */
+/* (over [name] [(partition e..)] [(order ..)] [(rows|range ..)]) of a window
+ * function call or a WINDOW clause's definition. */
 static void dump_over(sl_buf_t *b, const ast_window_t *w)
 {
     sl_buf_puts(b, " (over");
+    if (w->ref) {
+        sl_buf_putc(b, ' ');
+        put_ident(b, w->ref);
+    }
     if (w->partition.n) {
         sl_buf_puts(b, " (partition");
         dump_list(b, &w->partition);
@@ -193,6 +199,11 @@ static void dump_func(sl_buf_t *b, const ast_expr_t *e)
         if (!x->alias) continue;
         sl_buf_putc(b, ' ');
         put_ident(b, x->alias);
+        sl_buf_putc(b, ')');
+    }
+    if (e->filter) {
+        sl_buf_puts(b, " (filter ");
+        ast_dump_expr(b, e->filter);
         sl_buf_putc(b, ')');
     }
     if (e->over) dump_over(b, e->over);
@@ -327,6 +338,20 @@ static void dump_tagged_expr(sl_buf_t *b, const char *tag, const ast_expr_t *e)
     sl_buf_putc(b, ')');
 }
 
+/* (windows (w (over ..)) ..) of a WINDOW clause. */
+static void dump_window_defs(sl_buf_t *b, const ast_window_def_list_t *l)
+{
+    if (l->n == 0) return;
+    sl_buf_puts(b, " (windows");
+    for (int i = 0; i < l->n; i++) {
+        sl_buf_puts(b, " (");
+        put_ident(b, l->items[i]->name);
+        dump_over(b, l->items[i]->window);
+        sl_buf_putc(b, ')');
+    }
+    sl_buf_putc(b, ')');
+}
+
 static void dump_tagged_list(sl_buf_t *b, const char *tag, const ast_expr_list_t *l)
 {
     if (l->n == 0) return;
@@ -443,6 +468,7 @@ static void dump_simple(sl_buf_t *b, const ast_select_t *q)
     dump_tagged_expr(b, "where", q->where);
     dump_tagged_list(b, "group", &q->group_by);
     dump_tagged_expr(b, "having", q->having);
+    dump_window_defs(b, &q->windows);
 }
 
 static void dump_values(sl_buf_t *b, const ast_select_t *q)

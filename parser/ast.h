@@ -228,6 +228,7 @@ struct ast_expr {
     struct ast_window *over;  /* FUNC: f(...) OVER (...), or NULL */
     ast_ident_t *alias;       /* an argument of struct(x AS name, ...): the name, or NULL */
     int alias_at;             /* with alias: the position of its AS */
+    ast_expr_t *filter;       /* FUNC: f(...) FILTER (WHERE filter), or NULL */
 
     int height; /* 1 for a leaf, else 1 + the highest child (<= PARSE_MAX_DEPTH) */
 };
@@ -328,8 +329,11 @@ typedef struct {
     int pos; /* of ROWS / RANGE */
 } ast_frame_t;
 
-/* OVER ([PARTITION BY partition] [ORDER BY order] [frame]) of a window function call. */
+/* OVER ([ref] [PARTITION BY partition] [ORDER BY order] [frame]) of a
+ * window function call, OVER ref, or a WINDOW clause's definition. */
 typedef struct ast_window {
+    ast_ident_t *ref; /* the named window it starts from (OVER w, OVER (w ...)), or NULL */
+    int ref_only;     /* OVER w: the named window as it is, frame included */
     ast_expr_list_t partition;
     ast_sort_list_t order;
     ast_frame_t frame;
@@ -343,6 +347,16 @@ typedef struct {
     int n;
     ast_select_t **items;
 } ast_select_list_t;
+
+/* One `name AS (window)` of a WINDOW clause. */
+typedef struct ast_window_def {
+    ast_ident_t *name;
+    struct ast_window *window;
+} ast_window_def_t;
+typedef struct {
+    int n;
+    ast_window_def_t **items;
+} ast_window_def_list_t;
 
 /* One `name [(cols)] AS (query)` of a WITH clause. */
 typedef struct ast_cte {
@@ -385,6 +399,7 @@ struct ast_select {
     ast_expr_t *where;
     ast_expr_list_t group_by;
     ast_expr_t *having;
+    ast_window_def_list_t windows; /* WINDOW name AS (...), ... */
 
     /* VALUES */
     ast_row_list_t rows;

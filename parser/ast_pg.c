@@ -83,16 +83,55 @@ ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_iden
     return f;
 }
 
-ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o,
-                    const ast_frame_t *frame, const parse_token_t *rp)
+ast_window_t *pb_window(parse_ctx_t *c, ast_ident_t *ref, ast_expr_list_t p, ast_sort_list_t o,
+                        const ast_frame_t *frame)
 {
     ast_window_t *w = SL_NEW(c->a, ast_window_t);
+    w->ref = ref;
     w->partition = p;
     w->order = o;
     w->frame = *frame;
-    w->pos = f->end;
+    return w;
+}
+
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_window_t *w, const parse_token_t *lp,
+                    const parse_token_t *rp)
+{
+    (void)c;
+    w->pos = lp->pos;
     w->end = pb_tok_end(rp);
     f->over = w;
     f->end = w->end;
     return f;
+}
+
+ast_expr_t *pb_over_name(parse_ctx_t *c, ast_expr_t *f, ast_ident_t *name)
+{
+    ast_window_t *w = SL_NEW(c->a, ast_window_t);
+    w->ref = name;
+    w->ref_only = 1;
+    w->pos = name->pos;
+    w->end = name->end;
+    f->over = w;
+    f->end = w->end;
+    return f;
+}
+
+ast_expr_t *pb_filter(parse_ctx_t *c, ast_expr_t *f, ast_expr_t *cond, const parse_token_t *rp)
+{
+    (void)c;
+    f->filter = cond;
+    f->end = pb_tok_end(rp);
+    return f;
+}
+
+ast_window_def_t *pb_window_def(parse_ctx_t *c, ast_ident_t *name, ast_window_t *w,
+                                const parse_token_t *lp, const parse_token_t *rp)
+{
+    ast_window_def_t *d = SL_NEW(c->a, ast_window_def_t);
+    w->pos = lp->pos;
+    w->end = pb_tok_end(rp);
+    d->name = name;
+    d->window = w;
+    return d;
 }

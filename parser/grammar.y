@@ -695,7 +695,7 @@ select_arm(A) ::= select_core(A).
 select_arm(A) ::= subq(A). [SUBQ_SELECT]
 
 %type select_core {ast_select_t *}
-select_core(A) ::= SELECT(K) distinct_opt(D) selitems(I) from_opt(F) where_opt(W) group_opt(G) having_opt(H). {
+select_core(A) ::= SELECT(K) distinct_opt(D) selitems(I) from_opt(F) where_opt(W) group_opt(G) having_opt(H) window_opt(N). {
     A = pb_select(ctx, AST_SELECT_SIMPLE, K.pos);
     A->distinct = D.kind;
     A->distinct_on = D.on;
@@ -705,6 +705,7 @@ select_core(A) ::= SELECT(K) distinct_opt(D) selitems(I) from_opt(F) where_opt(W
     A->where = W;
     A->group_by = G;
     A->having = H;
+    A->windows = N;
     A->end = ctx->prev_end;
 }
 select_core(A) ::= VALUES(K) rowlist(R). {
@@ -866,6 +867,16 @@ where_opt(A) ::= WHERE expr(X). { A = X; }
 group_opt(A) ::= . { memset(&A, 0, sizeof A); }
 group_opt(A) ::= GROUP BY exprlist(X). { A = X; }
 
+/* WINDOW name AS (window), ...: windows the select list's OVER names */
+%type window_opt {ast_window_def_list_t}
+window_opt(A) ::= . { memset(&A, 0, sizeof A); }
+window_opt(A) ::= WINDOW windefs(L). { A = L; }
+%type windefs {ast_window_def_list_t}
+windefs(A) ::= windef(D). { memset(&A, 0, sizeof A); PB_ADD(ctx, A, D); }
+windefs(A) ::= windefs(A) COMMA windef(D). { PB_ADD(ctx, A, D); }
+%type windef {ast_window_def_t *}
+windef(A) ::= ident(N) AS LP(L) winspec(W) RP(R). { A = pb_window_def(ctx, N, W, &L, &R); }
+
 %type having_opt {ast_expr_t *}
 having_opt(A) ::= . { A = NULL; }
 having_opt(A) ::= HAVING expr(X). { A = X; }
@@ -970,8 +981,27 @@ expr(A) ::= expr(E) COLLATE dotted(N). { A = pb_collate(ctx, E, N); }
 expr(A) ::= expr(E) EQ ANY subq(Q). { A = pb_in_query(ctx, E, Q, 0); }
 expr(A) ::= expr(E) EQ ANY LP expr(R) RP(T). { A = pb_any(ctx, E, R, &T); }
 primary(A) ::= ARRAY(K) subq(Q). { A = pb_subquery(ctx, AST_EXPR_ARRAY, &K, Q); }
-/* f(...) OVER ([PARTITION BY ...] [ORDER BY ...]): a window function call */
-primary(A) ::= func(F) OVER LP partition_opt(P) order_opt(O) frame_opt(W) RP(R). { A = pb_over(ctx, F, P, O, &W, &R); }
+/* f(...) [FILTER (WHERE ...)] OVER ([w] [PARTITION BY ...] [ORDER BY ...] [frame]) or OVER w:
+ * a window function call */
+primary(A) ::= func(F) OVER LP(L) winspec(W) RP(R). { A = pb_over(ctx, F, W, &L, &R); }
+primary(A) ::= func(F) OVER ident(N). { A = pb_over_name(ctx, F, N); }
+primary(A) ::= func(F) FILTER LP WHERE expr(E) RP(R). { A = pb_filter(ctx, F, E, &R); }
+primary(A) ::= func(F) FILTER LP WHERE expr(E) RP(Q) OVER LP(L) winspec(W) RP(R). {
+    A = pb_over(ctx, pb_filter(ctx, F, E, &Q), W, &L, &R);
+}
+primary(A) ::= func(F) FILTER LP WHERE expr(E) RP(Q) OVER ident(N). {
+    A = pb_over_name(ctx, pb_filter(ctx, F, E, &Q), N);
+}
+/* A window's parts, each clause starting with its keyword (no empty
+ * partition or order list before a frame), so that after '(' ROWS and RANGE
+ * are shifted as keywords, never taken as a window name by %fallback. */
+%type winspec {ast_window_t *}
+winspec(A) ::= wparts(A).
+winspec(A) ::= ident(N) wparts(W). { A = W; A->ref = N; }
+%type wparts {ast_window_t *}
+wparts(A) ::= frame_opt(W). { ast_expr_list_t p = {0, NULL}; ast_sort_list_t o = {0, NULL}; A = pb_window(ctx, NULL, p, o, &W); }
+wparts(A) ::= ORDER BY sortlist(O) frame_opt(W). { ast_expr_list_t p = {0, NULL}; A = pb_window(ctx, NULL, p, O, &W); }
+wparts(A) ::= PARTITION BY exprlist(P) order_opt(O) frame_opt(W). { A = pb_window(ctx, NULL, P, O, &W); }
 /* [ROWS | RANGE] [BETWEEN] bound [AND bound]: the window frame */
 %type frame_opt {ast_frame_t}
 frame_opt(A) ::= . { memset(&A, 0, sizeof A); }
@@ -986,9 +1016,6 @@ frame_bound(A) ::= UNBOUNDED FOLLOWING. { A.kind = AST_BOUND_UNBOUNDED_FOLLOWING
 frame_bound(A) ::= CURRENT ROW. { A.kind = AST_BOUND_CURRENT_ROW; A.offset = NULL; }
 frame_bound(A) ::= expr(E) PRECEDING. { A.kind = AST_BOUND_PRECEDING; A.offset = E; }
 frame_bound(A) ::= expr(E) FOLLOWING. { A.kind = AST_BOUND_FOLLOWING; A.offset = E; }
-%type partition_opt {ast_expr_list_t}
-partition_opt(A) ::= . { memset(&A, 0, sizeof A); }
-partition_opt(A) ::= PARTITION BY exprlist(X). { A = X; }
 /* a[i]: an element of an array (or vector) column, element_at(a, i) */
 primary(A) ::= dotted(D) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, pb_column(ctx, D), I, &R); }
 primary(A) ::= fieldable(E) LBRACKET expr(I) RBRACKET(R). { A = pb_subscript(ctx, E, I, &R); }

@@ -255,9 +255,19 @@ ast_type_t *pb_array_type(parse_ctx_t *c, const ast_ident_t *schema, const ast_i
 /* [schema.]f(args) [alias] in FROM. */
 ast_from_t *pb_from_function(parse_ctx_t *c, const ast_ident_t *schema, ast_ident_t *name,
                              ast_expr_list_t args, const pb_alias_t *alias);
-/* f(...) OVER (PARTITION BY p ORDER BY o). */
-ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_expr_list_t p, ast_sort_list_t o,
-                    const ast_frame_t *frame, const parse_token_t *rp);
+/* [ref] PARTITION BY p ORDER BY o frame: a window (ref may be NULL). */
+ast_window_t *pb_window(parse_ctx_t *c, ast_ident_t *ref, ast_expr_list_t p, ast_sort_list_t o,
+                        const ast_frame_t *frame);
+/* f(...) OVER (w): lp and rp are its parentheses. */
+ast_expr_t *pb_over(parse_ctx_t *c, ast_expr_t *f, ast_window_t *w, const parse_token_t *lp,
+                    const parse_token_t *rp);
+/* f(...) OVER name. */
+ast_expr_t *pb_over_name(parse_ctx_t *c, ast_expr_t *f, ast_ident_t *name);
+/* f(...) FILTER (WHERE cond). */
+ast_expr_t *pb_filter(parse_ctx_t *c, ast_expr_t *f, ast_expr_t *cond, const parse_token_t *rp);
+/* name AS (w) of a WINDOW clause. */
+ast_window_def_t *pb_window_def(parse_ctx_t *c, ast_ident_t *name, ast_window_t *w,
+                                const parse_token_t *lp, const parse_token_t *rp);
 /* e COLLATE name. */
 ast_expr_t *pb_collate(parse_ctx_t *c, ast_expr_t *e, ast_ident_list_t name);
 /* schema.type in a cast (the binder accepts pg_catalog only). */

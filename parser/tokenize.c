@@ -727,6 +727,16 @@ static int classify(const src_t *s, const scan_tok_t *t, int prev)
         return n.code == TK_IN || n.code == TK_LIKE || n.code == TK_ILIKE || n.code == TK_BETWEEN
                    ? TK_NOT_LA
                    : t->code;
+    case TK_WINDOW: /* WINDOW name AS (...); else a name (window(ts, '5 minutes'), a column) */
+        scan_significant(s, after, &n);
+        if (!is_word(&n)) return TK_ID;
+        scan_significant(s, n.pos + n.len, &n);
+        return n.code == TK_AS ? t->code : TK_ID;
+    case TK_FILTER: /* f(...) FILTER (WHERE ...); else a name */
+        scan_significant(s, after, &n);
+        if (n.code != TK_LP) return TK_ID;
+        scan_significant(s, n.pos + n.len, &n);
+        return n.code == TK_WHERE ? t->code : TK_ID;
     case TK_EXISTS: /* EXISTS (SELECT ...), IF [NOT] EXISTS; else a name */
         scan_significant(s, after, &n);
         return n.code == TK_LP || prev == TK_IF || prev == TK_NOT ? t->code : TK_ID;

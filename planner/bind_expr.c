@@ -439,15 +439,41 @@ static exec_expr_t *bind_aggregate(binder_t *b, const ast_expr_t *e, sl_error_t 
     exec_value_t opt = exec_value_null(exec_type_of(EXEC_TYPE_NULL));
     if (!tuple && e->args.n == 2 && agg_option(b, e, &opt, err) < 0) return NULL;
     exec_expr_t *arg = NULL;
+    binder_t inner = *b;
+    inner.agg = NULL;
+    inner.clause = "aggregate";
+    inner.allow_aggs = 0;
     if (!e->star) {
-        binder_t inner = *b;
-        inner.agg = NULL;
-        inner.clause = "aggregate";
-        inner.allow_aggs = 0;
         arg = tuple ? distinct_tuple(&inner, e, err) : bind_expr(&inner, e->args.items[0], err);
         if (!arg) return NULL;
     }
-    return add_aggregate(b, e, arg, &opt, err);
+    if (!e->filter) return add_aggregate(b, e, arg, &opt, err);
+    ast_expr_t counted = *e; /* count(*) FILTER (...) counts the kept rows' 1s */
+    counted.star = 0;
+    if (!(arg = bind_filter_arg(&inner, e, arg, err))) return NULL;
+    return add_aggregate(b, &counted, arg, &opt, err);
+}
+
+exec_expr_t *bind_filter_arg(binder_t *b, const ast_expr_t *e, exec_expr_t *arg, sl_error_t *err)
+{
+    sl_arena_t *a = b->pc->arena;
+    const char *clause = b->clause;
+    b->clause = "FILTER";
+    exec_expr_t *cond = bind_expr(b, e->filter, err);
+    b->clause = clause;
+    if (!cond) return NULL;
+    if (cond->type.id != EXEC_TYPE_BOOLEAN && cond->type.id != EXEC_TYPE_NULL) {
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH,
+                     "argument of FILTER must be type boolean, not type %s",
+                     exec_type_pg_name(cond->type));
+        return fail_at(err, e->filter->pos);
+    }
+    if (!arg) {
+        exec_value_t one = exec_value_int(1);
+        arg = exec_expr_const(a, &one);
+    }
+    exec_expr_t *x = exec_expr_case(a, NULL, &cond, &arg, 1, NULL, err);
+    return x ? x : fail_at(err, e->pos);
 }
 
 /* ---- operators and functions ---- */
@@ -458,6 +484,11 @@ static exec_expr_t *bind_func(binder_t *b, const ast_expr_t *e, sl_error_t *err)
     int handled = bind_pg_func(b, e, &pg, err);
     if (handled) return handled > 0 ? pg : fail_at(err, e->pos);
     if (exec_func_is_aggregate(e->name->name)) return bind_aggregate(b, e, err);
+    if (e->filter) {
+        sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE,
+                     "FILTER specified, but %s is not an aggregate function", e->name->name);
+        return fail_at(err, e->pos);
+    }
     if (e->distinct || e->star) {
         sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, "%s is not an aggregate function",
                      e->name->name);
@@ -668,7 +699,7 @@ exec_expr_t *bind_expr(binder_t *b, const ast_expr_t *e, sl_error_t *err)
 int bind_has_aggregate(const ast_expr_t *e)
 {
     if (!e) return 0;
-    if (e->kind == AST_EXPR_FUNC && exec_func_is_aggregate(e->name->name)) return 1;
+    if (e->kind == AST_EXPR_FUNC && !e->over && exec_func_is_aggregate(e->name->name)) return 1;
     for (int i = 0; i < e->args.n; i++)
         if (bind_has_aggregate(e->args.items[i])) return 1;
     for (int i = 0; i < e->list.n; i++)

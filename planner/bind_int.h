@@ -35,8 +35,9 @@ typedef struct binder {
     bind_agg_t *agg;        /* set while binding over an aggregate's output */
     const char *clause;     /* "WHERE", "GROUP BY", ... (aggregates refused when !allow_aggs) */
     int allow_aggs;
-    plan_node_t *input; /* the node whose rows `cols` describe (WHERE and the select
+    plan_node_t *input;                 /* the node whose rows `cols` describe (WHERE and the select
                                  list of a simple select), for correlated subqueries; or NULL */
+    const struct bind_windows *windows; /* window calls computed into cols, or NULL */
 } binder_t;
 
 /* A WITH query in scope; `prev` is the scope its own body sees (the WITH
@@ -97,7 +98,12 @@ int bind_correlated(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_erro
 /* Every row of b->input as a STRUCT of its columns (run now, at most
  * `max`: 0A000 beyond). */
 int bind_input_rows(binder_t *b, int64_t max, exec_value_t **rows, int64_t *n, sl_error_t *err);
-/* True when the AST contains an aggregate call (outside nested selects). */
+/* The argument of aggregate call e with a FILTER (WHERE c): CASE WHEN c
+ * THEN arg END, or CASE WHEN c THEN 1 END for count(*) (arg NULL); NULL
+ * with 42804 when c is not boolean (bind_expr.c). */
+exec_expr_t *bind_filter_arg(binder_t *b, const ast_expr_t *e, exec_expr_t *arg, sl_error_t *err);
+/* True when the AST contains an aggregate call (outside nested selects;
+ * an aggregate OVER (...) is a window function, not one). */
 int bind_has_aggregate(const ast_expr_t *e);
 /* The output name PostgreSQL gives an unaliased select item. */
 const char *bind_default_name(sl_arena_t *a, const ast_expr_t *e);
@@ -116,7 +122,7 @@ int bind_at(sl_error_t *err, int pos);
  * input; else -1 with 42P20 (WHERE, GROUP BY, HAVING), 42803 (inside an
  * aggregate) or 0A000 (over a stream) at the call (bind_window.c). */
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err);
-/* True for the window functions bind_srf.c computes called with n
+/* True for the window functions bind_window_rows.c computes called with n
  * arguments (bind_window.c). */
 int bind_window_is_computed(const char *name, int nargs);
 /* True for the ranking ones (no arguments, from row positions only). */
@@ -136,7 +142,9 @@ typedef struct bind_window_part {
 int bind_window_value(const char *name, const bind_window_part_t *p, int64_t r, exec_value_t *out,
                       sl_error_t *err);
 /* A window's frame offsets, checked: 0, or -1 with 42P20 (a start of
- * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING), 0A000 (RANGE with
+ * UNBOUNDED FOLLOWING, an end of UNBOUNDED PRECEDING, an end before the
+ * start: CURRENT ROW or n FOLLOWING to n PRECEDING, n FOLLOWING to
+ * CURRENT ROW), 0A000 (RANGE with
  * an offset) or 22013 (a negative or NULL offset) (bind_window.c). */
 int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2],
                               sl_error_t *err);
@@ -144,11 +152,47 @@ int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[
  * is rows gfirst..glast: rows *first..*last, clamped to the partition. */
 void bind_window_frame_rows(const ast_frame_t *f, const int64_t off[2], int64_t r, int64_t gfirst,
                             int64_t glast, int64_t n, int64_t *first, int64_t *last);
+/* True for the aggregate window functions: sum, count, avg, min, max of
+ * one argument, and count(*) (bind_window_agg.c). */
+int bind_window_is_aggregate(const char *name, int nargs, int star);
+struct exec_agg;
+/* out[r] = aggregate f over rows first[r]..last[r] of p (argument 0 of
+ * each), for every row r of p; 0, or -1 with 22003 on overflow
+ * (bind_window_agg.c). */
+int bind_window_agg_values(sl_arena_t *a, const struct exec_agg *f, const bind_window_part_t *p,
+                           const int64_t *first, const int64_t *last, exec_value_t *out,
+                           sl_error_t *err);
+/* The window function calls of a select list and its ORDER BY, and the
+ * first of the columns their values are computed into. */
+typedef struct bind_windows {
+    int n;
+    const ast_expr_t **calls;
+    int base;
+    struct window_rows *rows; /* what bind_windows_bind bound (bind_window_rows.c) */
+} bind_windows_t;
+/* Collects q's window calls into *w; their number (bind_window_rows.c). */
+int bind_windows_collect(sl_arena_t *a, const ast_select_t *q, bind_windows_t *w);
+/* Binds every call of w, its partition and order keys and its arguments,
+ * with b (over the rows the windows will see: the FROM's, or the groups'
+ * when b->agg is set); 0, or -1 with the call's error (42803 nested, 0A000
+ * on a stream or not computed, 42704 / 42P20 named windows, 42P20 / 22013
+ * frames). */
+int bind_windows_bind(const binder_t *b, const ast_select_t *q, bind_windows_t *w, sl_error_t *err);
+/* The rows of input (those w was bound over) with one hidden column more
+ * per call of w, its value (w->base = input->ncols); NULL with 2201G /
+ * 22016 for bad arguments, 0A000 over more than 2,000,000 rows. */
+plan_node_t *bind_windows_run(plan_node_t *input, bind_windows_t *w, int pos, sl_error_t *err);
+/* *out = window w with the WINDOW clause's named window it starts from
+ * (OVER w, OVER (w ORDER BY ...)) resolved; 0, or -1 with 42704 (no such
+ * window) or 42P20 (PARTITION BY or ORDER BY overridden, a frame copied),
+ * PostgreSQL's messages (bind_window.c). */
+int bind_window_resolve(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w,
+                        const ast_window_t **out, sl_error_t *err);
+/* 1 and *out = the column of b's input holding call's value, when b's
+ * input has computed it; else 0. */
+int bind_window_column(const binder_t *b, const ast_expr_t *call, exec_expr_t **out);
 /* Sets err's hint to the list of the window functions sluice computes. */
 void bind_window_hint_computed(sl_error_t *err);
-/* 0, or -1 with 0A000 when q's select list has a window function call and
- * input reads a stream (bind_window.c). */
-int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err);
 /* Result type of an aggregate call; 42883 with a hint when the argument type is not accepted. */
 int bind_agg_type(const char *func, int distinct, int star, exec_type_t arg, exec_type_t *out,
                   sl_error_t *err);

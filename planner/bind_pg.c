@@ -135,16 +135,17 @@ int bind_pg_func(binder_t *b, const ast_expr_t *e, exec_expr_t **out, sl_error_t
         }
     }
     if (e->over && bind_window_check_call(b, e, err) < 0) return -1;
-    if (e->over && !bind_window_is_computed(name, -1)) {
+    if (e->over && bind_window_column(b, e, out)) return 1;
+    if (e->over && !bind_window_is_computed(name, -1) &&
+        !bind_window_is_aggregate(name, n, e->star)) {
         sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
                      name);
         bind_window_hint_computed(err);
         return -1;
     }
     if (e->over) {
-        sl_error_set(
-            err, SL_ERR_FEATURE_NOT_SUPPORTED,
-            "%s() OVER (...) is supported only as an item of a select list without GROUP BY", name);
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "%s() OVER (...) is supported only in a select list and its ORDER BY", name);
         return -1;
     }
     if (!strcmp(name, "current_database") && n == 0) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sl_assert.h"
 #include "model/cast.h"
 #include "exec/func.h"
 #include "model/text_io.h"
@@ -584,6 +585,27 @@ static int query_has_aggregates(const ast_select_t *q)
 static plan_node_t *bind_tail(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
                               sl_error_t *err);
 
+/* With GROUP BY, window calls see the groups: their keys and arguments
+ * are bound over the aggregate's output, and every aggregate of the query
+ * is found first (a pass over the select list, HAVING and ORDER BY whose
+ * result is dropped), so that the windows' columns can follow the
+ * aggregate's (w->base). */
+static int bind_grouped_windows(binder_t *b, const ast_select_t *q, bind_windows_t *w,
+                                sl_error_t *err)
+{
+    if (bind_windows_bind(b, q, w, err) < 0) return -1;
+    binder_t scratch = *b;
+    out_list_t o = {0};
+    plan_sort_key_t *keys = NULL;
+    scratch.clause = "SELECT";
+    if (bind_items(&scratch, &q->items, &o, err) < 0) return -1;
+    scratch.clause = "HAVING";
+    if (q->having && !bind_expr(&scratch, q->having, err)) return -1;
+    if (q->order_by.n && bind_order(&scratch, &q->order_by, &o, &keys, err) < 0) return -1;
+    w->base = b->agg->nkeys + b->agg->naggs;
+    return 0;
+}
+
 static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_t *err)
 {
     plan_node_t *n = bind_from_list(pc, q, err);
@@ -594,13 +616,23 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
         n = plan_bind_srf_select(pc, q, n, err);
         return n ? bind_tail(pc, q, n, err) : NULL;
     }
-    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
+    bind_windows_t windows = {0}; /* bind_window_rows.c */
+    int nwindows = bind_windows_collect(pc->arena, q, &windows);
+    binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n, .windows = &windows};
+    if (nwindows && !query_has_aggregates(q)) {
+        if (bind_windows_bind(&b, q, &windows, err) < 0 ||
+            !(n = bind_windows_run(n, &windows, q->pos, err)))
+            return NULL;
+        b = (binder_t){
+            .pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n, .windows = &windows};
+    }
     bind_agg_t ag = {0};
     exec_expr_t *having = NULL;
     if (query_has_aggregates(q)) {
         if (bind_group_keys(&b, q, &n, &ag, err) < 0) return NULL;
         b.agg = &ag;
         b.allow_aggs = 1;
+        if (nwindows && bind_grouped_windows(&b, q, &windows, err) < 0) return NULL;
     }
     out_list_t o = {0};
     b.clause = "SELECT";
@@ -618,6 +650,9 @@ static plan_node_t *bind_simple(plan_ctx_t *pc, const ast_select_t *q, sl_error_
     if (b.agg) {
         n = build_aggregate(pc->arena, n, &ag, q->group_by.n ? q->group_by.items[0]->pos : q->pos);
         if (having) n = add_filter(pc->arena, n, having, q->having->pos);
+        SL_ASSERT(!nwindows ||
+                  n->ncols == windows.base); /* bind_grouped_windows found every aggregate */
+        if (nwindows && !(n = bind_windows_run(n, &windows, q->pos, err))) return NULL;
     }
     n = make_project(pc->arena, n, o.exprs, o.names, o.n, q->pos);
     for (int i = 0; i < o.n; i++) n->cols[i].hidden = o.hidden[i];

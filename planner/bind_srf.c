@@ -150,18 +150,10 @@ plan_node_t *plan_bind_from_function(plan_ctx_t *pc, const ast_from_t *f, sl_err
  *   generate_series(start, stop)   as in FROM
  *   information_schema._pg_expandarray(array)
  *                                  (x, n): each element with its 1-based index
- * and the ranking window functions row_number(), rank(), dense_rank() OVER
- * ([PARTITION BY ...] [ORDER BY ...]) (one row per input row; not beside the
- * set-returning ones). */
+ * (window functions are not beside them: bind_window_rows.c computes
+ * those). */
 
-typedef enum {
-    SRF_NONE,
-    SRF_UNNEST,
-    SRF_SUBSCRIPTS,
-    SRF_SERIES,
-    SRF_EXPAND,
-    SRF_RANKING
-} srf_kind_t;
+typedef enum { SRF_NONE, SRF_UNNEST, SRF_SUBSCRIPTS, SRF_SERIES, SRF_EXPAND } srf_kind_t;
 
 /* The set-returning call an item is (possibly under one field access). */
 static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
@@ -170,7 +162,7 @@ static srf_kind_t item_srf(const ast_expr_t *e, const ast_expr_t **call)
     if (!e || e->kind != AST_EXPR_FUNC) return SRF_NONE;
     *call = e;
     const char *n = e->name->name;
-    if (e->over) return SRF_RANKING; /* a ranking window function; others are refused when bound */
+    if (e->over) return SRF_NONE; /* a window function: bind_window_rows.c */
     return !strcmp(n, "unnest")                ? SRF_UNNEST
            : !strcmp(n, "generate_subscripts") ? SRF_SUBSCRIPTS
            : !strcmp(n, "generate_series")     ? SRF_SERIES
@@ -251,8 +243,7 @@ static exec_type_t srf_type(sl_arena_t *a, srf_kind_t k)
 {
     return k == SRF_UNNEST   ? exec_type_of(EXEC_TYPE_STRING)
            : k == SRF_EXPAND ? expand_type(a)
-                             : exec_type_of(k == SRF_SERIES || k == SRF_RANKING ? EXEC_TYPE_BIGINT
-                                                                                : EXEC_TYPE_INT);
+                             : exec_type_of(k == SRF_SERIES ? EXEC_TYPE_BIGINT : EXEC_TYPE_INT);
 }
 
 /* The field an item takes of its function's composite result, or -1. */
@@ -270,38 +261,7 @@ typedef struct srf_select {
     const ast_expr_t **calls;
     exec_type_t *types;
     srf_rows_t out;
-    srf_rows_t *wkeys; /* per window item: per output row, a STRUCT-less key array (as a row) */
 } srf_select_t;
-
-/* The type argument j of window item i is evaluated as: a count or an
- * offset bigint, lag's and lead's default the result's type, x its own. */
-static exec_type_t window_arg_type(const srf_select_t *s, int i, int j, const exec_expr_t *x)
-{
-    const char *name = s->calls[i]->name->name;
-    if (j == 2) return s->types[i];
-    if (j == 1 || !strcmp(name, "ntile")) return exec_type_of(EXEC_TYPE_BIGINT);
-    return x->type;
-}
-
-/* Window item i's partition values, order values, then argument values
- * for the current outer row. */
-static int window_keys(srf_select_t *s, int i, exec_value_t **out, sl_error_t *err)
-{
-    const ast_expr_t *call = s->calls[i];
-    const ast_window_t *w = call->over;
-    int nk = w->partition.n + w->order.n, n = nk + call->args.n;
-    exec_value_t *k = SL_NEW_ARRAY(s->pc->arena, exec_value_t, n > 0 ? n : 1);
-    for (int j = 0; j < n; j++) {
-        const ast_expr_t *e = j < w->partition.n ? w->partition.items[j]
-                              : j < nk           ? w->order.items[j - w->partition.n]->expr
-                                                 : call->args.items[j - nk];
-        exec_expr_t *x = plan_bind_constant(s->pc, e, err);
-        exec_type_t t = x && j >= nk ? window_arg_type(s, i, j - nk, x) : x ? x->type : s->types[i];
-        if (!x || plan_eval_constant(s->pc->arena, x, t, &k[j], err) < 0) return -1;
-    }
-    *out = k;
-    return 0;
-}
 
 /* Adds the rows one outer row gives (values bound in pc's outer scope). */
 static int expand_row(srf_select_t *s, sl_error_t *err)
@@ -312,15 +272,6 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     int64_t most = 0;
     for (int i = 0; i < s->nitems; i++) {
         const ast_expr_t *e = s->q->items.items[i]->expr;
-        if (s->kinds[i] == SRF_RANKING) { /* numbered once every row is in (number_rows) */
-            exec_value_t *k;
-            if (window_keys(s, i, &k, err) < 0) return -1;
-            add_row(a, &s->wkeys[i], exec_value_null(exec_type_of(EXEC_TYPE_NULL)));
-            s->wkeys[i].rows[s->wkeys[i].n - 1] = k;
-            add_row(a, &sets[i], exec_value_null(exec_type_of(EXEC_TYPE_BIGINT)));
-            if (most < 1) most = 1;
-            continue;
-        }
         if (s->kinds[i] != SRF_NONE) {
             if (srf_values(s->pc, s->kinds[i], s->calls[i], &sets[i], err) < 0) return -1;
             if (sets[i].n > most) most = sets[i].n;
@@ -347,154 +298,6 @@ static int expand_row(srf_select_t *s, sl_error_t *err)
     return 0;
 }
 
-/* Ranking window functions: the rows of window item i sorted by its
- * partition and order keys, numbered from 1 in each partition. */
-typedef struct window_sort {
-    const ast_window_t *w;
-    exec_value_t **keys;
-} window_sort_t;
-
-static int compare_key(const exec_value_t *x, const exec_value_t *y, int desc, ast_nulls_t nulls)
-{
-    if (x->is_null || y->is_null) {
-        if (x->is_null && y->is_null) return 0;
-        int nulls_first = nulls == AST_NULLS_FIRST || (nulls == AST_NULLS_DEFAULT && desc);
-        return (x->is_null ? -1 : 1) * (nulls_first ? 1 : -1);
-    }
-    int c = exec_value_compare(x, y);
-    return desc ? -c : c;
-}
-
-static int compare_rows(const void *pa, const void *pb, void *arg)
-{
-    const window_sort_t *ws = arg;
-    const exec_value_t *x = ws->keys[*(const int64_t *)pa], *y = ws->keys[*(const int64_t *)pb];
-    int np = ws->w->partition.n;
-    for (int j = 0; j < np + ws->w->order.n; j++) {
-        const ast_sort_t *o = j < np ? NULL : ws->w->order.items[j - np];
-        int c = compare_key(&x[j], &y[j], o && o->desc, o ? o->nulls : AST_NULLS_DEFAULT);
-        if (c) return c;
-    }
-    return *(const int64_t *)pa < *(const int64_t *)pb ? -1 : 1; /* stable */
-}
-
-/* True when sorted rows k and prev are peers: equal on every ORDER BY key. */
-static int order_peers(const ast_window_t *w, const exec_value_t *k, const exec_value_t *prev)
-{
-    for (int j = w->partition.n; j < w->partition.n + w->order.n; j++)
-        if (compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT)) return 0;
-    return 1;
-}
-
-static int same_partition(const ast_window_t *w, const exec_value_t *k, const exec_value_t *prev)
-{
-    for (int j = 0; j < w->partition.n; j++)
-        if (compare_key(&k[j], &prev[j], 0, AST_NULLS_DEFAULT)) return 0;
-    return 1;
-}
-
-/* The value of ranking function `name` for a row of a partition of n rows:
- * its row number, its peer group's first row number (rank) and ordinal
- * (dense_rank) and the row number of the group's last row (for cume_dist),
- * all from 1. */
-typedef struct rank_pos {
-    int64_t n, row, first, group, last;
-} rank_pos_t;
-
-static exec_value_t ranking_value(const char *name, const rank_pos_t *p)
-{
-    if (!strcmp(name, "rank")) return exec_value_bigint(p->first);
-    if (!strcmp(name, "dense_rank")) return exec_value_bigint(p->group);
-    if (!strcmp(name, "percent_rank"))
-        return exec_value_double(p->n > 1 ? (double)(p->first - 1) / (double)(p->n - 1) : 0.0);
-    if (!strcmp(name, "cume_dist")) return exec_value_double((double)p->last / (double)p->n);
-    return exec_value_bigint(p->row);
-}
-
-/* End (exclusive) of the run of sorted rows from `from` that `same` holds for. */
-static int64_t run_end(const window_sort_t *ws, const int64_t *idx, int64_t from, int64_t n,
-                       int (*same)(const ast_window_t *, const exec_value_t *,
-                                   const exec_value_t *))
-{
-    int64_t e = from + 1;
-    while (e < n && same(ws->w, ws->keys[idx[e]], ws->keys[idx[from]])) e++;
-    return e;
-}
-
-/* Numbers the sorted rows of one partition [start, end) for window item i. */
-static int number_partition(srf_select_t *s, int i, const window_sort_t *ws, const int64_t *idx,
-                            int64_t start, int64_t end, const int64_t off[2], sl_error_t *err)
-{
-    const ast_expr_t *call = s->calls[i];
-    const char *name = call->name->name;
-    int ranking = bind_window_is_ranking(name);
-    exec_value_t **rows = SL_NEW_ARRAY(s->pc->arena, exec_value_t *, end - start);
-    for (int64_t r = start; r < end; r++) rows[r - start] = ws->keys[idx[r]];
-    bind_window_part_t part = {rows, end - start, ws->w->partition.n + ws->w->order.n,
-                               call->args.n};
-    rank_pos_t p = {.n = end - start};
-    for (int64_t g = start; g < end;) {
-        int64_t gend = run_end(ws, idx, g, end, order_peers);
-        p.first = g - start + 1;
-        p.group++;
-        p.last = gend - start;
-        for (int64_t r = g; r < gend; r++) {
-            p.row = r - start + 1;
-            exec_value_t v = exec_value_null(s->types[i]);
-            bind_window_frame_rows(&ws->w->frame, off, r - start, g - start, gend - start - 1,
-                                   end - start, &part.frame_first, &part.frame_last);
-            if (ranking) v = ranking_value(name, &p);
-            else if (bind_window_value(name, &part, r - start, &v, err) < 0)
-                return bind_at(err, call->pos);
-            s->out.rows[idx[r]][i] = v;
-        }
-        g = gend;
-    }
-    return 0;
-}
-
-/* Sorts the rows by window item i's partition and order keys and numbers
- * each partition. */
-static int number_rows(srf_select_t *s, int i, sl_error_t *err)
-{
-    int64_t n = s->out.n;
-    int64_t *idx = SL_NEW_ARRAY(s->pc->arena, int64_t, n > 0 ? n : 1);
-    for (int64_t r = 0; r < n; r++) idx[r] = r;
-    window_sort_t ws = {s->calls[i]->over, s->wkeys[i].rows};
-    int64_t off[2];
-    if (bind_window_frame_offsets(s->pc, &ws.w->frame, off, err) < 0) return -1;
-    qsort_r(idx, (size_t)n, sizeof *idx, compare_rows, &ws);
-    for (int64_t start = 0; start < n;) {
-        int64_t end = run_end(&ws, idx, start, n, same_partition);
-        if (number_partition(s, i, &ws, idx, start, end, off, err) < 0) return -1;
-        start = end;
-    }
-    return 0;
-}
-
-/* percent_rank() and cume_dist() are double precision, ntile and the
- * other ranking ones bigint, the others the type of their argument x. */
-static int ranking_type(srf_select_t *s, const ast_expr_t *call, exec_type_t *out, sl_error_t *err)
-{
-    const char *n = call->name->name;
-    if (!bind_window_is_ranking(n) && strcmp(n, "ntile")) {
-        exec_expr_t *x = plan_bind_constant(s->pc, call->args.items[0], err);
-        if (!x) return -1;
-        *out = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
-        return 0;
-    }
-    int dbl = !strcmp(n, "percent_rank") || !strcmp(n, "cume_dist");
-    *out = exec_type_of(dbl ? EXEC_TYPE_DOUBLE : EXEC_TYPE_BIGINT);
-    return 0;
-}
-
-/* The window functions computed here: ranking ones without arguments. */
-static int is_ranking_call(const ast_expr_t *call)
-{
-    const char *n = call->name->name;
-    return bind_window_is_computed(n, call->args.n);
-}
-
 /* Item types and names, from binding the items once with NULL outer values. */
 static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
 {
@@ -507,20 +310,12 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
             return bind_at(err, it->pos);
         }
         s->kinds[i] = item_srf(it->expr, &s->calls[i]);
-        if (s->kinds[i] == SRF_RANKING &&
-            (!is_ranking_call(s->calls[i]) || it->expr->kind != AST_EXPR_FUNC)) {
-            sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED, "window function %s is not supported",
-                         s->calls[i]->name->name);
-            bind_window_hint_computed(err);
-            return bind_at(err, it->expr->pos);
-        }
         if (s->kinds[i] == SRF_NONE) {
             exec_expr_t *x = plan_bind_constant(s->pc, it->expr, err);
             if (!x) return -1;
             s->types[i] = x->type.id == EXEC_TYPE_NULL ? exec_type_of(EXEC_TYPE_STRING) : x->type;
         } else {
             exec_type_t t = srf_type(a, s->kinds[i]);
-            if (s->kinds[i] == SRF_RANKING && ranking_type(s, s->calls[i], &t, err) < 0) return -1;
             int f = item_field(it->expr, t);
             s->types[i] = f >= 0 ? t.fields[f].type : t;
             if (it->expr->kind == AST_EXPR_FIELD && f < 0) {
@@ -532,29 +327,24 @@ static int settle_types(srf_select_t *s, plan_node_t *v, sl_error_t *err)
         const char *name = it->alias ? it->alias->name : bind_default_name(a, it->expr);
         v->cols[i] = (plan_col_t){.name = name, .type = s->types[i], .wm_delay_ms = -1};
     }
-    int windows = 0, sets = 0;
-    for (int i = 0; i < s->nitems; i++) {
-        windows |= s->kinds[i] == SRF_RANKING;
-        sets |= s->kinds[i] != SRF_NONE && s->kinds[i] != SRF_RANKING;
-    }
-    if (windows && sets) {
-        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
-                     "window functions beside set-returning functions are not supported");
-        return bind_at(err, s->q->pos);
-    }
     return 0;
 }
 
 plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_node_t *n,
                                   sl_error_t *err)
 {
-    if (bind_window_check_select(q, n, err) < 0) return NULL;
+    bind_windows_t windows;
+    if (bind_windows_collect(pc->arena, q, &windows)) {
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "window functions beside set-returning functions are not supported");
+        bind_at(err, q->pos);
+        return NULL;
+    }
     binder_t b = {.pc = pc, .ncols = n->ncols, .cols = n->cols, .input = n};
     srf_select_t s = {.pc = pc, .q = q, .nitems = q->items.n};
     s.kinds = SL_NEW_ARRAY(pc->arena, srf_kind_t, s.nitems);
     s.calls = SL_NEW_ARRAY(pc->arena, const ast_expr_t *, s.nitems);
     s.types = SL_NEW_ARRAY(pc->arena, exec_type_t, s.nitems);
-    s.wkeys = SL_NEW_ARRAY(pc->arena, srf_rows_t, s.nitems);
     plan_node_t *v = plan_node_new(pc->arena, LP_VALUES, s.nitems, q->pos);
     plan_scope_t scope = {n->ncols, n->cols, pc->outer, NULL,
                           SL_NEW_ARRAY(pc->arena, uint8_t, n->ncols + 1)};
@@ -572,8 +362,6 @@ plan_node_t *plan_bind_srf_select(plan_ctx_t *pc, const ast_select_t *q, plan_no
     }
     pc->outer = scope.up;
     if (rc < 0) return NULL;
-    for (int i = 0; i < s.nitems; i++)
-        if (s.kinds[i] == SRF_RANKING && number_rows(&s, i, err) < 0) return NULL;
     v->values.nrows = (int)s.out.n;
     v->values.rows = s.out.n ? s.out.rows : SL_NEW_ARRAY(pc->arena, exec_value_t *, 1);
     return v;

@@ -5,8 +5,8 @@
  *   - not over a stream (0A000): Spark's rule "Non-time-based windows are
  *     not supported on streaming DataFrames/Datasets", with the fix (a time
  *     window in GROUP BY, or dedup / a top-N per key).
- * The window functions sluice computes (bind_srf.c) are listed here and
- * bound only after these checks pass. */
+ * The window functions sluice computes (bind_window_rows.c) are listed here
+ * (the aggregates in bind_window_agg.c) and bound only after these checks pass. */
 #include <string.h>
 
 #include "planner/bind_from.h"
@@ -41,13 +41,14 @@ void bind_window_hint_computed(sl_error_t *err)
 {
     sl_error_hint(err, "The window functions sluice computes are row_number(), rank(), "
                        "dense_rank(), percent_rank(), cume_dist(), ntile(n), lag(x [, off [, "
-                       "default]]), lead(...), first_value(x), last_value(x) and nth_value(x, n).");
+                       "default]]), lead(...), first_value(x), last_value(x), nth_value(x, n) "
+                       "and the aggregates sum, count, avg, min and max.");
 }
 
 /* The clauses in which PostgreSQL refuses window functions. */
 static int clause_refuses_windows(const char *clause)
 {
-    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON"};
+    static const char *const refused[] = {"WHERE", "GROUP BY", "HAVING", "DISTINCT ON", "FILTER"};
     for (size_t i = 0; clause && i < sizeof refused / sizeof *refused; i++)
         if (!strcmp(clause, refused[i])) return 1;
     return 0;
@@ -70,6 +71,10 @@ static int refuse_on_stream(const ast_expr_t *call, sl_error_t *err)
 
 int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t *err)
 {
+    if (b->clause && !strcmp(b->clause, "window")) {
+        sl_error_set(err, SL_ERR_GROUPING_ERROR, "window function calls cannot be nested");
+        return bind_at(err, call->pos);
+    }
     if (b->clause && !strcmp(b->clause, "aggregate")) {
         sl_error_set(err, SL_ERR_GROUPING_ERROR,
                      "aggregate function calls cannot contain window function calls");
@@ -84,23 +89,75 @@ int bind_window_check_call(const binder_t *b, const ast_expr_t *call, sl_error_t
     return 0;
 }
 
-/* The first window function call of a select list (possibly under one
- * field access), or NULL. */
-static const ast_expr_t *first_window_call(const ast_select_t *q)
+/* ---- WINDOW name AS (...) ---- */
+
+/* The definition of window `name` among q's first `before` ones, or -1. */
+static int named_window(const ast_select_t *q, const char *name, int before)
 {
-    for (int i = 0; i < q->items.n; i++) {
-        const ast_expr_t *e = q->items.items[i]->expr;
-        if (e && e->kind == AST_EXPR_FIELD) e = e->arg;
-        if (e && e->kind == AST_EXPR_FUNC && e->over) return e;
-    }
-    return NULL;
+    for (int i = 0; i < before && i < q->windows.n; i++)
+        if (!strcmp(q->windows.items[i]->name->name, name)) return i;
+    return -1;
 }
 
-int bind_window_check_select(const ast_select_t *q, const plan_node_t *input, sl_error_t *err)
+static int window_error(sl_error_t *err, int pos, const char *fmt, const char *name)
 {
-    const ast_expr_t *call = first_window_call(q);
-    if (call && input->streaming) return refuse_on_stream(call, err);
+    sl_error_set(err, SL_ERR_WINDOWING_ERROR, fmt, name);
+    return bind_at(err, pos);
+}
+
+/* w over the resolved window `base` it names, as PostgreSQL copies it:
+ * base's PARTITION BY, base's ORDER BY unless w has its own (not both),
+ * w's frame (base must have none). */
+static int copy_window(sl_arena_t *a, const ast_window_t *w, const ast_window_t *base,
+                       const ast_window_t **out, sl_error_t *err)
+{
+    const char *name = w->ref->name;
+    if (w->partition.n)
+        return window_error(err, w->ref->pos,
+                            "cannot override PARTITION BY clause of window \"%s\"", name);
+    if (w->order.n && base->order.n)
+        return window_error(err, w->ref->pos, "cannot override ORDER BY clause of window \"%s\"",
+                            name);
+    if (base->frame.unit != AST_FRAME_NONE) {
+        window_error(err, w->ref->pos, "cannot copy window \"%s\" because it has a frame clause",
+                     name);
+        sl_error_hint(err, "Omit the parentheses in this OVER clause.");
+        return -1;
+    }
+    ast_window_t *m = SL_NEW(a, ast_window_t);
+    *m = *w;
+    m->ref = NULL;
+    m->partition = base->partition;
+    if (!w->order.n) m->order = base->order;
+    *out = m;
     return 0;
+}
+
+/* w with the named window it starts from (one of q's first `before`
+ * definitions) resolved. */
+static int resolve_window(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w, int before,
+                          const ast_window_t **out, sl_error_t *err)
+{
+    *out = w;
+    if (!w->ref) return 0;
+    int i = named_window(q, w->ref->name, before);
+    if (i < 0) {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, "window \"%s\" does not exist", w->ref->name);
+        return bind_at(err, w->ref->pos);
+    }
+    const ast_window_t *base;
+    if (resolve_window(a, q, q->windows.items[i]->window, i, &base, err) < 0) return -1;
+    if (w->ref_only) {
+        *out = base;
+        return 0;
+    }
+    return copy_window(a, w, base, out, err);
+}
+
+int bind_window_resolve(sl_arena_t *a, const ast_select_t *q, const ast_window_t *w,
+                        const ast_window_t **out, sl_error_t *err)
+{
+    return resolve_window(a, q, w, q->windows.n, out, err);
 }
 
 /* Offset of one frame bound: a constant, not negative (22013). */
@@ -131,14 +188,26 @@ static int bound_offset(plan_ctx_t *pc, const ast_frame_t *f, const ast_frame_bo
     return 0;
 }
 
+/* PostgreSQL's message for bounds that cannot make a frame, or NULL. */
+static const char *bad_bounds(const ast_frame_t *f)
+{
+    ast_bound_kind_t s = f->start.kind, e = f->end.kind;
+    if (s == AST_BOUND_UNBOUNDED_FOLLOWING) return "frame start cannot be UNBOUNDED FOLLOWING";
+    if (e == AST_BOUND_UNBOUNDED_PRECEDING) return "frame end cannot be UNBOUNDED PRECEDING";
+    if (s == AST_BOUND_CURRENT_ROW && e == AST_BOUND_PRECEDING)
+        return "frame starting from current row cannot have preceding rows";
+    if (s == AST_BOUND_FOLLOWING && e == AST_BOUND_PRECEDING)
+        return "frame starting from following row cannot have preceding rows";
+    if (s == AST_BOUND_FOLLOWING && e == AST_BOUND_CURRENT_ROW)
+        return "frame starting from following row cannot end with current row";
+    return NULL;
+}
+
 int bind_window_frame_offsets(plan_ctx_t *pc, const ast_frame_t *f, int64_t off[2], sl_error_t *err)
 {
     off[0] = off[1] = 0;
     if (f->unit == AST_FRAME_NONE) return 0;
-    const char *bad =
-        f->start.kind == AST_BOUND_UNBOUNDED_FOLLOWING ? "frame start cannot be UNBOUNDED FOLLOWING"
-        : f->end.kind == AST_BOUND_UNBOUNDED_PRECEDING ? "frame end cannot be UNBOUNDED PRECEDING"
-                                                       : NULL;
+    const char *bad = bad_bounds(f);
     if (bad) {
         sl_error_set(err, SL_ERR_WINDOWING_ERROR, "%s", bad);
         return bind_at(err, f->pos);

@@ -1,5 +1,5 @@
 /* The window functions that read other rows of a partition, over its rows
- * sorted by the window's keys (bind_srf.c sorts and splits them): each row
+ * sorted by the window's keys (bind_window_rows.c sorts and splits them): each row
  * is its partition and order keys, then the call's argument values, bound
  * for that row. first_value, last_value and nth_value read the row's frame
  * (rows frame_first..frame_last of the partition, empty when first > last;

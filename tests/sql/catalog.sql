@@ -71,7 +71,7 @@ SELECT a.attname,
 SELECT a.attname, row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum DESC) AS rn,
        nullif(a.attname, 'id') AS not_id
   FROM pg_attribute a WHERE a.attrelid = 'cat_t'::regclass ORDER BY rn;
-SELECT count(*) OVER (ORDER BY relname) FROM pg_class;
+SELECT relname, count(*) OVER (ORDER BY relname) AS n FROM pg_class WHERE relname = 'cat_t';
 SELECT relname FROM pg_class WHERE row_number() OVER () = 1;
 -- empty where sluice has nothing
 SELECT count(*) FROM pg_index;

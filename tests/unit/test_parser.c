@@ -424,6 +424,11 @@ static const dump_case_t pg_syntax_cases[] = {
     {"SELECT last_value(a) OVER (ORDER BY b ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING), "
      "first_value(a) OVER (RANGE CURRENT ROW) FROM t",
      "(select (items (func last_value (col a) (over (order (sort (col b))) (rows (preceding (int 2)) (unbounded-following)))) (func first_value (col a) (over (range (current-row) (current-row))))) (from (table t)))"},
+    {"SELECT sum(a) FILTER (WHERE a > 1) OVER w, rank() OVER (w ORDER BY b ROWS 1 PRECEDING), "
+     "count(*) FILTER (WHERE b) FROM t WINDOW w AS (PARTITION BY c), w2 AS (w)",
+     "(select (items (func sum (col a) (filter (> (col a) (int 1))) (over w)) (func rank (over w (order (sort (col b))) (rows (preceding (int 1)) (current-row)))) (func count * (filter (col b)))) (from (table t)) (windows (w (over (partition (col c)))) (w2 (over w))))"},
+    {"SELECT window(ts, '5 minutes'), filter FROM t GROUP BY window(ts, '5 minutes'), filter",
+     "(select (items (func window (col ts) (str '5 minutes')) (col filter)) (from (table t)) (group (func window (col ts) (str '5 minutes')) (col filter)))"},
     {"SELECT row_number() OVER (PARTITION BY a, b ORDER BY c DESC), row_number() OVER () FROM t",
      "(select (items (func row_number (over (partition (col a) (col b)) (order (sort (col c) desc)))) (func row_number (over))) (from (table t)))"},
     {"SELECT s FROM pg_catalog.generate_series(1, 3) s, unnest(x) AS u (v)",
