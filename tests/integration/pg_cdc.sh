@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The postgres_cdc source against a real PostgreSQL 15 (tests/pg_server.sh):
+# a snapshot of a table then its changes (inserts, updates, deletes) into a
+# memory sink, every change exactly once (the rows per key summed by sign
+# give back the table's final content, the counts per op those made); a
+# kill -9 of the daemon while changes stream, then a restart: nothing lost
+# or duplicated; and the failures: a bad URL (08001), a missing
+# publication (42704), a table without REPLICA IDENTITY FULL (55000), the
+# slot dropped under a running query with failOnDataLoss (55000).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+. tests/pg_server.sh
+work=$(mktemp -d /tmp/sluice-pg-cdc-XXXXXX)
+chmod 755 "$work"
+trap 'kill -9 ${SL_PID:-} 2>/dev/null; pg_server_stop immediate; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; [ -f "$work/log" ] && tail -n 30 "$work/log"; exit 1; }
+ok() { echo "ok   $*"; }
+pq() { pg_sql -q -A -t -v ON_ERROR_STOP=1 "$@"; }
+# until_equal SECONDS "sluice query" "want": polls a result with a deadline
+until_equal() {
+    local deadline=$((SECONDS + $1)) got
+    while :; do
+        got=$(sql -c "$2" 2>&1)
+        [ "$got" = "$3" ] && return 0
+        [ $SECONDS -ge $deadline ] && { echo "got: $got"; echo "want: $3"; return 1; }
+        sleep 0.2
+    done
+}
+
+pg_server_start "$work/pg" || fail "postgres"
+pq -c "CREATE TABLE orders (id int PRIMARY KEY, customer text, amount numeric(10,2), note text)" \
+    -c "ALTER TABLE orders REPLICA IDENTITY FULL" \
+    -c "INSERT INTO orders SELECT g, 'c' || (g % 7), g * 1.25, CASE WHEN g % 3 = 0 THEN NULL ELSE E'tab\\there' END FROM generate_series(1, 2000) g" \
+    -c "CREATE PUBLICATION p FOR TABLE orders" || fail "tables"
+start_daemon "$work" || fail "daemon did not start"
+cols="id INT, customer STRING, amount DECIMAL(10,2), note STRING, op STRING, sign INT, lsn STRING, commit_time TIMESTAMP"
+sql -c "CREATE STREAM oc ($cols) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'p', slot 's_basic', tables 'public.orders')" ||
+    fail "create stream"
+
+# ---- 1. snapshot, then changes
+sql -c "CREATE QUERY qb SINK memory TRIGGER PROCESSING TIME '100 milliseconds' AS SELECT * FROM oc" >/dev/null || fail "create qb"
+until_equal 30 "SELECT op, sign, count(*) FROM qb GROUP BY op, sign" "r|1|2000" || fail "snapshot"
+[ "$(sql -c "SELECT count(*) FROM qb WHERE note = E'tab\\there'")" = 1334 ] || fail "snapshot: escaped text"
+pq -c "UPDATE orders SET amount = amount + 1 WHERE id <= 100" \
+    -c "DELETE FROM orders WHERE id > 1950" \
+    -c "BEGIN" -c "INSERT INTO orders SELECT g, 'new', g, NULL FROM generate_series(3001, 3010) g" \
+    -c "UPDATE orders SET customer = 'moved' WHERE id = 3001" -c "COMMIT" || fail "changes"
+until_equal 30 "SELECT op, sign, count(*) FROM qb GROUP BY op, sign ORDER BY 1, 2" \
+    "$(printf 'c|1|10\nd|-1|50\nr|1|2000\nu|-1|101\nu|1|101')" || fail "changes streamed"
+want=$(pq -c "SELECT id, customer, amount FROM orders ORDER BY id")
+got=$(sql -c "SELECT id, customer, sum(amount * sign) FROM qb GROUP BY id, customer HAVING sum(sign) <> 0 ORDER BY id")
+[ "$got" = "$want" ] || fail "rows summed by sign differ from the table"
+[ "$(sql -c "SELECT count(*) FROM (SELECT id FROM qb GROUP BY id HAVING sum(sign) NOT IN (0, 1)) x")" = 0 ] ||
+    fail "a key counted twice"
+[ "$(sql -c "SELECT count(DISTINCT lsn) FROM qb WHERE op = 'c'")" = 1 ] || fail "one transaction, one lsn"
+ok "snapshot of 2000 rows (op r), then 100 updates, 50 deletes, a transaction of 11 changes: summed by sign equal to the table"
+
+# ---- 2. kill -9 while changes stream, then restart
+pq -c "CREATE TABLE feed (id int PRIMARY KEY, v int)" -c "ALTER TABLE feed REPLICA IDENTITY FULL" \
+    -c "CREATE PUBLICATION pf FOR TABLE feed" || fail "feed"
+sql -c "CREATE STREAM fc (id INT, v INT, sign INT) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'pf', slot 's_kill', tables 'feed', snapshot 'false', maxChangesPerTrigger '50')" ||
+    fail "fc"
+sql -c "CREATE QUERY qk SINK file OPTIONS (path '$work/out', format 'csv') TRIGGER PROCESSING TIME '50 milliseconds' AS SELECT id, v, sign FROM fc" >/dev/null ||
+    fail "create qk"
+writer() {
+    for i in $(seq 1 40); do
+        echo "INSERT INTO feed SELECT g, 0 FROM generate_series($((i * 100)), $((i * 100 + 99))) g;"
+        echo "UPDATE feed SET v = v + 1 WHERE id % 10 = $((i % 10));"
+        echo "DELETE FROM feed WHERE id = $((i * 100 + 7));"
+    done | pg_sql -q -v ON_ERROR_STOP=1 >/dev/null
+}
+writer &
+wpid=$!
+wait_for 30 bash -c "ls $work/out/part-* >/dev/null 2>&1" || fail "no output before the kill"
+kill -9 "$SL_PID"; wait "$SL_PID" 2>/dev/null; SL_PID=""
+wait $wpid || fail "writer"
+start_daemon "$work" || fail "restart"
+want_rows=$(pq -c "SELECT count(*) FROM feed")
+sum_file() { cat "$work"/out/part-* 2>/dev/null | awk -F, '$1 ~ /^[0-9]+$/ { n[$1] += $3; v[$1] += $2 * $3 } END { for (k in n) if (n[k] != 0) print k "|" v[k] "|" n[k] }' | sort -n; }
+deadline=$((SECONDS + 30))
+want=$(pq -c "SELECT id, v, 1 FROM feed ORDER BY id")
+until [ "$(sum_file)" = "$want" ]; do
+    [ $SECONDS -ge $deadline ] && fail "after the restart: $(sum_file | wc -l) keys, want $want_rows; $(diff <(sum_file) <(echo "$want") | head -5)"
+    sleep 0.3
+done
+ok "kill -9 while 4000 inserts, 40 updates and 40 deletes stream: after the restart the changes summed by sign equal the table ($want_rows keys)"
+sql -c "STOP QUERY qk" >/dev/null
+
+# ---- 3. failures
+failed() { # QUERY SQLSTATE TEXT
+    local out; out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY $1 TIMEOUT '30 seconds'" 2>&1) && fail "$1 succeeded"
+    case "$out" in *"$2"*"$3"*) ;; *) fail "$1: $out" ;; esac
+}
+sql -c "CREATE STREAM bad1 (id INT) USING postgres_cdc OPTIONS (url 'postgresql://postgres@127.0.0.1:$((PG_PORT + 1))/postgres', publication 'p', slot 's_f1', tables 'orders')" || fail "bad1"
+sql -c "CREATE QUERY f1 SINK memory AS SELECT * FROM bad1" >/dev/null 2>&1
+failed f1 08001 "postgres_cdc source"
+ok "connection refused: FAILED 08001"
+sql -c "CREATE STREAM bad2 (id INT) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'nope', slot 's_f2', tables 'orders')" || fail "bad2"
+sql -c "CREATE QUERY f2 SINK memory AS SELECT * FROM bad2" >/dev/null 2>&1
+failed f2 42704 'publication "nope" does not exist'
+ok "missing publication: FAILED 42704"
+pq -c "CREATE TABLE plain (id int PRIMARY KEY)" -c "ALTER PUBLICATION p ADD TABLE plain" || fail "plain"
+sql -c "CREATE STREAM bad3 (id INT) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'p', slot 's_f3', tables 'plain')" || fail "bad3"
+sql -c "CREATE QUERY f3 SINK memory AS SELECT * FROM bad3" >/dev/null 2>&1
+failed f3 55000 'must have REPLICA IDENTITY FULL'
+ok "table without REPLICA IDENTITY FULL: FAILED 55000"
+sql -c "STOP QUERY qb" >/dev/null || fail "stop qb"
+pq -c "SELECT pg_drop_replication_slot('s_basic')" >/dev/null || fail "drop slot"
+sql -c "START QUERY qb" >/dev/null || fail "start qb"
+failed qb 55000 'replication slot "s_basic" does not exist'
+ok "slot dropped, failOnDataLoss: FAILED 55000"
+stop_daemon || fail "stop"
