@@ -191,12 +191,13 @@ static void put_uint64(uint8_t *p, uint64_t v)
     for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
 }
 
-void pgo_status_update(uint8_t out[34], uint64_t lsn, int64_t now_us, int reply)
+void pgo_status_update(uint8_t out[34], uint64_t written, uint64_t flushed, int64_t now_us,
+                       int reply)
 {
     out[0] = 'r';
-    put_uint64(out + 1, lsn);
-    put_uint64(out + 9, lsn);
-    put_uint64(out + 17, lsn);
+    put_uint64(out + 1, written);
+    put_uint64(out + 9, flushed);
+    put_uint64(out + 17, flushed);
     put_uint64(out + 25, (uint64_t)(now_us - PGO_EPOCH_US));
     out[33] = (uint8_t)(reply != 0);
 }

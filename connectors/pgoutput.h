@@ -83,9 +83,11 @@ typedef struct pgo_frame {
 
 int pgo_parse_frame(const uint8_t *p, size_t n, pgo_frame_t *out, sl_error_t *err);
 
-/* The 34-byte Standby Status Update ('r') reporting `lsn` written, flushed
- * and applied at `now_us` (Unix microseconds). */
-void pgo_status_update(uint8_t out[34], uint64_t lsn, int64_t now_us, int reply);
+/* The 34-byte Standby Status Update ('r') at `now_us` (Unix microseconds):
+ * `written` as written, `flushed` as flushed and applied (0: none, the
+ * slot's confirmed position is left as it is). */
+void pgo_status_update(uint8_t out[34], uint64_t written, uint64_t flushed, int64_t now_us,
+                       int reply);
 
 /* "X/Y" as PostgreSQL prints an LSN, into out (at least 20 bytes). */
 void pgo_lsn_format(uint64_t lsn, char *out, size_t n);

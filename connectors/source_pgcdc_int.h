@@ -53,6 +53,7 @@ typedef struct pgcdc {
     /* PostgreSQL */
     PGconn *sql;     /* catalog queries */
     PGconn *repl;    /* replication connection while streaming */
+    bool streamed;   /* a stream was started once (later failures are retried) */
     uint64_t resume; /* end of the last whole transaction buffered or handed out */
     uint64_t confirmed;
     uint64_t received;  /* the server's last reported position */

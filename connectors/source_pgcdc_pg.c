@@ -30,6 +30,7 @@ static int64_t now_us(void)
 
 static void set_message(sl_error_t *err, const char *sqlstate, const char *msg)
 {
+    if (!*msg) msg = "connection to the server lost";
     size_t n = strcspn(msg, "\n");
     sl_error_set(err, sqlstate, "postgres_cdc source: %.*s", (int)n, msg);
 }
@@ -84,9 +85,13 @@ static PGresult *cdc_exec(PGconn *pc, const char *sql, int nparams, const char *
     return NULL;
 }
 
+/* Lost connections, a server shutting down or starting, and the slot still
+ * held by the walsender of a connection that died (55006, until the server
+ * notices) may succeed when tried again. */
 static bool transient(const char *sqlstate)
 {
-    return !strncmp(sqlstate, "08", 2) || !strncmp(sqlstate, "57P0", 4);
+    return !strncmp(sqlstate, "08", 2) || !strncmp(sqlstate, "57P0", 4) ||
+           !strcmp(sqlstate, "55006");
 }
 
 int pgcdc_connect_sql(pgcdc_t *c, sl_error_t *err)
@@ -402,11 +407,17 @@ int pgcdc_init(pgcdc_t *c, sl_error_t *err)
 
 /* ---- the stream ------------------------------------------------------------- */
 
-static int send_status(pgcdc_t *c, int reply, sl_error_t *err)
+/* A status update: written = what was received; flushed = the committed
+ * position only when `confirm` (the slot's confirmed_flush_lsn moves only
+ * in commit), else 0 (left as it is). Reporting what was received as
+ * written lets a server shutting down finish its walsender, which waits
+ * until the client has replicated everything it sent. */
+static int send_status(pgcdc_t *c, bool confirm, int reply, sl_error_t *err)
 {
     uint8_t msg[34];
     int64_t t = now_us();
-    pgo_status_update(msg, c->confirmed, t, reply);
+    uint64_t written = c->received > c->confirmed ? c->received : c->confirmed;
+    pgo_status_update(msg, written, confirm ? c->confirmed : 0, t, reply);
     c->last_status_us = t;
     if (PQputCopyData(c->repl, (const char *)msg, sizeof msg) == 1 && PQflush(c->repl) == 0)
         return 0;
@@ -417,7 +428,7 @@ int pgcdc_confirm(pgcdc_t *c, uint64_t lsn, sl_error_t *err)
 {
     if (lsn <= c->confirmed) return 0;
     c->confirmed = lsn;
-    return c->repl ? send_status(c, 0, err) : 0;
+    return c->repl ? send_status(c, true, 0, err) : 0;
 }
 
 /* The slot is where the checkpoint expects it: present, and not confirmed
@@ -474,9 +485,8 @@ static void drop_open(pgcdc_t *c)
     c->n = c->ncommitted;
 }
 
-int pgcdc_stream_start(pgcdc_t *c, uint64_t start, sl_error_t *err)
+static int stream_open(pgcdc_t *c, uint64_t start, sl_error_t *err)
 {
-    if (c->repl) return 0;
     if (pgcdc_connect_sql(c, err) < 0 || check_slot(c, &start, err) < 0) return -1;
     if (start > c->resume) c->resume = start;
     PGconn *repl = cdc_connect(c, true, err);
@@ -497,8 +507,28 @@ int pgcdc_stream_start(pgcdc_t *c, uint64_t start, sl_error_t *err)
     }
     PQclear(r);
     c->repl = repl;
+    c->streamed = true;
     drop_open(c);
-    return send_status(c, 0, err);
+    return send_status(c, true, 0, err);
+}
+
+static int reconnect(pgcdc_t *c, sl_error_t *err);
+
+/* A failure worth retrying: transient, and either the slot still held by a
+ * walsender that has not noticed its client died, or a stream that worked
+ * before (a first connection that fails is a configuration error). */
+static bool retry_start(const pgcdc_t *c, const sl_error_t *err)
+{
+    return transient(err->sqlstate) && (c->streamed || !strcmp(err->sqlstate, "55006"));
+}
+
+int pgcdc_stream_start(pgcdc_t *c, uint64_t start, sl_error_t *err)
+{
+    if (c->repl) return 0;
+    if (stream_open(c, start, err) == 0) return 0;
+    if (!retry_start(c, err)) return -1;
+    if (start > c->resume) c->resume = start;
+    return reconnect(c, err);
 }
 
 /* ---- pgoutput messages into the buffer ----------------------------------- */
@@ -668,7 +698,7 @@ static int on_frame(pgcdc_t *c, const char *p, int len, sl_error_t *err)
     if (pgo_parse_frame((const uint8_t *)p, (size_t)len, &f, err) < 0) return -1;
     if (f.kind == 'k') {
         if (f.wal_end > c->received) c->received = f.wal_end;
-        return f.reply_requested ? send_status(c, 0, err) : 0;
+        return f.reply_requested ? send_status(c, false, 0, err) : 0;
     }
     return on_message(c, f.data, f.len, err);
 }
@@ -701,7 +731,7 @@ static int read_available(pgcdc_t *c, size_t max, bool *lost, sl_error_t *err)
         if (rc < 0) return -1;
         got = 1;
     }
-    if (now_us() - c->last_status_us > STATUS_EVERY_US && send_status(c, 0, err) < 0) {
+    if (now_us() - c->last_status_us > STATUS_EVERY_US && send_status(c, false, 0, err) < 0) {
         *lost = true;
         return -1;
     }
@@ -720,8 +750,8 @@ static int reconnect(pgcdc_t *c, sl_error_t *err)
         struct timespec ts = {1 << attempt, 0};
         nanosleep(&ts, NULL);
         sl_error_clear(err);
-        if (pgcdc_stream_start(c, c->resume, err) == 0) return 0;
-        if (!transient(err->sqlstate)) return -1;
+        if (stream_open(c, c->resume, err) == 0) return 0;
+        if (!retry_start(c, err)) return -1;
     }
     return -1;
 }
@@ -736,7 +766,7 @@ static bool pump_done(const pgcdc_t *c, uint64_t until, bool server_pos, size_t 
 
 static int wait_readable(pgcdc_t *c, sl_error_t *err)
 {
-    if (now_us() - c->last_status_us > 1000000 && send_status(c, 1, err) < 0) return -1;
+    if (now_us() - c->last_status_us > 1000000 && send_status(c, false, 1, err) < 0) return -1;
     struct pollfd pfd = {PQsocket(c->repl), POLLIN, 0};
     poll(&pfd, 1, 200);
     return 0;

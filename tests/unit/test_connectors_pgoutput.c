@@ -205,9 +205,10 @@ TEST(replication_frames)
 TEST(status_update_bytes)
 {
     uint8_t b[34];
-    pgo_status_update(b, 0x0102030405060708ULL, PGO_EPOCH_US + 0x99, 1);
+    pgo_status_update(b, 0x1112131415161718ULL, 0x0102030405060708ULL, PGO_EPOCH_US + 0x99, 1);
     CHECK_INT(b[0], 'r');
-    for (int part = 0; part < 3; part++)
+    for (int i = 0; i < 8; i++) CHECK_INT(b[1 + i], 0x11 + i); /* written */
+    for (int part = 1; part < 3; part++)                       /* flushed, applied */
         for (int i = 0; i < 8; i++) CHECK_INT(b[1 + part * 8 + i], i + 1);
     for (int i = 0; i < 7; i++) CHECK_INT(b[25 + i], 0);
     CHECK_INT(b[32], 0x99);
