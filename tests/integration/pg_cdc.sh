@@ -6,7 +6,10 @@
 # kill -9 of the daemon while changes stream, then a restart: nothing lost
 # or duplicated; and the failures: a bad URL (08001), a missing
 # publication (42704), a table without REPLICA IDENTITY FULL (55000), the
-# slot dropped under a running query with failOnDataLoss (55000).
+# slot dropped under a running query with failOnDataLoss (55000), max()
+# over a change stream (0A000). The worked example: per-customer totals
+# kept by sum(amount * sign) in a postgres sink in update mode, through
+# random kill -9s and a PostgreSQL restart, equal to GROUP BY in PostgreSQL.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -154,6 +157,10 @@ sql -c "CREATE STREAM bad3 (id INT) USING postgres_cdc OPTIONS (url '$PG_URL', p
 sql -c "CREATE QUERY f3 SINK memory AS SELECT * FROM bad3" >/dev/null 2>&1
 failed f3 55000 'must have REPLICA IDENTITY FULL'
 ok "table without REPLICA IDENTITY FULL: FAILED 55000"
+out=$(sql -v VERBOSITY=verbose -c "CREATE QUERY fm SINK memory OUTPUT MODE update AS SELECT customer, max(amount) FROM oc GROUP BY customer" 2>&1) &&
+    fail "max() over a change stream accepted"
+case "$out" in *0A000*"max() over a postgres_cdc stream is not supported"*) ;; *) fail "max: $out" ;; esac
+ok "max() over a postgres_cdc stream: refused with 0A000"
 sql -c "STOP QUERY qb" >/dev/null || fail "stop qb"
 pq -c "SELECT pg_drop_replication_slot('s_basic')" >/dev/null || fail "drop slot"
 sql -c "START QUERY qb" >/dev/null || fail "start qb"
