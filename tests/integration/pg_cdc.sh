@@ -37,7 +37,7 @@ until_equal() {
 pg_server_start "$work/pg" wal_sender_timeout=5s || fail "postgres"
 pq -c "CREATE TABLE orders (id int PRIMARY KEY, customer text, amount numeric(10,2), note text)" \
     -c "ALTER TABLE orders REPLICA IDENTITY FULL" \
-    -c "INSERT INTO orders SELECT g, 'c' || (g % 7), g * 1.25, CASE WHEN g % 3 = 0 THEN NULL ELSE E'tab\\there' END FROM generate_series(1, 2000) g" \
+    -c "INSERT INTO orders SELECT g, 'c' || (g % 7), g * 1.25, CASE WHEN g % 3 = 0 THEN NULL ELSE E'tab\\there' END FROM generate_series(1, 100000) g" \
     -c "CREATE PUBLICATION p FOR TABLE orders" || fail "tables"
 start_daemon "$work" || fail "daemon did not start"
 cols="id INT, customer STRING, amount DECIMAL(10,2), note STRING, op STRING, sign INT, lsn STRING, commit_time TIMESTAMP"
@@ -46,21 +46,60 @@ sql -c "CREATE STREAM oc ($cols) USING postgres_cdc OPTIONS (url '$PG_URL', publ
 
 # ---- 1. snapshot, then changes
 sql -c "CREATE QUERY qb SINK memory TRIGGER PROCESSING TIME '100 milliseconds' AS SELECT * FROM oc" >/dev/null || fail "create qb"
-until_equal 30 "SELECT op, sign, count(*) FROM qb GROUP BY op, sign" "r|1|2000" || fail "snapshot"
-[ "$(sql -c "SELECT count(*) FROM qb WHERE note = E'tab\\there'")" = 1334 ] || fail "snapshot: escaped text"
+until_equal 30 "SELECT op, sign, count(*) FROM qb GROUP BY op, sign" "r|1|100000" || fail "snapshot"
+[ "$(sql -c "SELECT count(*) FROM qb WHERE note = E'tab\\there'")" = 66667 ] || fail "snapshot: escaped text"
 pq -c "UPDATE orders SET amount = amount + 1 WHERE id <= 100" \
-    -c "DELETE FROM orders WHERE id > 1950" \
-    -c "BEGIN" -c "INSERT INTO orders SELECT g, 'new', g, NULL FROM generate_series(3001, 3010) g" \
-    -c "UPDATE orders SET customer = 'moved' WHERE id = 3001" -c "COMMIT" || fail "changes"
+    -c "DELETE FROM orders WHERE id > 99950" \
+    -c "BEGIN" -c "INSERT INTO orders SELECT g, 'new', g, NULL FROM generate_series(200001, 200010) g" \
+    -c "UPDATE orders SET customer = 'moved' WHERE id = 200001" -c "COMMIT" || fail "changes"
 until_equal 30 "SELECT op, sign, count(*) FROM qb GROUP BY op, sign ORDER BY 1, 2" \
-    "$(printf 'c|1|10\nd|-1|50\nr|1|2000\nu|-1|101\nu|1|101')" || fail "changes streamed"
+    "$(printf 'c|1|10\nd|-1|50\nr|1|100000\nu|-1|101\nu|1|101')" || fail "changes streamed"
 want=$(pq -c "SELECT id, customer, amount FROM orders ORDER BY id")
 got=$(sql -c "SELECT id, customer, sum(amount * sign) FROM qb GROUP BY id, customer HAVING sum(sign) <> 0 ORDER BY id")
 [ "$got" = "$want" ] || fail "rows summed by sign differ from the table"
 [ "$(sql -c "SELECT count(*) FROM (SELECT id FROM qb GROUP BY id HAVING sum(sign) NOT IN (0, 1)) x")" = 0 ] ||
     fail "a key counted twice"
 [ "$(sql -c "SELECT count(DISTINCT lsn) FROM qb WHERE op = 'c'")" = 1 ] || fail "one transaction, one lsn"
-ok "snapshot of 2000 rows (op r), then 100 updates, 50 deletes, a transaction of 11 changes: summed by sign equal to the table"
+ok "snapshot of 100000 rows (op r), then 100 updates, 50 deletes, a transaction of 11 changes: summed by sign equal to the table"
+
+# ---- 1b. (one query per slot: a second stream) a concurrent writer: 200 transactions of inserts, updates and
+# deletes while the query streams; counts per op equal what PostgreSQL
+# reported, and per key the rows in commit order chain (each before image
+# equals the key's previous row)
+sql -c "CREATE STREAM ow (id INT, amount DECIMAL(10,2), sign INT, op STRING, lsn STRING) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'p', slot 's_writer', tables 'orders')" ||
+    fail "ow"
+sql -c "CREATE QUERY qw SINK memory TRIGGER PROCESSING TIME '100 milliseconds' AS SELECT * FROM ow" >/dev/null ||
+    fail "create qw"
+until_equal 30 "SELECT count(*) FROM qw WHERE op = 'r'" "$(pq -c "SELECT count(*) FROM orders")" || fail "qw snapshot"
+for i in $(seq 1 200); do
+    echo "BEGIN;"
+    echo "INSERT INTO orders SELECT g, 'w', g % 50, NULL FROM generate_series($((300000 + i * 5)), $((300004 + i * 5))) g;"
+    echo "UPDATE orders SET amount = amount + 1 WHERE id < 300000 AND id % 1000 = $((i * 7 % 1000));"
+    echo "DELETE FROM orders WHERE id < 300000 AND id % 997 = $i AND id % 1000 <> $((i * 7 % 1000));"
+    echo "COMMIT;"
+done | pg_sql -v ON_ERROR_STOP=1 >"$work/writer.out" || fail "writer"
+ins=$(awk '$1 == "INSERT" { n += $3 } END { print n + 0 }' "$work/writer.out")
+upd=$(awk '$1 == "UPDATE" { n += $2 } END { print n + 0 }' "$work/writer.out")
+del=$(awk '$1 == "DELETE" { n += $2 } END { print n + 0 }' "$work/writer.out")
+until_equal 30 "SELECT op, sign, count(*) FROM qw WHERE op <> 'r' GROUP BY op, sign ORDER BY 1, 2" \
+    "$(printf 'c|1|%d\nd|-1|%d\nu|-1|%d\nu|1|%d' "$ins" "$del" "$upd" "$upd")" || fail "writer's changes"
+want=$(pq -c "SELECT id, amount FROM orders ORDER BY id")
+got=$(sql -c "SELECT id, sum(amount * sign) FROM qw GROUP BY id HAVING sum(sign) <> 0 ORDER BY id")
+[ "$got" = "$want" ] || fail "after the writer: rows summed by sign differ from the table"
+# commit order per key (the writer changes a key at most once per
+# transaction): sorted by (lsn, sign), a key's rows alternate +1 / -1
+# and each -1 row (the row before a change) equals the +1 row before it
+sql -F ' ' -c "SELECT id, lsn, sign, amount FROM qw" |
+    awk '{ split($2, l, "/"); lsn = sprintf("%8s%8s", l[1], l[2]); gsub(/ /, "0", lsn)
+           printf "%s\t%s\t%s\t%s\n", $1, lsn, $3, $4 }' |
+    sort -t "$(printf '\t')" -k1,1n -k2,2 -k3,3n >"$work/chain.tsv"
+[ "$(wc -l <"$work/chain.tsv")" -gt 100000 ] || fail "chain: too few rows"
+bad=$(awk -F'\t' '$1 != key { key = $1; prev = "" }
+    { if (($3 == 1 && prev != "" && prev !~ /^-1 /) || ($3 == -1 && prev != "1 " $4)) n++; prev = $3 " " $4 }
+    END { print n + 0 }' "$work/chain.tsv")
+[ "$bad" = 0 ] || fail "$bad rows out of commit order or with a wrong before image"
+ok "concurrent writer: $ins inserts, $upd updates, $del deletes in 200 transactions, each once, in commit order per key"
+sql -c "STOP QUERY qw" >/dev/null
 
 # ---- 2. kill -9 while changes stream, then restart
 pq -c "CREATE TABLE feed (id int PRIMARY KEY, v int)" -c "ALTER TABLE feed REPLICA IDENTITY FULL" \
