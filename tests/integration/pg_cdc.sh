@@ -183,10 +183,14 @@ failed() { # QUERY SQLSTATE TEXT
     local out; out=$(sql -v VERBOSITY=verbose -c "AWAIT QUERY $1 TIMEOUT '30 seconds'" 2>&1) && fail "$1 succeeded"
     case "$out" in *"$2"*"$3"*) ;; *) fail "$1: $out" ;; esac
 }
-sql -c "CREATE STREAM bad1 (id INT) USING postgres_cdc OPTIONS (url 'postgresql://postgres@127.0.0.1:$((PG_PORT + 1))/postgres', publication 'p', slot 's_f1', tables 'orders')" || fail "bad1"
+sql -c "CREATE STREAM bad1 (id INT) USING postgres_cdc OPTIONS (url 'postgresql://postgres:sekrit1@127.0.0.1:$((PG_PORT + 1))/postgres', password 'sekrit2', publication 'p', slot 's_f1', tables 'orders')" || fail "bad1"
 sql -c "CREATE QUERY f1 SINK memory AS SELECT * FROM bad1" >/dev/null 2>&1
 failed f1 08001 "postgres_cdc source"
 ok "connection refused: FAILED 08001"
+out=$(sql -c "DESCRIBE bad1"; sql -c "SHOW STREAMS"; sql -c "SHOW QUERIES"; cat "$work/log")
+case "$out" in *sekrit*) fail "a password is shown: $(echo "$out" | grep sekrit | head -n 3)" ;; esac
+echo "$out" | grep -q "url '\*\*\*\*\*\*\*\*', password '\*\*\*\*\*\*\*\*'" || fail "definition not redacted: $out"
+ok "the URL's password and the password option redacted in DESCRIBE, SHOW and the log"
 sql -c "CREATE STREAM bad2 (id INT) USING postgres_cdc OPTIONS (url '$PG_URL', publication 'nope', slot 's_f2', tables 'orders')" || fail "bad2"
 sql -c "CREATE QUERY f2 SINK memory AS SELECT * FROM bad2" >/dev/null 2>&1
 failed f2 42704 'publication "nope" does not exist'
