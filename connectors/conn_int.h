@@ -152,6 +152,8 @@ int source_nexmark_create(source_t *s, sl_arena_t *a, sl_error_t *err);
 int source_nexmark_validate(const conn_stream_t *rel, sl_error_t *err);
 int source_kafka_create(source_t *s, sl_arena_t *a, sl_error_t *err);
 int source_kafka_validate(const conn_stream_t *rel, sl_error_t *err);
+int source_pgcdc_create(source_t *s, sl_arena_t *a, sl_error_t *err);
+int source_pgcdc_validate(const conn_stream_t *rel, sl_error_t *err);
 
 /* A sink implementation: `create` fills s->ops and s->impl (common fields
  * set, options validated before); `validate` checks options, mode and schema. */

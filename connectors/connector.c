@@ -93,6 +93,18 @@ static const conn_option_t postgres_sink_opts[] = {
     {"retryBackoff", 0, "1s", "First wait before a retry; doubled each time."},
     {NULL, 0, NULL, NULL}};
 
+static const conn_option_t postgres_cdc_opts[] = {
+    {"url", 1, NULL, "postgresql://user[:password]@host:port/db (libpq connection URI)."},
+    {"publication", 1, NULL, "Publication whose changes are read (CREATE PUBLICATION)."},
+    {"slot", 1, NULL, "Logical replication slot, created by the query's first start."},
+    {"tables", 1, NULL, "Comma-separated [schema.]table list (schema public by default)."},
+    {"password", 0, NULL, "Password (overrides the URL's); 'env:NAME' or 'file:/path' allowed."},
+    {"snapshot", 0, "true", "Read the tables' rows first (op 'r'), consistent with the slot."},
+    {"failOnDataLoss", 0, "true",
+     "Fail when the slot is gone or past the checkpoint; false: warn, go on from the slot."},
+    {"maxChangesPerTrigger", 0, NULL, "Most changes per micro-batch (whole transactions)."},
+    {NULL, 0, NULL, NULL}};
+
 static const conn_option_t table_file_opts[] = {
     {"path", 1, NULL, "File or directory of the table's data."},
     {"header", 0, "false", "csv: the first line is a header."},
@@ -141,6 +153,11 @@ static const conn_desc_t desc_nexmark = {
     .fixed_columns = nexmark_columns,
     .caps = CONTINUOUS,
     .doc = "The Nexmark benchmark generator (person, auction, bid)."};
+static const conn_desc_t desc_postgres_cdc = {
+    .name = "postgres_cdc",
+    .roles = CONN_SOURCE,
+    .options = postgres_cdc_opts,
+    .doc = "Changes of PostgreSQL tables by logical replication (pgoutput), after a snapshot."};
 static const conn_desc_t desc_noop = {.name = "noop",
                                       .roles = CONN_SINK,
                                       .options = noop_opts,
@@ -199,19 +216,13 @@ static const conn_desc_t desc_table_json = {.name = "json",
                                             .options = table_file_opts,
                                             .doc = "A static table read from JSON lines."};
 
-static const conn_desc_t *const all_descs[] = {&desc_kafka_source,
-                                               &desc_file_source,
-                                               &desc_rate,
-                                               &desc_nexmark,
-                                               &desc_noop,
-                                               &desc_memory,
-                                               &desc_console,
-                                               &desc_file_sink,
-                                               &desc_kafka_sink,
-                                               &desc_postgres_sink,
-                                               &desc_table_csv,
-                                               &desc_table_json,
-                                               NULL};
+static const conn_desc_t *const all_descs[] = {&desc_kafka_source,  &desc_file_source,
+                                               &desc_rate,          &desc_nexmark,
+                                               &desc_postgres_cdc,  &desc_noop,
+                                               &desc_memory,        &desc_console,
+                                               &desc_file_sink,     &desc_kafka_sink,
+                                               &desc_postgres_sink, &desc_table_csv,
+                                               &desc_table_json,    NULL};
 
 static const char *role_noun(conn_role_t role)
 {

@@ -8,7 +8,7 @@
 
 /* libpq reports a failed connection without a result, so without the
  * server's SQLSTATE: the message tells a failed login from the rest. */
-static const char *connect_sqlstate(const char *msg)
+const char *pgsink_connect_sqlstate(const char *msg)
 {
     if (strstr(msg, "password authentication failed") || strstr(msg, "no password supplied"))
         return SL_ERR_INVALID_PASSWORD;
@@ -38,7 +38,7 @@ int pgsink_connect(pgsink_t *p, sl_error_t *err)
     PGconn *c = PQconnectdbParams(keys, vals, 1);
     if (!c || PQstatus(c) != CONNECTION_OK) {
         const char *msg = c ? PQerrorMessage(c) : "out of memory";
-        set_message(err, connect_sqlstate(msg), msg);
+        set_message(err, pgsink_connect_sqlstate(msg), msg);
         PQfinish(c);
         return -1;
     }

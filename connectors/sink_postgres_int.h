@@ -1,7 +1,8 @@
 /* What the postgres sink's files share (connectors/sink_postgres*.c only):
  * the sink's state, the libpq connection with its error mapping and retry
  * classification (sink_postgres_conn.c), and the type mapping, table checks
- * and COPY text encoding (sink_postgres_copy.c). */
+ * and COPY text encoding (sink_postgres_copy.c). The postgres_cdc source
+ * (source_pgcdc*.c) shares the connection failures' SQLSTATE mapping. */
 #ifndef SL_SINK_POSTGRES_INT_H
 #define SL_SINK_POSTGRES_INT_H
 
@@ -31,6 +32,10 @@ typedef struct pgsink {
  * bad URL, 28P01 a failed password, else the server's SQLSTATE). */
 int pgsink_connect(pgsink_t *p, sl_error_t *err);
 void pgsink_disconnect(pgsink_t *p);
+/* The SQLSTATE of a failed connection from libpq's message (libpq gives no
+ * result to read it from): 28P01, 28000, else 08001. The postgres_cdc
+ * source maps its connections' failures the same way. */
+const char *pgsink_connect_sqlstate(const char *msg);
 /* Runs one statement with text parameters; the result must be `want`
  * (PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN). On failure err holds
  * the server's SQLSTATE and message, and *transient says whether a retry

@@ -14,6 +14,7 @@ static const source_impl_t impls[] = {
     {"file", source_file_create, source_file_validate},
     {"nexmark", source_nexmark_create, source_nexmark_validate},
     {"kafka", source_kafka_create, source_kafka_validate},
+    {"postgres_cdc", source_pgcdc_create, source_pgcdc_validate},
 };
 
 static const source_impl_t *impl_find(const conn_desc_t *d)

@@ -58,8 +58,40 @@ static int check_sessions(const plan_node_t *n, output_mode_t mode, sl_error_t *
     return 0;
 }
 
+/* Whether a postgres_cdc stream is read below `n`: its rows include the
+ * retractions (sign -1) of updated and deleted rows. */
+static int reads_changes(const plan_node_t *n)
+{
+    if (n->kind == LP_SCAN && n->scan.rel->stream.connector &&
+        !strcmp(n->scan.rel->stream.connector->name, "postgres_cdc"))
+        return 1;
+    for (int i = 0; i < n->nchildren; i++)
+        if (reads_changes(n->children[i])) return 1;
+    return 0;
+}
+
+/* min and max cannot take a row back: over a change stream they would
+ * keep values of rows since updated or deleted. */
+static int check_retractable(const plan_node_t *n, sl_error_t *err)
+{
+    for (int i = 0; i < n->agg.naggs; i++) {
+        const char *f = n->agg.aggs[i].func;
+        if (strcmp(f, "min") && strcmp(f, "max")) continue;
+        sl_error_set(err, SL_ERR_FEATURE_NOT_SUPPORTED,
+                     "%s() over a postgres_cdc stream is not supported", f);
+        sl_error_hint(err,
+                      "Updated and deleted rows come back as rows with sign -1, which %s() "
+                      "cannot take back; aggregate with sum(x * sign) and sum(sign).",
+                      f);
+        if (!err->position) err->position = n->pos + 1;
+        return -1;
+    }
+    return 0;
+}
+
 static int check_aggregate(const plan_node_t *n, output_mode_t mode, sl_error_t *err)
 {
+    if (reads_changes(n) && check_retractable(n, err) < 0) return -1;
     for (int i = 0; i < n->agg.naggs; i++)
         if (n->agg.aggs[i].distinct)
             return refuse(
