@@ -9,7 +9,7 @@
 # slot dropped under a running query with failOnDataLoss (55000), max()
 # over a change stream (0A000). The worked example: per-customer totals
 # kept by sum(amount * sign) in a postgres sink in update mode, through
-# random kill -9s and a PostgreSQL restart, equal to GROUP BY in PostgreSQL.
+# 20 random kill -9s and a PostgreSQL restart, equal to GROUP BY in PostgreSQL.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -144,22 +144,26 @@ totals_query="CREATE QUERY totals SINK postgres OPTIONS (url '$PG_URL', table 't
   OUTPUT MODE update TRIGGER PROCESSING TIME '100 milliseconds'
   AS SELECT customer, sum(amount * sign) AS total, sum(sign) AS n FROM shop_cdc GROUP BY customer"
 sql -c "$totals_query" >/dev/null || fail "create totals"
+# The writer runs until the kills are done (at most 1000 transactions), so
+# every kill lands while changes stream.
 shop_writer() {
-    local i
-    for i in $(seq 1 150); do
+    local i=0
+    while [ ! -e "$work/writer.stop" ] && [ $i -lt 1000 ]; do
+        i=$((i + 1))
         pg_sql -q -c "BEGIN;
           INSERT INTO shop SELECT g, 'cust' || (g % 23), (g % 89) + 0.25 FROM generate_series($((10000 + i * 20)), $((10000 + i * 20 + 19))) g;
-          UPDATE shop SET amount = amount + 1, customer = 'cust' || ((id + $i) % 21) WHERE id % 150 = $i;
-          DELETE FROM shop WHERE id % 151 = $i;
+          UPDATE shop SET amount = amount + 1, customer = 'cust' || ((id + $i) % 21) WHERE id % 150 = $((i % 150));
+          DELETE FROM shop WHERE id % 151 = $((i % 151));
           COMMIT;" >/dev/null 2>&1 || sleep 0.1
     done
+    echo $i >"$work/writer.count"
 }
 shop_writer &
 wpid=$!
 kills=0
-for round in 1 2 3 4; do
-    sleep "0.$((RANDOM % 9 + 1))"
-    if [ $round = 2 ]; then # PostgreSQL restarts under the running query
+for round in $(seq 1 21); do
+    sleep "0.$((RANDOM % 5 + 1))"
+    if [ $round = 11 ]; then # PostgreSQL restarts under the running query
         pg_server_restart || fail "postgres restart"
         continue
     fi
@@ -167,6 +171,7 @@ for round in 1 2 3 4; do
     kills=$((kills + 1))
     start_daemon "$work" || fail "restart $round"
 done
+touch "$work/writer.stop"
 wait $wpid
 want=$(pq -c "SELECT customer, sum(amount), count(*) FROM shop GROUP BY customer ORDER BY customer")
 got_totals() { psql -X -q -A -t -h 127.0.0.1 -p $PG_PORT -U postgres -d postgres -c "SELECT customer, total, n FROM totals WHERE n <> 0 ORDER BY customer" 2>/dev/null; }
@@ -175,7 +180,7 @@ until [ "$(got_totals)" = "$want" ]; do
     [ $SECONDS -ge $deadline ] && fail "totals differ from GROUP BY in PostgreSQL: $(diff <(got_totals) <(echo "$want") | head -6)"
     sleep 0.3
 done
-ok "worked example: 5000 orders + 150 writer transactions, $kills kill -9s and a PostgreSQL restart: totals equal SELECT customer, sum(amount), count(*) ... GROUP BY customer"
+ok "worked example: 5000 orders + $(cat "$work/writer.count") writer transactions, $kills kill -9s and a PostgreSQL restart: totals equal SELECT customer, sum(amount), count(*) ... GROUP BY customer"
 sql -c "STOP QUERY totals" >/dev/null
 
 # ---- 4. failures
