@@ -15,7 +15,9 @@
 # all EVENTS are available, then runs it again with START QUERY: the figures
 # cover both runs, so every event is counted once.
 # Usage: bench/nexmark/run.sh [EVENTS] [QUERIES]   (e.g. 10000000 "q5 q7";
-# BIN=bin by default; ROUNDS=3; SLUICED_OPTS passes daemon options)
+# BIN=bin by default; ROUNDS=3; SLUICED_OPTS passes daemon options, QUERY_OPTIONS
+# query options, e.g. "'sluice.stateStore.maxMemory' '8g'" for q7 at 10 M
+# events, whose join keeps every bid of the open window)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -47,7 +49,9 @@ run_one() {
     start_daemon "$work/d" ${SLUICED_OPTS:-} >/dev/null || return 1
     streams || return 1
     c0=$(cpu_ticks)
-    q -c "CREATE QUERY $name SINK noop TRIGGER AVAILABLE NOW AS $sql" || return 1
+    local opts=""
+    [ -n "${QUERY_OPTIONS:-}" ] && opts="OPTIONS ($QUERY_OPTIONS)"
+    q -c "CREATE QUERY $name SINK noop TRIGGER AVAILABLE NOW $opts AS $sql" || return 1
     q -c "AWAIT QUERY $name TIMEOUT '10 minutes'" || return 1
     # every event is available once EVENTS / EPS seconds of event time passed
     sleep "$(awk -v n="$events" -v r="$eps" 'BEGIN { printf "%.3f", n / r + 0.2 }')"
