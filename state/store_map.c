@@ -3,7 +3,15 @@
  * Skip list: levels chosen with p = 1/4 (expected 1.33 links per entry),
  * at most SMAP_MAX_LEVEL. Hash index: open addressing with linear probing,
  * slots hold the 64-bit hash and the entry, load factor kept under 0.7,
- * deletion by backward shifting (no tombstones). */
+ * deletion by backward shifting (no tombstones).
+ *
+ * Lazy ordering: an insert puts the entry in the hash index and on the
+ * pending list only; the first ordered operation after it (seek, range
+ * delete) sorts the pending entries and links them into the skip list in
+ * one pass (order_pending). Point gets, updates and inserts are so O(1)
+ * however large the map, and a batch that inserts k keys before its scan
+ * pays one O(k log k) sort plus one merge walk instead of k O(log n)
+ * searches. */
 #include "state/store_map.h"
 
 #include <stdlib.h>
@@ -17,10 +25,10 @@
 struct smap_node {
     uint32_t klen;
     uint32_t vlen;
-    uint32_t vcap;  /* room for the value where it is now: inline or vext */
-    uint32_t icap;  /* inline room allocated after the key */
-    uint32_t level; /* number of links in next[] */
-    uint32_t unused;
+    uint32_t vcap;       /* room for the value where it is now: inline or vext */
+    uint32_t icap;       /* inline room allocated after the key */
+    uint32_t level;      /* number of links in next[] */
+    uint32_t pending;    /* 1 + index in the pending list; 0 = linked in the skip list */
     char *vext;          /* value buffer once the value outgrew the inline room */
     smap_node_t *next[]; /* then: key bytes, inline value room */
 };
@@ -44,6 +52,8 @@ struct smap {
      * loads of sorted files); tail_valid drops on any other change. */
     smap_node_t *tail[SMAP_MAX_LEVEL];
     int tail_valid;
+    smap_node_t **pending; /* inserted, not linked yet (in no order) */
+    size_t npending, pending_cap;
 };
 
 /* ---- keys and hashing ---- */
@@ -138,6 +148,11 @@ smap_t *smap_new(uint64_t seed)
 
 static void free_entries(smap_t *m)
 {
+    for (size_t i = 0; i < m->npending; i++) {
+        free(m->pending[i]->vext);
+        free(m->pending[i]);
+    }
+    m->npending = 0;
     smap_node_t *n = m->head->next[0];
     while (n) {
         smap_node_t *next = n->next[0];
@@ -151,7 +166,7 @@ static void free_entries(smap_t *m)
 void smap_clear(smap_t *m)
 {
     free_entries(m);
-    m->mem = 0;
+    m->mem = m->pending_cap * sizeof *m->pending;
     free(m->slots);
     slots_alloc(m, SMAP_MIN_SLOTS);
     m->level = 1;
@@ -166,6 +181,7 @@ void smap_free(smap_t *m)
     free_entries(m);
     free(m->head);
     free(m->slots);
+    free(m->pending);
     free(m);
 }
 
@@ -237,6 +253,8 @@ static void slot_remove(smap_t *m, smap_slot_t *s)
 
 /* ---- skip list ---- */
 
+static void order_pending(smap_t *m);
+
 static uint32_t random_level(smap_t *m)
 {
     m->rng ^= m->rng << 13;
@@ -271,6 +289,7 @@ smap_node_t *smap_find(smap_t *m, const void *key, size_t klen)
 
 smap_node_t *smap_seek(smap_t *m, const void *key, size_t klen, int after)
 {
+    order_pending(m);
     if (!key) return m->head->next[0];
     return find_prev(m, key, klen, after, NULL);
 }
@@ -297,26 +316,19 @@ void smap_set(smap_t *m, smap_node_t *n, const void *val, size_t vlen)
     n->vlen = (uint32_t)vlen;
 }
 
-/* Allocates an entry and links it after prev[l] on each of its levels
- * (prev[] must cover the new node's levels) and into the hash index. */
-static smap_node_t *link_new(smap_t *m, smap_node_t **prev, const void *key, size_t klen,
-                             const void *val, size_t vlen)
+/* Allocates an entry and enters it in the hash index, not linked yet. */
+static smap_node_t *node_new(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
 {
     uint32_t level = random_level(m);
-    for (int l = m->level; l < (int)level; l++) prev[l] = m->head;
-    if ((int)level > m->level) m->level = (int)level;
     size_t size = node_size(level, klen, vlen);
     smap_node_t *n = sl_xmalloc(size);
     n->klen = (uint32_t)klen;
     n->vlen = n->vcap = n->icap = (uint32_t)vlen;
     n->level = level;
+    n->pending = 0;
     n->vext = NULL;
     if (klen) memcpy(node_key(n), key, klen);
     if (vlen) memcpy(node_val(n), val, vlen);
-    for (uint32_t l = 0; l < level; l++) {
-        n->next[l] = prev[l]->next[l];
-        prev[l]->next[l] = n;
-    }
     if ((m->count + 1) * 10 > (m->mask + 1) * 7) slots_grow(m);
     slot_put(m->slots, m->mask, key_hash(key, klen), n);
     m->count++;
@@ -326,12 +338,118 @@ static smap_node_t *link_new(smap_t *m, smap_node_t **prev, const void *key, siz
     return n;
 }
 
-smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+/* Links `n` after prev[l] on each of its levels (prev[] must cover the
+ * levels in use; levels above them start at the head). */
+static void node_link(smap_t *m, smap_node_t *n, smap_node_t **prev)
+{
+    for (int l = m->level; l < (int)n->level; l++) prev[l] = m->head;
+    if ((int)n->level > m->level) m->level = (int)n->level;
+    for (uint32_t l = 0; l < n->level; l++) {
+        n->next[l] = prev[l]->next[l];
+        prev[l]->next[l] = n;
+    }
+}
+
+static void pending_add(smap_t *m, smap_node_t *n)
+{
+    if (m->npending == m->pending_cap) {
+        size_t cap = m->pending_cap ? 2 * m->pending_cap : 64;
+        m->pending = sl_xrealloc(m->pending, cap * sizeof *m->pending);
+        m->mem += (cap - m->pending_cap) * sizeof *m->pending;
+        m->pending_cap = cap;
+    }
+    m->pending[m->npending++] = n;
+    n->pending = (uint32_t)m->npending;
+}
+
+/* Takes `n` off the pending list (the last entry moves into its place). */
+static void pending_remove(smap_t *m, smap_node_t *n)
+{
+    size_t i = n->pending - 1;
+    m->pending[i] = m->pending[--m->npending];
+    m->pending[i]->pending = (uint32_t)(i + 1);
+    n->pending = 0;
+}
+
+/* A pending entry with its key's first 8 bytes as a big-endian number, so
+ * that most comparisons while sorting need not touch the entry. */
+typedef struct sort_ent {
+    uint64_t prefix;
+    smap_node_t *node;
+} sort_ent_t;
+
+static uint64_t key_prefix(const smap_node_t *n)
+{
+    const unsigned char *k = (const unsigned char *)node_key(n);
+    uint64_t p = 0;
+    for (uint32_t i = 0; i < 8; i++) p = p << 8 | (i < n->klen ? k[i] : 0);
+    return p;
+}
+
+static int sort_ent_cmp(const void *a, const void *b)
+{
+    const sort_ent_t *x = a, *y = b;
+    if (x->prefix != y->prefix) return x->prefix < y->prefix ? -1 : 1;
+    return smap_keycmp(node_key(x->node), x->node->klen, node_key(y->node), y->node->klen);
+}
+
+/* Links the sorted entries e[0..k) in one forward walk: per level, the
+ * search for the next key starts where the previous one stopped, so the
+ * whole merge visits each linked node at most once per level. */
+static void merge_sorted(smap_t *m, const sort_ent_t *e, size_t k)
 {
     smap_node_t *prev[SMAP_MAX_LEVEL];
-    find_prev(m, key, klen, 0, prev);
+    for (int l = 0; l < SMAP_MAX_LEVEL; l++) prev[l] = m->head;
+    for (size_t i = 0; i < k; i++) {
+        smap_node_t *n = e[i].node;
+        const char *key = node_key(n);
+        for (int l = m->level - 1; l >= 0; l--) {
+            smap_node_t *x = prev[l];
+            for (smap_node_t *y = x->next[l];
+                 y && smap_keycmp(node_key(y), y->klen, key, n->klen) < 0; y = x->next[l])
+                x = y;
+            prev[l] = x;
+        }
+        node_link(m, n, prev);
+        for (uint32_t l = 0; l < n->level; l++) prev[l] = n;
+    }
+}
+
+/* Links every pending entry into the skip list: one search each when they
+ * are few beside the linked ones, else a sort and one merge walk. */
+static void order_pending(smap_t *m)
+{
+    size_t k = m->npending;
+    if (!k) return;
+    m->npending = 0;
+    size_t linked = m->count - k;
+    if (k * 32 < linked) {
+        smap_node_t *prev[SMAP_MAX_LEVEL];
+        for (size_t i = 0; i < k; i++) {
+            smap_node_t *n = m->pending[i];
+            n->pending = 0;
+            find_prev(m, node_key(n), n->klen, 0, prev);
+            node_link(m, n, prev);
+        }
+        return;
+    }
+    sort_ent_t *e = sl_xmalloc(k * sizeof *e);
+    for (size_t i = 0; i < k; i++) {
+        e[i].node = m->pending[i];
+        e[i].prefix = key_prefix(e[i].node);
+        e[i].node->pending = 0;
+    }
+    qsort(e, k, sizeof *e, sort_ent_cmp);
+    merge_sorted(m, e, k);
+    free(e);
+}
+
+smap_node_t *smap_insert(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
+{
     m->tail_valid = 0;
-    return link_new(m, prev, key, klen, val, vlen);
+    smap_node_t *n = node_new(m, key, klen, val, vlen);
+    pending_add(m, n);
+    return n;
 }
 
 void smap_append(smap_t *m, const void *key, size_t klen, const void *val, size_t vlen)
@@ -342,7 +460,8 @@ void smap_append(smap_t *m, const void *key, size_t klen, const void *val, size_
         smap_put(m, key, klen, val, vlen); /* not in order: the general path */
         return;
     }
-    smap_node_t *n = link_new(m, m->tail, key, klen, val, vlen);
+    smap_node_t *n = node_new(m, key, klen, val, vlen);
+    node_link(m, n, m->tail);
     for (uint32_t l = 0; l < n->level; l++) m->tail[l] = n;
 }
 
@@ -353,11 +472,12 @@ void smap_put(smap_t *m, const void *key, size_t klen, const void *val, size_t v
     else smap_insert(m, key, klen, val, vlen);
 }
 
-/* Unlinks `n` (whose predecessors are prev[]) and frees it. */
+/* Unlinks `n` (whose predecessors are prev[]; NULL for an entry not
+ * linked yet) and frees it. */
 static void remove_node(smap_t *m, smap_node_t *n, smap_node_t **prev)
 {
     m->tail_valid = 0;
-    for (uint32_t l = 0; l < n->level; l++)
+    for (uint32_t l = 0; prev && l < n->level; l++)
         if (prev[l]->next[l] == n) prev[l]->next[l] = n->next[l];
     while (m->level > 1 && !m->head->next[m->level - 1]) m->level--;
     slot_remove(m, slot_find(m, key_hash(node_key(n), n->klen), node_key(n), n->klen));
@@ -371,7 +491,13 @@ static void remove_node(smap_t *m, smap_node_t *n, smap_node_t **prev)
 
 int smap_delete(smap_t *m, const void *key, size_t klen)
 {
-    if (!smap_find(m, key, klen)) return 0;
+    smap_node_t *p = smap_find(m, key, klen);
+    if (!p) return 0;
+    if (p->pending) {
+        pending_remove(m, p);
+        remove_node(m, p, NULL);
+        return 1;
+    }
     smap_node_t *prev[SMAP_MAX_LEVEL];
     smap_node_t *n = find_prev(m, key, klen, 0, prev);
     remove_node(m, n, prev);
@@ -381,6 +507,7 @@ int smap_delete(smap_t *m, const void *key, size_t klen)
 int64_t smap_delete_range(smap_t *m, const void *lo, size_t lolen, const void *hi, size_t hilen,
                           void (*cb)(void *arg, const void *key, size_t klen), void *arg)
 {
+    order_pending(m);
     smap_node_t *prev[SMAP_MAX_LEVEL];
     smap_node_t *n = lo ? find_prev(m, lo, lolen, 0, prev) : m->head->next[0];
     if (!lo)

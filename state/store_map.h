@@ -1,6 +1,8 @@
 /* The memory provider's ordered map of byte-string keys: a skip list (for
  * ordered scans, seeks and range deletes in O(log n + k)) with a hash index
  * beside it (for point gets and updates in O(1), the aggregation hot path).
+ * New keys are linked into the skip list lazily, by the first ordered
+ * operation after their insert, so inserts are O(1) as well.
  *
  * Each entry is one allocation holding its skip-list links, the key and the
  * value inline; a value that outgrows its inline room moves to a separate

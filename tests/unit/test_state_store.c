@@ -955,6 +955,108 @@ TEST(map_append_falls_back_when_out_of_order)
     smap_free(m);
 }
 
+/* Keys for the lazy-ordering test: short ones, ones with zero bytes (whose
+ * 8-byte sort prefix ties with a shorter key's) and long ones sharing their
+ * first 8 bytes, so that both the prefix and the full comparison decide. */
+static size_t lazy_key(unsigned i, char *k)
+{
+    switch (i % 4) {
+    case 0: return (size_t)snprintf(k, 32, "%u", i);
+    case 1:
+        memset(k, 0, 8);
+        memcpy(k, "ab", 2);
+        k[4] = (char)(i >> 8);
+        k[5] = (char)i;
+        return 6 + (i % 3);
+    case 2: return (size_t)snprintf(k, 32, "sharedprefix-%08u", i * 7919u % 100003u);
+    default:
+        memset(k, 0, 12);
+        k[8] = (char)(i >> 8);
+        k[9] = (char)i;
+        return 10 + (i % 3);
+    }
+}
+
+static int bytes_cmp(const void *a, const void *b)
+{
+    const char *const *x = a, *const *y = b;
+    return smap_keycmp(*x + 1, (unsigned char)**x, *y + 1, (unsigned char)**y);
+}
+
+/* Every entry of `m` in order, checked against `want` (sorted, each a
+ * length byte then the key); returns how many. */
+static size_t check_order(smap_t *m, char **want, size_t nwant)
+{
+    size_t n = 0, kl;
+    for (smap_node_t *x = smap_seek(m, NULL, 0, 0); x; x = smap_next(x), n++) {
+        const char *key = smap_key(x, &kl);
+        CHECK(n < nwant);
+        CHECK(kl == (unsigned char)want[n][0] && !memcmp(key, want[n] + 1, kl));
+    }
+    CHECK_INT(n, nwant);
+    return n;
+}
+
+TEST(map_lazy_ordering_matches_a_sorted_model)
+{
+    smap_t *m = smap_new(11);
+    enum { N = 3000 };
+    static char buf[N][33];
+    char *want[N];
+    size_t nwant = 0;
+    /* 1: a bulk of inserts with no scan between (the sort + merge path) */
+    for (unsigned i = 0; i < 2000; i++) {
+        size_t kl = lazy_key(i, buf[i] + 1);
+        buf[i][0] = (char)kl;
+        smap_put(m, buf[i] + 1, kl, buf[i] + 1, kl);
+        want[nwant++] = buf[i];
+    }
+    /* deleting entries not linked yet, and a point get before any scan */
+    for (unsigned i = 0; i < 2000; i += 10)
+        CHECK_INT(smap_delete(m, buf[i] + 1, (unsigned char)buf[i][0]), 1);
+    CHECK(smap_find(m, buf[5] + 1, (unsigned char)buf[5][0]) != NULL);
+    CHECK(smap_find(m, buf[10] + 1, (unsigned char)buf[10][0]) == NULL);
+    nwant = 0;
+    for (unsigned i = 0; i < 2000; i++)
+        if (i % 10) want[nwant++] = buf[i];
+    qsort(want, nwant, sizeof *want, bytes_cmp);
+    CHECK_INT(smap_count(m), nwant);
+    check_order(m, want, nwant);
+    /* 2: a few inserts into a large linked map (one search each), with a
+     * seek to a pending key and a range delete that must see them */
+    for (unsigned i = 2000; i < 2030; i++) {
+        size_t kl = lazy_key(i, buf[i] + 1);
+        buf[i][0] = (char)kl;
+        smap_insert(m, buf[i] + 1, kl, "v", 1);
+        want[nwant++] = buf[i];
+    }
+    qsort(want, nwant, sizeof *want, bytes_cmp);
+    size_t kl;
+    smap_node_t *at = smap_seek(m, buf[2001] + 1, (unsigned char)buf[2001][0], 0);
+    CHECK(at && !memcmp(smap_key(at, &kl), buf[2001] + 1, kl) && kl == (unsigned char)buf[2001][0]);
+    check_order(m, want, nwant);
+    /* 3: inserts, then a range delete of [want[100], want[200]) */
+    for (unsigned i = 2030; i < N; i++) {
+        size_t kn = lazy_key(i, buf[i] + 1);
+        buf[i][0] = (char)kn;
+        if (!smap_find(m, buf[i] + 1, kn)) {
+            smap_insert(m, buf[i] + 1, kn, "w", 1);
+            want[nwant++] = buf[i];
+        }
+    }
+    qsort(want, nwant, sizeof *want, bytes_cmp);
+    char lo[33], hi[33];
+    memcpy(lo, want[100], sizeof lo);
+    memcpy(hi, want[200], sizeof hi);
+    CHECK_INT(smap_delete_range(m, lo + 1, (unsigned char)lo[0], hi + 1, (unsigned char)hi[0], NULL,
+                                NULL),
+              100);
+    memmove(&want[100], &want[200], sizeof *want * (nwant - 200));
+    nwant -= 100;
+    check_order(m, want, nwant);
+    smap_free(m);
+}
+
 /* ---- randomized model test ---- */
 
 typedef struct model {
